@@ -1,0 +1,1 @@
+"""Pure-Python game engines: no Django, no database, no clock (enforced by import-linter)."""

@@ -1,0 +1,342 @@
+"""The engine interface every game follows.
+
+An engine is a pure function of a round document (``ROUND_FORMAT.md``): it reads the game's
+config, the bets and the events so far, and returns what happened — ``status``, ``next``,
+``hands``, ``outcome``, per-bet results and the house's take — or refuses the whole document
+with an :class:`EngineError`. It never touches a database, a clock or a random source
+(simulations take a seeded ``random.Random``).
+
+Each engine module defines ``ENGINE``, an instance of a :class:`Engine` subclass that declares:
+
+* ``settings``: the house-variable rules, each a :class:`Setting` with the default GAMES.md
+  names; unknown settings and wrong types are refused;
+* ``bet_types``: the bets the layout takes, each a :class:`BetSpec` naming its extra fields;
+* ``play(round)``: the whole rule book.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from tables.engines.errors import EngineError
+from tables.engines.money import Rounding
+
+Json = dict[str, Any]
+
+
+class SettingKind(StrEnum):
+    INT = "int"
+    BOOL = "bool"
+    CHOICE = "choice"
+    CHART = "chart"  # a mapping of names to integer pay odds ("to 1"), e.g. a pay chart
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One rule a house may vary, with its default and its bounds."""
+
+    name: str
+    kind: SettingKind
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def clean(self, value: Any) -> Any:
+        where = f"config.{self.name}"
+        if self.kind is SettingKind.BOOL:
+            if not isinstance(value, bool):
+                raise EngineError("bad_config", f"{where} must be true or false", field=where)
+            return value
+        if self.kind is SettingKind.INT:
+            if value is None and self.default is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise EngineError("bad_config", f"{where} must be a whole number", field=where)
+            if self.minimum is not None and value < self.minimum:
+                raise EngineError("bad_config", f"{where} must be at least {self.minimum}", field=where)
+            if self.maximum is not None and value > self.maximum:
+                raise EngineError("bad_config", f"{where} must be at most {self.maximum}", field=where)
+            return value
+        if self.kind is SettingKind.CHOICE:
+            if value not in self.choices:
+                raise EngineError(
+                    "bad_config", f"{where} must be one of {', '.join(self.choices)}", field=where
+                )
+            return value
+        # CHART: the default lists every line; a config may override some lines.
+        if not isinstance(value, Mapping):
+            raise EngineError("bad_config", f"{where} must be an object of pay odds", field=where)
+        chart = dict(self.default)
+        for line, odds in value.items():
+            if line not in chart:
+                raise EngineError(
+                    "bad_config", f"{where}.{line} is not a line of this chart ({', '.join(chart)})", field=where
+                )
+            if isinstance(odds, bool) or not isinstance(odds, int) or odds < 0:
+                raise EngineError("bad_config", f"{where}.{line} must be a whole number of units", field=where)
+            chart[line] = odds
+        return chart
+
+
+def rounding_setting(name: str, default: Rounding, help: str) -> Setting:
+    return Setting(name, SettingKind.CHOICE, default.value, help, choices=tuple(r.value for r in Rounding))
+
+
+LIMIT_SETTINGS = (
+    Setting("min_bet", SettingKind.INT, None, "smallest stake on one bet (table minimum)", minimum=1),
+    Setting("max_bet", SettingKind.INT, None, "largest stake on one bet (table maximum)", minimum=1),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BetSpec:
+    """A bet the layout takes: which extra fields it needs and which it may carry."""
+
+    description: str
+    required: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    limits_apply: bool = True  # False for bets whose size the rules fix (insurance, a pot bet)
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    id: str
+    seat: int
+    type: str
+    amount: int
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.extra.get(key, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A validated round document: config resolved to every setting, bets parsed."""
+
+    game: str
+    config: Mapping[str, Any]
+    bets: tuple[Bet, ...]
+    events: tuple[Json, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRow:
+    """The house edge of one bet type and how it was obtained."""
+
+    bet: str
+    edge: Fraction | float  # share of the stake the house keeps on average (0.0106 = 1.06 %)
+    method: str  # "exact enumeration …" or "simulation …"
+    ci95: tuple[float, float] | None = None
+    note: str = ""
+
+    def as_dict(self) -> Json:
+        row: Json = {"bet": self.bet, "edge": float(self.edge), "edge_pct": round(float(self.edge) * 100, 4),
+                     "method": self.method}
+        if self.ci95 is not None:
+            row["ci95_pct"] = [round(self.ci95[0] * 100, 4), round(self.ci95[1] * 100, 4)]
+        if self.note:
+            row["note"] = self.note
+        return row
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_bet(raw: Any, spec_for: Callable[[str], BetSpec | None], *, where: str, event: int | None = None) -> Bet:
+    """Read one bet object, refusing anything malformed with the field at fault."""
+    if not isinstance(raw, Mapping):
+        raise EngineError("bad_bet", f"{where} must be an object", event=event, field=where)
+    bet_id, seat, bet_type, amount = raw.get("id"), raw.get("seat"), raw.get("type"), raw.get("amount")
+    if not isinstance(bet_id, str) or not bet_id or len(bet_id) > 64:
+        raise EngineError("bad_bet", f"{where}.id must be a non-empty string (64 characters at most)",
+                          event=event, field=f"{where}.id")
+    if not _is_int(seat) or not 1 <= seat <= 99:
+        raise EngineError("bad_bet", f"bet {bet_id}: seat must be a whole number from 1 to 99",
+                          event=event, field=f"{where}.seat")
+    if not isinstance(bet_type, str):
+        raise EngineError("bad_bet", f"bet {bet_id}: type must be a string", event=event, field=f"{where}.type")
+    spec = spec_for(bet_type)
+    if spec is None:
+        raise EngineError("bad_bet_type", f"bet {bet_id}: this game takes no '{bet_type}' bet",
+                          event=event, field=f"{where}.type")
+    if not _is_int(amount) or amount <= 0:
+        raise EngineError("bad_amount", f"bet {bet_id}: amount must be a positive whole number of minor units",
+                          event=event, field=f"{where}.amount")
+    extra = {k: v for k, v in raw.items() if k not in ("id", "seat", "type", "amount")}
+    for name in spec.required:
+        if name not in extra:
+            raise EngineError("bad_bet", f"bet {bet_id}: a '{bet_type}' bet needs '{name}'",
+                              event=event, field=f"{where}.{name}")
+    allowed = set(spec.required) | set(spec.optional)
+    for name in extra:
+        if name not in allowed:
+            raise EngineError("bad_bet", f"bet {bet_id}: '{name}' is not a field of a '{bet_type}' bet",
+                              event=event, field=f"{where}.{name}")
+    return Bet(bet_id, seat, bet_type, amount, extra)
+
+
+class Engine:
+    """Base class: envelope and bet validation; subclasses implement :meth:`play`."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    settings: ClassVar[tuple[Setting, ...]]
+    bet_types: ClassVar[Mapping[str, BetSpec]]
+    banked: ClassVar[bool] = True  # False for pot and pool games, where players bet against each other
+
+    # -- config -------------------------------------------------------------------------
+    def setting(self, name: str) -> Setting:
+        for s in self.settings:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def resolve_config(self, given: Any) -> dict[str, Any]:
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise EngineError("bad_config", "config must be an object of rule settings", field="config")
+        known = {s.name: s for s in self.settings}
+        for name in given:
+            if name not in known:
+                raise EngineError(
+                    "unknown_setting",
+                    f"config.{name} is not a setting of {self.name} (settings: {', '.join(sorted(known))})",
+                    field=f"config.{name}",
+                )
+        config = {s.name: s.clean(given[s.name]) if s.name in given else s.default for s in self.settings}
+        lo, hi = config.get("min_bet"), config.get("max_bet")
+        if lo is not None and hi is not None and lo > hi:
+            raise EngineError("bad_config", "config.min_bet is above config.max_bet", field="config.min_bet")
+        self.check_config(config)
+        return config
+
+    def check_config(self, config: dict[str, Any]) -> None:
+        """Cross-setting checks; override where settings constrain each other."""
+
+    # -- bets ---------------------------------------------------------------------------
+    def spec_for(self, bet_type: str) -> BetSpec | None:
+        return self.bet_types.get(bet_type)
+
+    def check_limits(self, bet: Bet, config: Mapping[str, Any], *, event: int | None = None,
+                     where: str = "bets") -> None:
+        spec = self.bet_types[bet.type]
+        if not spec.limits_apply:
+            return
+        lo, hi = config.get("min_bet"), config.get("max_bet")
+        if lo is not None and bet.amount < lo:
+            raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the table minimum {lo}",
+                              event=event, field=f"{where}.amount")
+        if hi is not None and bet.amount > hi:
+            raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}",
+                              event=event, field=f"{where}.amount")
+
+    def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
+        if raw_bets is None:
+            raw_bets = []
+        if not isinstance(raw_bets, list):
+            raise EngineError("bad_bet", "bets must be a list", field="bets")
+        bets: list[Bet] = []
+        seen: set[str] = set()
+        for i, raw in enumerate(raw_bets):
+            bet = parse_bet(raw, self.spec_for, where=f"bets[{i}]")
+            if bet.id in seen:
+                raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", field=f"bets[{i}].id")
+            seen.add(bet.id)
+            self.check_limits(bet, config, where=f"bets[{i}]")
+            self.check_bet(bet, config, where=f"bets[{i}]")
+            bets.append(bet)
+        return tuple(bets)
+
+    def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
+        """Game-specific checks of one bet (a count in range, a rank on the layout…)."""
+
+    # -- the round ----------------------------------------------------------------------
+    def load(self, doc: Mapping[str, Any]) -> Round:
+        config = self.resolve_config(doc.get("config"))
+        bets = self.parse_bets(doc.get("bets"), config)
+        events = doc.get("events")
+        if events is None:
+            events = []
+        if not isinstance(events, list):
+            raise EngineError("bad_event", "events must be a list", field="events")
+        for i, ev in enumerate(events):
+            if not isinstance(ev, Mapping):
+                raise EngineError("bad_event", f"event {i} must be an object", event=i)
+        return Round(self.name, config, bets, tuple(dict(e) for e in events))
+
+    def play(self, rnd: Round) -> Json:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
+        raise EngineError("no_house_edge", f"{self.name} has no house-edge calculation")
+
+    def describe(self) -> Json:
+        """The engine's vocabulary for docs, the dealer screen and the API."""
+        return {
+            "game": self.name,
+            "title": self.title,
+            "banked": self.banked,
+            "settings": [
+                {"name": s.name, "kind": s.kind.value, "default": s.default, "help": s.help,
+                 **({"choices": list(s.choices)} if s.choices else {}),
+                 **({"minimum": s.minimum} if s.minimum is not None else {}),
+                 **({"maximum": s.maximum} if s.maximum is not None else {})}
+                for s in self.settings
+            ],
+            "bet_types": {
+                name: {"description": spec.description, "required": list(spec.required),
+                       "optional": list(spec.optional)}
+                for name, spec in self.bet_types.items()
+            },
+        }
+
+
+# -- building the "out" document ---------------------------------------------------------
+
+def bet_result(bet: Bet, result: str, net: int, commission: int = 0, **extra: Any) -> Json:
+    """One settled bet: ``net`` is the bettor's gain (+) or loss (−), commission already taken."""
+    row: Json = {"id": bet.id, "seat": bet.seat, "type": bet.type, "amount": bet.amount,
+                 "result": result, "net": net, "commission": commission}
+    row.update(extra)
+    return row
+
+
+def banked_house(bet_rows: Iterable[Json]) -> Json:
+    """The house's result from settled bets at a banked game: −Σ net; its commission part."""
+    rows = list(bet_rows)
+    return {"net": -sum(r["net"] for r in rows), "commission": sum(r["commission"] for r in rows), "rake": 0}
+
+
+def awaiting(next_step: Json, *, hands: Json | None = None, bets: Sequence[Json] = (), **more: Any) -> Json:
+    doc: Json = {"status": "awaiting", "next": next_step, "hands": hands or {}, "outcome": None,
+                 "bets": list(bets), "house": None}
+    doc.update(more)
+    return doc
+
+
+def settled(*, hands: Json, outcome: Json, bets: Sequence[Json], house: Json, **more: Any) -> Json:
+    doc: Json = {"status": "settled", "next": None, "hands": hands, "outcome": outcome,
+                 "bets": list(bets), "house": house}
+    doc.update(more)
+    return doc
+
+
+def expect_card(to: str | None, say: str, **more: Any) -> Json:
+    step: Json = {"expect": "card", "to": to, "say": say}
+    step.update(more)
+    return step
+
+
+def expect_action(seat: int | None, allowed: Sequence[str], say: str, **more: Any) -> Json:
+    step: Json = {"expect": "action", "seat": seat, "allowed": list(allowed), "say": say}
+    step.update(more)
+    return step

@@ -1,0 +1,79 @@
+"""Which module plays which game. Modules are imported on first use."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from tables.engines.base import Engine, Json
+from tables.engines.errors import EngineError
+
+# game name (as in the round document) → module under tables.engines that defines ENGINE
+# (or ENGINES, a dict of name → engine, for modules that play several related games)
+GAME_MODULES: dict[str, str] = {
+    "baccarat": "baccarat",
+    "chemin_de_fer": "chemin_de_fer",
+    "blackjack": "blackjack",
+    "pontoon": "blackjack",
+    "pai_gow_poker": "pai_gow",
+    "pusoy": "pusoy",
+    "caribbean_stud": "caribbean_stud",
+    "let_it_ride": "let_it_ride",
+    "red_dog": "pot_games",
+    "in_between": "pot_games",
+    "faro": "faro",
+    "stuss": "faro",
+    "trente_et_quarante": "trente_et_quarante",
+    "carousel": "carousel",
+    "pony": "carousel",
+    "merry_go_round": "carousel",
+    "horse_race": "horse_race",
+    "calcutta_horse_race": "horse_race",
+}
+
+_cache: dict[str, Engine] = {}
+
+
+def _load(game: str) -> Engine | None:
+    module_name = GAME_MODULES.get(game)
+    if module_name is None:
+        return None
+    try:
+        module = importlib.import_module(f"tables.engines.{module_name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"tables.engines.{module_name}":
+            return None
+        raise
+    engines = getattr(module, "ENGINES", None)
+    if engines is not None:
+        return engines.get(game)
+    engine = getattr(module, "ENGINE", None)
+    return engine if engine is not None and engine.name == game else None
+
+
+def get_engine(game: Any) -> Engine:
+    if not isinstance(game, str):
+        raise EngineError("unknown_game", "game must be the name of a game, e.g. 'baccarat'", field="game")
+    engine = _cache.get(game)
+    if engine is None:
+        engine = _load(game)
+        if engine is None:
+            raise EngineError("unknown_game", f"no engine plays '{game}' (games: {', '.join(available_games())})",
+                              field="game")
+        _cache[game] = engine
+    return engine
+
+
+def available_games() -> list[str]:
+    return [g for g in GAME_MODULES if _cache.get(g) is not None or _load(g) is not None]
+
+
+def play(doc: Any) -> Json:
+    """Validate and play a whole round document; the entry point of API, CLI and services."""
+    if not isinstance(doc, dict):
+        raise EngineError("bad_document", "a round document must be a JSON object")
+    unknown = set(doc) - {"game", "config", "bets", "events"}
+    if unknown:
+        raise EngineError("bad_document", f"unknown field(s) in the round document: {', '.join(sorted(unknown))}")
+    engine = get_engine(doc.get("game"))
+    return engine.play(engine.load(doc))
