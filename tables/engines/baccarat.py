@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from tables.engines.base import (
+    LIMIT_SETTINGS,
     BetSpec,
     EdgeRow,
     Engine,
@@ -30,9 +32,8 @@ from tables.engines.base import (
     expect_card,
     rounding_setting,
     settled,
-    LIMIT_SETTINGS,
 )
-from tables.engines.cards import Card, Shoe, parse_card
+from tables.engines.cards import RANKS, SUITS, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding, pay_ratio, percent_of
 
@@ -86,7 +87,9 @@ class Coup:
         return total(self.values[PLAYER]), total(self.values[BANKER])
 
     def natural(self) -> bool:
-        p, b = self.totals()
+        """An 8 or 9 on either hand's first two cards (a third card never makes a natural)."""
+        p = total(self.values[PLAYER][:2])
+        b = total(self.values[BANKER][:2])
         return p >= 8 or b >= 8
 
     def next_hand(self) -> str | None:
@@ -126,12 +129,15 @@ class Coup:
 
     def hands_doc(self) -> Json:
         p, b = self.totals()
-        return {PLAYER: {"cards": [str(c) for c in self.cards[PLAYER]], "total": p},
-                BANKER: {"cards": [str(c) for c in self.cards[BANKER]], "total": b}}
+        return {
+            PLAYER: {"cards": [str(c) for c in self.cards[PLAYER]], "total": p},
+            BANKER: {"cards": [str(c) for c in self.cards[BANKER]], "total": b},
+        }
 
 
-def read_card_event(event: Mapping[str, Any], index: int, expected_to: str | None,
-                    hands: tuple[str, ...], shoe: Shoe) -> Card:
+def read_card_event(
+    event: Mapping[str, Any], index: int, expected_to: str | None, hands: tuple[str, ...], shoe: Shoe
+) -> Card:
     """Parse a card event, check its ``to`` against where the rules send it, take it from the shoe."""
     if "card" not in event:
         raise EngineError("out_of_turn", f"event {index}: a card is due next, not {_describe(event)}", event=index)
@@ -144,8 +150,9 @@ def read_card_event(event: Mapping[str, Any], index: int, expected_to: str | Non
     if to is not None and to != expected_to:
         if to not in hands:
             raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(hands)}", event=index)
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to the {expected_to}, not the {to}",
-                          event=index)
+        raise EngineError(
+            "out_of_turn", f"event {index}: the next card goes to the {expected_to}, not the {to}", event=index
+        )
     try:
         card = parse_card(event["card"])
         shoe.take(card)
@@ -167,13 +174,26 @@ class Baccarat(Engine):
     title = "Punto Banco baccarat"
     settings = (
         Setting("decks", SettingKind.INT, 8, "52-card packs in the shoe", minimum=1, maximum=8),
-        Setting("commission_bp", SettingKind.INT, 500, "commission on a winning banker bet, basis points",
-                minimum=0, maximum=2000),
-        rounding_setting("commission_rounding", Rounding.DOWN,
-                         "rounding of the commission to a whole minor unit (down: never more than the rate)"),
-        Setting("commission_collection", SettingKind.CHOICE, "on_win",
-                "take commission from each win, or track it per seat and collect at the end of the shoe",
-                choices=("on_win", "end_of_shoe")),
+        Setting(
+            "commission_bp",
+            SettingKind.INT,
+            500,
+            "commission on a winning banker bet, basis points",
+            minimum=0,
+            maximum=2000,
+        ),
+        rounding_setting(
+            "commission_rounding",
+            Rounding.DOWN,
+            "rounding of the commission to a whole minor unit (down: never more than the rate)",
+        ),
+        Setting(
+            "commission_collection",
+            SettingKind.CHOICE,
+            "on_win",
+            "take commission from each win, or track it per seat and collect at the end of the shoe",
+            choices=("on_win", "end_of_shoe"),
+        ),
         Setting("tie_pays", SettingKind.INT, 8, "tie pays N to 1", minimum=1, maximum=50),
         Setting("pair_pays", SettingKind.INT, 11, "player/banker pair side bets pay N to 1", minimum=1, maximum=50),
         Setting("pair_bets", SettingKind.BOOL, True, "whether the table offers the pair side bets"),
@@ -191,8 +211,9 @@ class Baccarat(Engine):
 
     def check_bet(self, bet: Any, config: Mapping[str, Any], *, where: str) -> None:
         if bet.type.endswith("_pair") and not config["pair_bets"]:
-            raise EngineError("bad_bet_type", f"bet {bet.id}: this table does not offer pair bets",
-                              field=f"{where}.type")
+            raise EngineError(
+                "bad_bet_type", f"bet {bet.id}: this table does not offer pair bets", field=f"{where}.type"
+            )
 
     def replay(self, rnd: Round) -> tuple[Coup, Shoe]:
         shoe = Shoe(rnd.config["decks"])
@@ -240,7 +261,12 @@ class Baccarat(Engine):
                     rows.append(bet_result(bet, "win", bet.amount * cfg["pair_pays"]))
                 else:
                     rows.append(bet_result(bet, "lose", -bet.amount))
-        outcome = {"winner": winner, PLAYER: p, BANKER: b, "natural": len(pc) == 2 and len(bc) == 2 and (p >= 8 or b >= 8)}
+        outcome = {
+            "winner": winner,
+            PLAYER: p,
+            BANKER: b,
+            "natural": len(pc) == 2 and len(bc) == 2 and (p >= 8 or b >= 8),
+        }
         outcome.update(pairs)
         say = "Tie" if winner == "tie" else f"{winner.capitalize()} wins {max(p, b)} over {min(p, b)}"
         return settled(hands=coup.hands_doc(), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
@@ -267,11 +293,26 @@ class Baccarat(Engine):
 
 
 def coup_probabilities(decks: int) -> dict[str, Fraction]:
-    """Exact probabilities of player win, banker win and tie from a full shoe of ``decks`` packs.
+    """Exact probabilities of player win, banker win and tie from a full shoe of ``decks`` packs."""
+    return dict(drawing_probabilities(decks, PUNTO_BANCO_PLAYER, PUNTO_BANCO_BANKER))
 
-    Cards are counted by baccarat value (0 holds the tens and faces); every ordered sequence
-    of up to six cards is weighted by how many ways the shoe can deal it.
+
+PUNTO_BANCO_PLAYER = tuple(player_draws(p) for p in range(8))
+PUNTO_BANCO_BANKER = tuple((b, t, banker_draws(b, t)) for b in range(8) for t in (None, *range(10)))
+
+
+@cache  # pure; house edges ask for the same shoes again and again
+def drawing_probabilities(decks: int, player_rule: tuple[bool, ...],
+                          banker_rule: tuple[tuple[int, int | None, bool], ...]) -> dict[str, Fraction]:
+    """Exact win/lose/tie probabilities of a baccarat-valued coup under any drawing rules.
+
+    ``player_rule[p]``: whether the player (punter) draws on ``p`` (0–7); ``banker_rule``: rows
+    ``(banker total, player's third card or None, draws)``. Punto Banco and chemin de fer (with
+    its option cells played one way or the other) are both such rules. Cards are counted by value
+    (0 holds the tens and faces); every ordered sequence of up to six cards is weighted by how many
+    ways the shoe can deal it, all scaled to six draws so they share one denominator.
     """
+    draws_after = {(b, t): d for b, t, d in banker_rule}
     counts = [16 * decks] + [4 * decks] * 9
     n = 52 * decks
     wins = {PLAYER: 0, BANKER: 0, "tie": 0}
@@ -279,7 +320,6 @@ def coup_probabilities(decks: int) -> dict[str, Fraction]:
     def record(p: int, b: int, weight: int) -> None:
         wins[PLAYER if p > b else BANKER if b > p else "tie"] += weight
 
-    # every path's weight is scaled to six draws so all share the denominator n(n-1)…(n-5)
     tail5, tail4 = n - 5, (n - 4) * (n - 5)
     for p1 in range(10):
         w1 = counts[p1]
@@ -300,27 +340,29 @@ def coup_probabilities(decks: int) -> dict[str, Fraction]:
                         continue
                     counts[b2] -= 1
                     p, b = (p1 + p2) % 10, (b1 + b2) % 10
-                    left = n - 4
-                    if p >= 8 or b >= 8 or (p >= 6 and b >= 6):
+                    if p >= 8 or b >= 8:
                         record(p, b, w4 * tail4)
-                    elif p >= 6:  # player stands, banker (0–5) draws
-                        for b3 in range(10):
-                            if counts[b3]:
-                                record(p, (b + b3) % 10, w4 * counts[b3] * tail5)
-                    else:  # player draws
+                    elif not player_rule[p]:
+                        if draws_after[b, None]:
+                            for b3 in range(10):
+                                if counts[b3]:
+                                    record(p, (b + b3) % 10, w4 * counts[b3] * tail5)
+                        else:
+                            record(p, b, w4 * tail4)
+                    else:
                         for p3 in range(10):
                             c3 = counts[p3]
                             if not c3:
                                 continue
                             pt = (p + p3) % 10
-                            if banker_draws(b, p3):
+                            if draws_after[b, p3]:
                                 counts[p3] -= 1
                                 for b3 in range(10):
                                     if counts[b3]:
                                         record(pt, (b + b3) % 10, w4 * c3 * counts[b3])
                                 counts[p3] += 1
                             else:
-                                record(pt, b, w4 * c3 * (left - 1))
+                                record(pt, b, w4 * c3 * tail5)
                     counts[b2] += 1
                 counts[p2] += 1
             counts[b1] += 1
@@ -328,5 +370,91 @@ def coup_probabilities(decks: int) -> dict[str, Fraction]:
     denominator = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
     return {k: Fraction(v, denominator) for k, v in wins.items()}
 
+
+class ShoeSettler:
+    """Settle coup after coup as a shoe is dealt: the same rules as :class:`Baccarat` without the
+    round-document envelope, for replaying recorded shoes and simulations.
+
+    Cards are checked against the shoe (right spelling, no more copies than the decks hold) and
+    against the tableau (exactly the cards it calls for). A coup that fails a check changes nothing.
+
+    >>> shoe = ShoeSettler()
+    >>> shoe.coup(["9S", "KH", "5D", "3C", "2H", "4S"], [("banker", 2500), ("player", 1000)])
+    ('banker', [2375, -1000], 125)
+    """
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        cfg = ENGINE.resolve_config(config or {})
+        self.decks: int = cfg["decks"]
+        self.commission_bp: int = cfg["commission_bp"]
+        self.rounding = Rounding(cfg["commission_rounding"])
+        self.tie_pays: int = cfg["tie_pays"]
+        self.pair_pays: int = cfg["pair_pays"]
+        self.dealt: dict[str, int] = {}
+
+    def coup(self, cards: list[str], stakes: list[tuple[str, int]]) -> tuple[str, list[int], int]:
+        """(winner, each stake's net, total commission) of one coup dealt in order P, B, P, B, …"""
+        value, rank = _VALUE, _RANK
+        try:
+            v = [value[c] for c in cards]
+        except KeyError:
+            bad = next(i for i, c in enumerate(cards) if c not in value)
+            raise EngineError("bad_card", f"{cards[bad]!r} is not a card in canonical notation", event=bad) from None
+        n = len(v)
+        if n < 4:
+            raise EngineError("incomplete_coup", f"a coup has at least 4 cards, got {n}")
+        p, b = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
+        needed = 4
+        if p < 8 and b < 8:
+            if p <= 5:
+                needed = 5
+                p3 = v[4] if n > 4 else 0
+                if n > 4:
+                    p = (p + p3) % 10
+                if banker_draws(b, p3):
+                    needed = 6
+                    if n > 5:
+                        b = (b + v[5]) % 10
+            elif b <= 5:
+                needed = 5
+                if n > 4:
+                    b = (b + v[4]) % 10
+        if n != needed:
+            raise EngineError(
+                "out_of_turn" if n > needed else "incomplete_coup",
+                f"the tableau calls for {needed} cards in this coup, got {n}",
+            )
+        dealt = self.dealt
+        for i, c in enumerate(cards):
+            if dealt.get(c, 0) + cards[:i].count(c) >= self.decks:
+                raise EngineError(
+                    "card_exhausted", f"{c}: the shoe holds {self.decks} deck(s), all already dealt", event=i
+                )
+        for c in cards:
+            dealt[c] = dealt.get(c, 0) + 1
+        winner = PLAYER if p > b else BANKER if b > p else "tie"
+        nets: list[int] = []
+        commission_total = 0
+        for kind, amount in stakes:
+            if kind == "tie":
+                nets.append(amount * self.tie_pays if winner == "tie" else -amount)
+            elif kind == winner:
+                if kind == BANKER:
+                    commission = percent_of(amount, self.commission_bp, self.rounding)
+                    commission_total += commission
+                    nets.append(amount - commission)
+                else:
+                    nets.append(amount)
+            elif kind == "player_pair":
+                nets.append(amount * self.pair_pays if rank[cards[0]] == rank[cards[2]] else -amount)
+            elif kind == "banker_pair":
+                nets.append(amount * self.pair_pays if rank[cards[1]] == rank[cards[3]] else -amount)
+            else:  # player or banker on a tie pushes; otherwise it lost
+                nets.append(0 if winner == "tie" else -amount)
+        return winner, nets, commission_total
+
+
+_VALUE: dict[str, int] = {r + s: card_value(Card(r, s)) for r in RANKS for s in SUITS}
+_RANK: dict[str, str] = {r + s: r for r in RANKS for s in SUITS}
 
 ENGINE = Baccarat()

@@ -2,7 +2,7 @@
 
 >>> parse_card("10h")
 Card(rank='T', suit='H')
->>> str(parse_card("jk"))
+>>> str(parse_card("jk", allow_joker=True))
 'JK'
 >>> shoe = Shoe(decks=1)
 >>> shoe.take(parse_card("KS"))
@@ -57,8 +57,21 @@ class Card:
 JOKER_CARD = Card(JOKER, "")
 
 
+_PARSED: dict[str, Card] = {}  # every spelling seen → its one Card object (at most a few hundred)
+
+
 def parse_card(text: object, *, allow_joker: bool = False) -> Card:
     """Read one card, case-insensitive, ``10`` accepted for ``T``."""
+    card = _PARSED.get(text) if isinstance(text, str) else None
+    if card is not None and (allow_joker or card.rank != JOKER):
+        return card
+    card = _parse_card(text, allow_joker=allow_joker)
+    if len(_PARSED) < 4096:
+        _PARSED[text] = card  # type: ignore[index]
+    return card
+
+
+def _parse_card(text: object, *, allow_joker: bool = False) -> Card:
     if not isinstance(text, str):
         raise EngineError("bad_card", f"a card must be a string like 'AS' or '10H', got {text!r}")
     raw = text.strip().upper()
@@ -83,32 +96,39 @@ class Shoe:
     """What is left to deal: each standard card ``decks`` times, plus ``jokers`` jokers.
 
     It refuses a card the shoe can no longer hold, so a 9th KS in eight decks is bad input.
+    Only the cards dealt are counted: a round deals a dozen of the shoe's 416 cards, and building
+    a full count per round was the largest single cost of settling one.
     """
+
+    __slots__ = ("_dealt", "decks", "jokers")
 
     def __init__(self, decks: int, *, jokers: int = 0, exclude: tuple[Card, ...] = ()) -> None:
         self.decks = decks
         self.jokers = jokers
-        self._left: Counter[Card] = Counter({card: decks for card in full_deck()})
-        if jokers:
-            self._left[JOKER_CARD] = jokers
+        self._dealt: dict[Card, int] = {}
         for card in exclude:
-            self._left[card] -= 1
+            self._dealt[card] = self._dealt.get(card, 0) + 1
+
+    def _holds(self, card: Card) -> int:
+        return self.jokers if card.rank == JOKER else self.decks
 
     def remaining(self, card: Card) -> int:
-        return self._left[card]
+        return self._holds(card) - self._dealt.get(card, 0)
 
     def can_take(self, card: Card) -> bool:
-        return self._left[card] > 0
+        return self.remaining(card) > 0
 
     def take(self, card: Card) -> None:
-        if self._left[card] <= 0:
+        dealt = self._dealt.get(card, 0)
+        if dealt >= self._holds(card):
             if card.is_joker:
                 raise EngineError("card_exhausted", f"JK: the shoe holds {self.jokers} joker(s), all already dealt")
             raise EngineError(
                 "card_exhausted",
                 f"{card}: the shoe holds {self.decks} deck(s), all {self.decks} {card} already dealt",
             )
-        self._left[card] -= 1
+        self._dealt[card] = dealt + 1
 
     def counts(self) -> Counter[Card]:
-        return +self._left
+        every = full_deck() + ([JOKER_CARD] if self.jokers else [])
+        return Counter({c: left for c in every if (left := self.remaining(c)) > 0})

@@ -1,0 +1,620 @@
+"""Accounting's REST API. Thin: validate input, call one service, serialize the result.
+
+Who may do what (services check it again, the permission classes answer 403 early):
+pit managers enter table counts, fills and credits, markers and closes for their pits (dealers sign
+table-side with their credential id, carried in the request); the count team (pit manager or
+accountant) enters soft counts; accountants read everything and export reports; auditors read.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounting import selectors
+from accounting import serializers as s
+from accounting.conf import int_knob
+from accounting.models import (
+    ChipSet,
+    DropCount,
+    ExportStatus,
+    InventoryCount,
+    Marker,
+    Reconciliation,
+    ReportExport,
+    ShiftReconciliation,
+    Slip,
+    TableShiftClose,
+)
+from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, csv_chunks, get_report
+from accounting.reports.base import text_cell
+from accounting.services import alerts, counts, exports, reconcile, shifts, slips
+from accounting.services.hold import statistical_hold
+from casino.core.roles import Role, has_role
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.idempotency import idempotent
+from casino.permissions import role_permission
+from tables.access import can_view_table
+from tables.models import Shift, Table
+from tables.selectors import visible_tables
+
+READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+PIT = role_permission(Role.PIT_MANAGER, read_roles=READERS)
+
+
+def scoped(qs: QuerySet, user: Any, path: str = "table") -> QuerySet:
+    """Accountants, auditors and admins see every table's records; pit managers their pits'."""
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
+        return qs
+    return qs.filter(**{f"{path}__in": visible_tables(user).values("pk")})
+
+
+def _table(pk: Any, user: Any) -> Table:
+    table = Table.objects.select_related("pit").filter(pk=pk).first() if isinstance(pk, int) else None
+    if table is None:
+        raise NotFound(f"no table {pk}", code="unknown_table", field="table")
+    return table
+
+
+def _query_int(request: Request, name: str, *, required: bool = True) -> int | None:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        if required:
+            raise InvalidInput(f"{name} is required", code="missing_parameter", field=name)
+        return None
+    if not str(raw).isdigit():
+        raise InvalidInput(f"{name} must be a whole number", code="bad_parameter", field=name)
+    return int(raw)
+
+
+# -- chips --------------------------------------------------------------------------------------
+
+
+class ChipSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Chip denominations: casino-wide (admin) or per table (its pit manager)."""
+
+    serializer_class = s.ChipSetSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=READERS + (Role.DEALER,))]
+    queryset = ChipSet.objects.select_related("table")
+
+    @extend_schema(request=s.DenominationsInput, responses={201: s.ChipSetSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = s.DenominationsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        chip_set = counts.denominations_set(
+            actor=request.user, denominations=v["denominations"], table_id=v.get("table")
+        )
+        return Response(s.ChipSetSerializer(chip_set).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=False, methods=["get"])
+    def effective(self, request: Request) -> Response:
+        """The denominations a table uses (``?table=<id>``), or the casino's."""
+        table_id = _query_int(request, "table", required=False)
+        table = _table(table_id, request.user) if table_id is not None else None
+        return Response({"table": table.code if table else None, "denominations": counts.denominations_for(table)})
+
+
+# -- counts -------------------------------------------------------------------------------------
+
+
+class InventoryCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Opening and closing inventory counts, signed by the table's dealer and a supervisor."""
+
+    serializer_class = s.InventoryCountSerializer
+    permission_classes = [PIT]
+    filterset_fields = ["table", "shift", "kind"]
+
+    def get_queryset(self) -> QuerySet:
+        return scoped(
+            InventoryCount.objects.select_related("table", "dealer_signer", "supervisor_signer"), self.request.user
+        )
+
+    @extend_schema(request=s.CountInput, responses={201: s.InventoryCountSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = s.CountInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        count = counts.inventory_count_record(
+            actor=request.user,
+            table_id=_table(v["table"], request.user).pk,
+            shift_id=v["shift"],
+            kind=v["kind"],
+            chips=v["chips"],
+            dealer_credential=v["dealer_credential"],
+            supervisor_credential=v["supervisor_credential"],
+        )
+        return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.TableShiftInput, responses={201: s.InventoryCountSerializer})
+    @action(detail=False, methods=["post"])
+    @idempotent
+    def roll(self, request: Request) -> Response:
+        """Open the table's shift with its last closer as the opener."""
+        data = s.TableShiftInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        count = counts.inventory_roll(
+            actor=request.user, table_id=_table(v["table"], request.user).pk, shift_id=v["shift"]
+        )
+        return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
+
+
+class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The soft count of each table's drop box per shift, entered by two counters."""
+
+    serializer_class = s.DropCountSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    filterset_fields = ["table", "shift"]
+
+    def get_queryset(self) -> QuerySet:
+        return scoped(DropCount.objects.select_related("table", "counter_one", "counter_two"), self.request.user)
+
+    @extend_schema(request=s.DropInput, responses={201: s.DropCountSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = s.DropInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        drop = counts.drop_count_record(
+            actor=request.user,
+            table_id=_table(v["table"], request.user).pk,
+            shift_id=v["shift"],
+            cash=v["cash"],
+            chips=v["chips"],
+            markers=v["markers"],
+            counter_one_credential=v["counter_one_credential"],
+            counter_two_credential=v["counter_two_credential"],
+        )
+        return Response(s.DropCountSerializer(drop).data, status=status.HTTP_201_CREATED)
+
+
+# -- fills, credits, markers ----------------------------------------------------------------------
+
+
+class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Fill and credit slips: request, issue, receive (each signed), void with a second person."""
+
+    serializer_class = s.SlipSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    filterset_fields = ["table", "shift", "kind", "status", "year"]
+
+    def get_queryset(self) -> QuerySet:
+        return scoped(
+            Slip.objects.select_related("table", "request_signer", "issue_signer", "receive_signer"), self.request.user
+        )
+
+    def _pit_only(self, request: Request) -> None:
+        if not has_role(request.user, Role.PIT_MANAGER):
+            raise Forbidden("fills and credits are handled by the pit", code="pit_manager_required")
+
+    @extend_schema(request=s.SlipInput, responses={201: s.SlipSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        self._pit_only(request)
+        data = s.SlipInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        slip = slips.slip_request(
+            actor=request.user,
+            kind=v["kind"],
+            table_id=_table(v["table"], request.user).pk,
+            shift_id=v["shift"],
+            chips=v["chips"],
+            requester_credential=v["requester_credential"],
+        )
+        return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
+
+    def _sign(self, request: Request, pk: str | None, service: Any) -> Response:
+        self._pit_only(request)
+        data = s.SignInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        slip = service(actor=request.user, slip_id=self._slip_id(pk), credential=data.validated_data["credential"])
+        return Response(s.SlipSerializer(slip).data)
+
+    def _slip_id(self, pk: str | None) -> int:
+        if not str(pk).isdigit():
+            raise NotFound(f"no slip {pk}")
+        return int(pk)
+
+    @extend_schema(request=s.SignInput, responses=s.SlipSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def issue(self, request: Request, pk: str | None = None) -> Response:
+        """The sender signs: the cage for a fill, the table's dealer for a credit."""
+        return self._sign(request, pk, slips.slip_issue)
+
+    @extend_schema(request=s.SignInput, responses=s.SlipSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def receive(self, request: Request, pk: str | None = None) -> Response:
+        """The receiver signs: the table's dealer for a fill, the cage for a credit. Posts to the ledger."""
+        return self._sign(request, pk, slips.slip_receive)
+
+    @extend_schema(request=s.ReasonInput, responses=s.SlipSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        """Ask for a void with a written reason."""
+        self._pit_only(request)
+        data = s.ReasonInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        slip = slips.slip_void_request(
+            actor=request.user, slip_id=self._slip_id(pk), reason=data.validated_data["reason"]
+        )
+        return Response(s.SlipSerializer(slip).data)
+
+    @extend_schema(request=None, responses=s.SlipSerializer)
+    @action(detail=True, methods=["post"], url_path="void/approve")
+    @idempotent
+    def void_approve(self, request: Request, pk: str | None = None) -> Response:
+        """A second, independent person approves the void (a pit manager of the table or an accountant)."""
+        slip = slips.slip_void_approve(actor=request.user, slip_id=self._slip_id(pk))
+        return Response(s.SlipSerializer(slip).data)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=False, methods=["get"])
+    def numbers(self, request: Request) -> Response:
+        """Every number of a slip series accounted for: used, voided, outstanding, gaps (``?kind&year``)."""
+        kind = request.query_params.get("kind", "fill")
+        if kind not in ("fill", "credit"):
+            raise InvalidInput("kind must be fill or credit", code="bad_parameter", field="kind")
+        from django.utils import timezone
+
+        year = _query_int(request, "year", required=False) or timezone.localdate().year
+        return Response(slips.slip_numbers(kind=kind, year=year))
+
+
+class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Markers issued at the tables and their payments."""
+
+    serializer_class = s.MarkerSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    filterset_fields = ["table", "shift", "year"]
+
+    def get_queryset(self) -> QuerySet:
+        return scoped(
+            Marker.objects.select_related("table", "supervisor_signer", "dealer_signer").prefetch_related(
+                "payments__signer", "payments__table"
+            ),
+            self.request.user,
+        )
+
+    @extend_schema(request=s.MarkerInput, responses={201: s.MarkerSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        if not has_role(request.user, Role.PIT_MANAGER):
+            raise Forbidden("markers are issued by the pit", code="pit_manager_required")
+        data = s.MarkerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        marker = slips.marker_issue(
+            actor=request.user,
+            table_id=_table(v["table"], request.user).pk,
+            shift_id=v["shift"],
+            player=v["player"],
+            amount=v["amount"],
+            supervisor_credential=v["supervisor_credential"],
+            dealer_credential=v["dealer_credential"],
+        )
+        return Response(s.MarkerSerializer(marker).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.MarkerPaymentInput, responses={201: s.MarkerPaymentSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def payments(self, request: Request, pk: str | None = None) -> Response:
+        """A payment in chips at a table (pit manager) or at the cage (pit manager or accountant)."""
+        data = s.MarkerPaymentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if not str(pk).isdigit():
+            raise NotFound(f"no marker {pk}")
+        payment = slips.marker_pay(
+            actor=request.user,
+            marker_id=int(pk),
+            amount=v["amount"],
+            at_table=v["at_table"],
+            credential=v["credential"],
+            table_id=v.get("table"),
+            shift_id=v.get("shift"),
+        )
+        return Response(s.MarkerPaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
+
+
+# -- closing and reconciling ------------------------------------------------------------------------
+
+
+class TableShiftCloseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Closed table shifts with their fixed figures; POST closes one."""
+
+    serializer_class = s.TableShiftCloseSerializer
+    permission_classes = [PIT]
+    filterset_fields = ["table", "shift"]
+
+    def get_queryset(self) -> QuerySet:
+        return scoped(TableShiftClose.objects.select_related("table"), self.request.user)
+
+    @extend_schema(request=s.TableShiftInput, responses={201: s.TableShiftCloseSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = s.TableShiftInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        close = shifts.table_shift_close(
+            actor=request.user, table_id=_table(v["table"], request.user).pk, shift_id=v["shift"]
+        )
+        return Response(s.TableShiftCloseSerializer(close).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=False, methods=["get"])
+    def figures(self, request: Request) -> Response:
+        """A table's figures for a shift as they stand (``?table=<id>&shift=<id>``), and what is missing."""
+        table = _table(_query_int(request, "table"), request.user)
+        if not can_view_table(request.user, table):
+            raise Forbidden(f"you may not see table {table.code}", code="not_your_table")
+        shift = Shift.objects.filter(pk=_query_int(request, "shift")).first()
+        if shift is None:
+            raise NotFound("no such shift", code="unknown_shift", field="shift")
+        figures = selectors.table_shift_figures(table, shift)
+        return Response({**figures.as_dict(), "hold_pct": text_cell(figures.hold, "percent")})
+
+
+class ShiftCloseView(APIView):
+    """Close the casino's shift: every table that did anything in it must be closed."""
+
+    permission_classes = [PIT]
+
+    @extend_schema(request=s.ShiftInput, responses={200: dict})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = s.ShiftInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        shift = shifts.shift_close(actor=request.user, shift_id=data.validated_data["shift"])
+        return Response({"shift": shift.pk, "status": shift.status, "closed_at": shift.closed_at})
+
+
+class ReconciliationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Shift reconciliations; POST ``run`` reconciles a shift on demand (202 while queued)."""
+
+    serializer_class = s.ShiftReconciliationSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    queryset = ShiftReconciliation.objects.all().order_by("-id")
+    filterset_fields = ["shift", "status"]
+
+    @extend_schema(request=s.ShiftInput, responses={200: s.ShiftReconciliationSerializer, 202: dict})
+    @action(detail=False, methods=["post"])
+    @idempotent
+    def run(self, request: Request) -> Response:
+        data = s.ShiftInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        shift_id = data.validated_data["shift"]
+        existing = reconcile.reconcile_request(actor=request.user, shift_id=shift_id)
+        if existing is not None:
+            return Response(s.ShiftReconciliationSerializer(existing).data)
+        return Response({"shift": shift_id, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses=s.ReconciliationSerializer(many=True))
+    @action(detail=False, methods=["get"])
+    def tables(self, request: Request) -> Response:
+        """Per-table results (``?shift=<id>``)."""
+        rows = scoped(Reconciliation.objects.select_related("table"), request.user)
+        shift_id = _query_int(request, "shift", required=False)
+        if shift_id is not None:
+            rows = rows.filter(shift_id=shift_id)
+        page = self.paginate_queryset(rows.order_by("shift_id", "table__code"))
+        return self.get_paginated_response(s.ReconciliationSerializer(page, many=True).data)
+
+
+# -- alerts ---------------------------------------------------------------------------------------
+
+
+class AlertViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Alerts for the pit: variances, large bets, unusual results. ``?open=true`` for unacknowledged."""
+
+    serializer_class = s.AlertSerializer
+    permission_classes = [PIT]
+    filterset_fields = ["kind", "severity", "table", "shift"]
+
+    def get_queryset(self) -> QuerySet:
+        qs = selectors.visible_alerts(self.request.user)
+        if self.request.query_params.get("open") in ("1", "true", "yes"):
+            qs = qs.filter(acknowledged_at__isnull=True)
+        return qs
+
+    @extend_schema(request=s.AckInput, responses=s.AlertSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def ack(self, request: Request, pk: str | None = None) -> Response:
+        data = s.AckInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        if not str(pk).isdigit():
+            raise NotFound(f"no alert {pk}")
+        alert = alerts.alert_acknowledge(alert_id=int(pk), actor=request.user, note=data.validated_data["note"])
+        return Response(s.AlertSerializer(alert).data)
+
+
+# -- reports ------------------------------------------------------------------------------------
+
+
+class _FileRenderer(BaseRenderer):
+    """Lets ``?format=csv|xlsx|pdf`` through content negotiation; the view returns the file itself."""
+
+    charset = None
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        return b"" if data is None else JSONRenderer().render(data)
+
+
+class CSVRenderer(_FileRenderer):
+    media_type, format = "text/csv", "csv"
+
+
+class XLSXRenderer(_FileRenderer):
+    media_type, format = CONTENT_TYPES["xlsx"], "xlsx"
+
+
+class PDFRenderer(_FileRenderer):
+    media_type, format = "application/pdf", "pdf"
+
+
+ACCOUNTANTS = role_permission(Role.ACCOUNTANT, read_roles=(Role.ACCOUNTANT,))
+
+
+class ReportListView(APIView):
+    permission_classes = [ACCOUNTANTS]
+
+    @extend_schema(responses={200: dict}, operation_id="accounting_reports_list")
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "name": r.name,
+                    "title": r.title,
+                    "filters": list(r.filters_used),
+                    "formats": ["json", *WRITERS],
+                    "url": f"/api/accounting/reports/{r.name}/",
+                }
+                for r in REPORTS.values()
+            ]
+        )
+
+
+class ReportView(APIView):
+    """A report with filters: ``?format=json`` (default), ``csv`` (streamed), ``xlsx`` or ``pdf``.
+
+    XLSX, PDF and JSON above ``EXPORT_SYNC_MAX_ROWS`` rows are refused with a pointer to the export
+    job (POST /api/accounting/exports/), which writes the file in the background with progress.
+    """
+
+    permission_classes = [ACCOUNTANTS]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer, PDFRenderer]
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        # a refusal is JSON whatever file format was asked for
+        if isinstance(response, Response) and isinstance(getattr(request, "accepted_renderer", None), _FileRenderer):
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    @extend_schema(responses={200: dict}, operation_id="accounting_report")
+    def get(self, request: Request, name: str) -> Any:
+        fmt = request.query_params.get("format", "json")
+        filters = Filters.parse(request.query_params)
+        report = get_report(name, filters)
+        exports.ensure_can_export(request.user)
+        if fmt == "csv":
+            exports.audit_export(request.user, report=name, fmt="csv", filters=filters)
+            response = StreamingHttpResponse(csv_chunks(report), content_type=CONTENT_TYPES["csv"])
+            response["Content-Disposition"] = f'attachment; filename="{report.filename("csv")}"'
+            return response
+        rows = report.count()
+        limit = int_knob("EXPORT_SYNC_MAX_ROWS")
+        if rows > limit:
+            raise Conflict(
+                f"{rows} rows is more than {limit} to build now: POST /api/accounting/exports/ "
+                f"to have the file written in the background",
+                code="export_too_large",
+            )
+        exports.audit_export(request.user, report=name, fmt=fmt, filters=filters, rows=rows)
+        if fmt == "json":
+            body = [[text_cell(v, c.kind) for v, c in zip(row, report.columns)] for row in report.rows()]
+            return Response(
+                {
+                    "report": name,
+                    "title": report.title,
+                    "filters": filters.as_json(),
+                    "columns": [{"key": c.key, "title": c.title, "kind": c.kind} for c in report.columns],
+                    "rows": body,
+                }
+            )
+        if fmt not in WRITERS:
+            raise InvalidInput("format must be json, csv, xlsx or pdf", code="bad_format", field="format")
+        out = tempfile.TemporaryFile()
+        WRITERS[fmt](report, out)
+        out.seek(0)
+        return FileResponse(out, as_attachment=True, filename=report.filename(fmt), content_type=CONTENT_TYPES[fmt])
+
+
+class ExportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Report files written by a job: POST asks, GET shows progress, ``download`` fetches the file."""
+
+    serializer_class = s.ReportExportSerializer
+    permission_classes = [ACCOUNTANTS]
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):  # schema generation has no user
+            return ReportExport.objects.none()
+        qs = ReportExport.objects.all()
+        return qs if has_role(self.request.user) else qs.filter(requested_by=self.request.user)
+
+    @extend_schema(request=s.ExportInput, responses={202: s.ReportExportSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = s.ExportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        export = exports.export_request(
+            actor=request.user, report=v["report"], fmt=v["format"], filters=Filters.parse(v["filters"])
+        )
+        export.refresh_from_db()
+        return Response(s.ReportExportSerializer(export).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses={200: bytes})
+    @action(detail=True, methods=["get"])
+    def download(self, request: Request, pk: str | None = None) -> HttpResponse:
+        export = self.get_object()
+        if export.status != ExportStatus.DONE:
+            raise Conflict(f"export {export.pk} is {export.status} ({export.progress} %)", code="export_not_ready")
+        return FileResponse(
+            export.file.open("rb"),
+            as_attachment=True,
+            filename=f"{export.report}.{export.format}",
+            content_type=CONTENT_TYPES[export.format],
+        )
+
+
+# -- ledger and statistics ----------------------------------------------------------------------------
+
+
+class AccountBalancesView(APIView):
+    """Every ledger account and its balance (Σ entries; debit positive)."""
+
+    permission_classes = [role_permission(read_roles=(Role.ACCOUNTANT, Role.AUDITOR))]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        table_id = _query_int(request, "table", required=False)
+        table = _table(table_id, request.user) if table_id is not None else None
+        return Response(selectors.account_balances(table=table))
+
+
+class StatisticalHoldView(APIView):
+    """Actual against theoretical hold per table and game, with the 95 % interval (same filters as reports)."""
+
+    permission_classes = [role_permission(read_roles=READERS)]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        f = Filters.parse(request.query_params)
+        table = Table.objects.filter(code=f.table).first() if f.table else None
+        if f.table and (table is None or not can_view_table(request.user, table)):
+            raise NotFound(f"no table {f.table}", code="unknown_table", field="table")
+        shift = Shift.objects.filter(pk=f.shift).first() if f.shift is not None else None
+        pit = f.pit
+        if not has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) and table is None:
+            raise InvalidInput("pit managers ask per table (?table=<code>)", code="missing_parameter", field="table")
+        return Response(
+            statistical_hold(table=table, shift=shift, game=f.game, pit=pit, date_from=f.date_from, date_to=f.date_to)
+        )

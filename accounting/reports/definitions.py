@@ -1,0 +1,584 @@
+"""The accountants' reports. Each yields raw rows; ``accounting.reports.base`` writes them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Abs
+
+from accounting.conf import int_knob
+from accounting.models import Marker, Reconciliation, Slip, SlipKind, SlipStatus, TableShiftClose
+from accounting.money import digits, hold_fraction
+from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
+from casino.errors import InvalidInput
+from tables.models import Bet, Pit, Round, Settlement, SettlementLine, Shift, Table
+
+ITERATOR_CHUNK = 5_000
+
+
+def _ratio(num: int | None, den: int | None) -> Fraction | None:
+    return None if num is None or not den else hold_fraction(num, den)
+
+
+def _filter(
+    qs: QuerySet, f: Filters, *, shift: str, table: str, game: str | None = None, dealer: str | None = None
+) -> QuerySet:
+    """Apply the common filters; ``shift``/``table``/``game``/``dealer`` are the lookups' paths."""
+    if f.date_from:
+        qs = qs.filter(**{f"{shift}__gaming_date__gte": f.date_from})
+    if f.date_to:
+        qs = qs.filter(**{f"{shift}__gaming_date__lte": f.date_to})
+    if f.shift is not None:
+        qs = qs.filter(**{f"{shift}_id": f.shift})
+    if f.table:
+        qs = qs.filter(**{f"{table}__code": f.table})
+    if f.pit:
+        qs = qs.filter(**{f"{table}__pit__code": f.pit})
+    if f.game:
+        qs = qs.filter(**{game or f"{table}__game": f.game})
+    if f.dealer and dealer:
+        qs = qs.filter(**{f"{dealer}__username": f.dealer})
+    return qs
+
+
+# -- revenue ------------------------------------------------------------------------------------
+
+GROUPS = {
+    "shift": (
+        ("shift__gaming_date", "Gaming date", DATE),
+        ("shift__shift_type__code", "Shift", TEXT),
+        ("shift_id", "Shift id", INT),
+    ),
+    "day": (("shift__gaming_date", "Gaming date", DATE),),
+    "table": (("table__code", "Table", TEXT), ("table__pit__code", "Pit", TEXT), ("table__game", "Game", TEXT)),
+    "pit": (("table__pit__code", "Pit", TEXT),),
+    "game": (("table__game", "Game", TEXT),),
+}
+FIGURES = (
+    Column("tables", "Table shifts", INT, total=True),
+    Column("drop", "Drop", MONEY, total=True),
+    Column("win", "Win", MONEY, total=True),
+    Column("hold", "Hold %", PERCENT),
+    Column("commission", "Commission", MONEY, total=True),
+    Column("rake", "Rake", MONEY, total=True),
+    Column("rounds_win", "Rounds win", MONEY, total=True),
+    Column("pool_change", "Pool change", MONEY, total=True),
+    Column("variance", "Variance", MONEY, total=True),
+    Column("handle", "Handle", MONEY, total=True),
+)
+
+
+class RevenueReport(Report):
+    """Table-games revenue from the closed table shifts, grouped by shift, day, table, pit or game."""
+
+    name = "revenue"
+    title = "Table games revenue"
+    filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "group")
+
+    def __init__(self, filters: Filters) -> None:
+        super().__init__(filters)
+        self.group = filters.group or "shift"
+        if self.group not in GROUPS:
+            raise InvalidInput(f"group must be one of {', '.join(GROUPS)}", code="bad_filter", field="group")
+        self.keys = GROUPS[self.group]
+        self.columns = tuple(Column(k, t, kind) for k, t, kind in self.keys) + FIGURES
+
+    def queryset(self) -> QuerySet:
+        qs = _filter(TableShiftClose.objects.all(), self.filters, shift="shift", table="table")
+        keys = [k for k, _, _ in self.keys]
+        return (
+            qs.values(*keys)
+            .annotate(
+                tables=Count("id"),
+                drop_sum=Sum("drop"),
+                win=Sum("count_win"),
+                commission_sum=Sum("commission"),
+                rake_sum=Sum("rake"),
+                rounds_win_sum=Sum("rounds_win"),
+                pool=Sum("pool_change"),
+                variance_sum=Sum("variance"),
+                handle_sum=Sum("handle"),
+            )
+            .order_by(*keys)
+        )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        keys = [k for k, _, _ in self.keys]
+        for g in self.queryset().iterator(chunk_size=ITERATOR_CHUNK):
+            yield (
+                *(g[k] for k in keys),
+                g["tables"],
+                g["drop_sum"],
+                g["win"],
+                _ratio(g["win"], g["drop_sum"]),
+                g["commission_sum"],
+                g["rake_sum"],
+                g["rounds_win_sum"],
+                g["pool"],
+                g["variance_sum"],
+                g["handle_sum"],
+            )
+
+    def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
+        return {"hold": _ratio(sums.get("win"), sums.get("drop"))}
+
+
+# -- fills and credits ----------------------------------------------------------------------------
+
+
+def chips_text(chips: dict[str, int]) -> str:
+    return " ".join(f"{d}x{q}" for d, q in sorted(((int(d), q) for d, q in chips.items()), reverse=True))
+
+
+class FillsCreditsReport(Report):
+    """Every fill and credit slip in number order, with its signatures, status and void reason."""
+
+    name = "fills_credits"
+    title = "Fills and credits log"
+    filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "kind")
+    columns = (
+        Column("reference", "Slip"),
+        Column("kind", "Kind"),
+        Column("status", "Status"),
+        Column("table", "Table"),
+        Column("gaming_date", "Gaming date", DATE),
+        Column("shift", "Shift id", INT),
+        Column("chips", "Chips (denomination x count)"),
+        Column("amount", "Amount", MONEY),
+        Column("fills", "Fills posted", MONEY, total=True),
+        Column("credits", "Credits posted", MONEY, total=True),
+        Column("requested_at", "Requested", DATETIME),
+        Column("requester", "Requested by"),
+        Column("issued_at", "Issued", DATETIME),
+        Column("issuer", "Issued by"),
+        Column("received_at", "Received", DATETIME),
+        Column("receiver", "Received by"),
+        Column("void_reason", "Void reason"),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        if self.filters.kind and self.filters.kind not in SlipKind.values:
+            raise InvalidInput("kind must be fill or credit", code="bad_filter", field="kind")
+        qs = _filter(Slip.objects.all(), self.filters, shift="shift", table="table")
+        if self.filters.kind:
+            qs = qs.filter(kind=self.filters.kind)
+        qs = qs.order_by("kind", "year", "number").values_list(
+            "kind",
+            "year",
+            "number",
+            "status",
+            "table__code",
+            "shift__gaming_date",
+            "shift_id",
+            "chips",
+            "total",
+            "requested_at",
+            "request_signer__employee_id",
+            "issued_at",
+            "issue_signer__employee_id",
+            "received_at",
+            "receive_signer__employee_id",
+            "void_reason",
+        )
+        for (
+            kind,
+            year,
+            number,
+            status,
+            table,
+            date,
+            shift,
+            chips,
+            total,
+            req_at,
+            req,
+            iss_at,
+            iss,
+            rec_at,
+            rec,
+            reason,
+        ) in qs.iterator(chunk_size=ITERATOR_CHUNK):
+            posted = status == SlipStatus.RECEIVED
+            yield (
+                f"{kind[0].upper()}{year}-{number:06d}",
+                kind,
+                status,
+                table,
+                date,
+                shift,
+                chips_text(chips),
+                total,
+                total if posted and kind == SlipKind.FILL else None,
+                total if posted and kind == SlipKind.CREDIT else None,
+                req_at,
+                req,
+                iss_at,
+                iss,
+                rec_at,
+                rec,
+                reason or None,
+            )
+
+
+# -- variance -----------------------------------------------------------------------------------
+
+
+class VarianceReport(Report):
+    """Each closed table shift: the count's win beside the rounds' win, the variance and its causes."""
+
+    name = "variance"
+    title = "Variance report"
+    columns = (
+        Column("gaming_date", "Gaming date", DATE),
+        Column("shift", "Shift id", INT),
+        Column("table", "Table"),
+        Column("pit", "Pit"),
+        Column("game", "Game"),
+        Column("opener", "Opener", MONEY),
+        Column("closer", "Closer", MONEY),
+        Column("fills", "Fills", MONEY, total=True),
+        Column("credits", "Credits", MONEY, total=True),
+        Column("drop", "Drop", MONEY, total=True),
+        Column("marker_payments", "Marker payments", MONEY, total=True),
+        Column("count_win", "Count win", MONEY, total=True),
+        Column("rounds_win", "Rounds win", MONEY, total=True),
+        Column("pool_change", "Pool change", MONEY, total=True),
+        Column("variance", "Variance", MONEY, total=True),
+        Column("reconciliation", "Reconciliation"),
+        Column("causes", "Causes"),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        rec = Reconciliation.objects.filter(shift=OuterRef("shift"), table=OuterRef("table"))
+        qs = (
+            _filter(TableShiftClose.objects.all(), self.filters, shift="shift", table="table")
+            .annotate(rec_status=Subquery(rec.values("status")[:1]), rec_causes=Subquery(rec.values("causes")[:1]))
+            .order_by("shift__gaming_date", "shift_id", "table__code")
+            .values_list(
+                "shift__gaming_date",
+                "shift_id",
+                "table__code",
+                "table__pit__code",
+                "table__game",
+                "opener_total",
+                "closer_total",
+                "fills",
+                "credits",
+                "drop",
+                "marker_payments",
+                "count_win",
+                "rounds_win",
+                "pool_change",
+                "variance",
+                "rec_status",
+                "rec_causes",
+            )
+        )
+        for row in qs.iterator(chunk_size=ITERATOR_CHUNK):
+            *figures, status, causes = row
+            names = sorted({c["cause"] for c in causes or []})
+            yield (*figures, status or "not run", ", ".join(names) or None)
+
+
+# -- large transactions -------------------------------------------------------------------------
+
+
+class LargeTransactionsReport(Report):
+    """Bets staked or won, markers and received slips at or above the threshold."""
+
+    name = "large_transactions"
+    title = "Large transactions"
+    filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "threshold")
+    columns = (
+        Column("at", "Time", DATETIME),
+        Column("kind", "Kind"),
+        Column("table", "Table"),
+        Column("gaming_date", "Gaming date", DATE),
+        Column("reference", "Reference"),
+        Column("seat", "Seat", INT),
+        Column("detail", "Bet type or player"),
+        Column("amount", "Amount", MONEY, total=True),
+        Column("net", "Player net", MONEY, total=True),
+    )
+
+    def threshold(self) -> int:
+        return self.filters.threshold if self.filters.threshold is not None else int_knob("LARGE_TRANSACTION")
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        t = self.threshold()
+        lines = (
+            _filter(
+                SettlementLine.objects.all(),
+                self.filters,
+                shift="settlement__round__shift",
+                table="settlement__round__table",
+                game="settlement__round__game",
+            )
+            .annotate(abs_net=Abs("net"))
+            .filter(Q(bet__amount__gte=t) | Q(abs_net__gte=t))
+            .order_by("settlement__settled_at", "id")
+            .values_list(
+                "settlement__settled_at",
+                "settlement__round__table__code",
+                "settlement__round__shift__gaming_date",
+                "settlement__round__number",
+                "bet__client_id",
+                "bet__seat",
+                "bet__type",
+                "bet__amount",
+                "net",
+            )
+        )
+        for at, table, date, number, bet_id, seat, bet_type, amount, net in lines.iterator(chunk_size=ITERATOR_CHUNK):
+            yield at, "bet", table, date, f"round #{number} bet {bet_id}", seat, bet_type, amount, net
+        markers = (
+            _filter(Marker.objects.filter(amount__gte=t), self.filters, shift="shift", table="table")
+            .order_by("issued_at", "id")
+            .values_list("issued_at", "table__code", "shift__gaming_date", "year", "number", "player", "amount")
+        )
+        for at, table, date, year, number, player, amount in markers.iterator(chunk_size=ITERATOR_CHUNK):
+            yield at, "marker", table, date, f"M{year}-{number:06d}", None, player, amount, None
+        slips = (
+            _filter(
+                Slip.objects.filter(status=SlipStatus.RECEIVED, total__gte=t),
+                self.filters,
+                shift="shift",
+                table="table",
+            )
+            .order_by("received_at", "id")
+            .values_list("received_at", "kind", "table__code", "shift__gaming_date", "year", "number", "total")
+        )
+        for at, kind, table, date, year, number, total in slips.iterator(chunk_size=ITERATOR_CHUNK):
+            yield at, kind, table, date, f"{kind[0].upper()}{year}-{number:06d}", None, None, total, None
+
+
+# -- per dealer ----------------------------------------------------------------------------------
+
+
+class DealerReport(Report):
+    """Rounds settled per dealer (who opened them): handle, the house's win, commission and rake."""
+
+    name = "dealers"
+    title = "Results per dealer"
+    filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "dealer")
+    columns = (
+        Column("dealer", "Dealer"),
+        Column("credential", "Credential"),
+        Column("rounds", "Rounds", INT, total=True),
+        Column("handle", "Handle", MONEY, total=True),
+        Column("win", "Win (house net)", MONEY, total=True),
+        Column("hold", "Win % of handle", PERCENT),
+        Column("commission", "Commission", MONEY, total=True),
+        Column("rake", "Rake", MONEY, total=True),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        qs = (
+            _filter(
+                Settlement.objects.all(),
+                self.filters,
+                shift="round__shift",
+                table="round__table",
+                game="round__game",
+                dealer="round__dealer",
+            )
+            .values("round__dealer__username", "round__dealer__staff__employee_id")
+            .annotate(
+                n=Count("id"),
+                handle_sum=Sum("handle"),
+                win=Sum("house_net"),
+                commission_sum=Sum("commission"),
+                rake_sum=Sum("rake"),
+            )
+            .order_by("round__dealer__username")
+        )
+        for g in qs.iterator(chunk_size=ITERATOR_CHUNK):
+            yield (
+                g["round__dealer__username"],
+                g["round__dealer__staff__employee_id"],
+                g["n"],
+                g["handle_sum"],
+                g["win"],
+                _ratio(g["win"], g["handle_sum"]),
+                g["commission_sum"],
+                g["rake_sum"],
+            )
+
+    def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
+        return {"hold": _ratio(sums.get("win"), sums.get("handle"))}
+
+
+# -- settled bets (the large export) ---------------------------------------------------------------
+
+
+class BetsReport(Report):
+    """Every settled bet, one row each, in settlement-line order. On PostgreSQL the CSV is streamed by
+    ``COPY … TO STDOUT`` from :meth:`copy_sql`, which formats exactly as :func:`text_cell` does
+    (tests/accounting/test_reports.py holds the two to the same bytes)."""
+
+    name = "bets"
+    title = "Settled bets"
+    filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "dealer")
+    columns = (
+        Column("settled_at", "Settled", DATETIME),
+        Column("gaming_date", "Gaming date", DATE),
+        Column("table", "Table"),
+        Column("round", "Round", INT),
+        Column("bet", "Bet"),
+        Column("seat", "Seat", INT),
+        Column("type", "Type"),
+        Column("amount", "Amount", MONEY, total=True),
+        Column("result", "Result"),
+        Column("net", "Player net", MONEY, total=True),
+        Column("commission", "Commission", MONEY, total=True),
+        Column("dealer", "Dealer"),
+    )
+
+    def queryset(self) -> QuerySet:
+        return _filter(
+            SettlementLine.objects.all(),
+            self.filters,
+            shift="settlement__round__shift",
+            table="settlement__round__table",
+            game="settlement__round__game",
+            dealer="settlement__round__dealer",
+        ).order_by("id")
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        qs = self.queryset().values_list(
+            "settlement__settled_at",
+            "settlement__round__shift__gaming_date",
+            "settlement__round__table__code",
+            "settlement__round__number",
+            "bet__client_id",
+            "bet__seat",
+            "bet__type",
+            "bet__amount",
+            "result",
+            "net",
+            "commission",
+            "settlement__round__dealer__username",
+        )
+        yield from qs.iterator(chunk_size=ITERATOR_CHUNK)
+
+    def count(self) -> int:
+        return self.queryset().count()
+
+    def _sql_parts(self) -> tuple[str, str, list[Any]]:
+        t = {m: m._meta.db_table for m in (SettlementLine, Bet, Settlement, Round, Table, Shift, Pit)}
+        user = get_user_model()._meta.db_table
+        joins = (
+            f"FROM {t[SettlementLine]} l JOIN {t[Bet]} b ON b.id = l.bet_id "
+            f"JOIN {t[Settlement]} s ON s.id = l.settlement_id JOIN {t[Round]} r ON r.id = s.round_id "
+            f"JOIN {t[Table]} t ON t.id = r.table_id JOIN {t[Shift]} sh ON sh.id = r.shift_id "
+            f"JOIN {t[Pit]} p ON p.id = t.pit_id JOIN {user} u ON u.id = r.dealer_id"
+        )
+        where, params = ["TRUE"], []
+        f = self.filters
+        for cond, value in (
+            ("sh.gaming_date >= %s", f.date_from),
+            ("sh.gaming_date <= %s", f.date_to),
+            ("r.shift_id = %s", f.shift),
+            ("t.code = %s", f.table),
+            ("p.code = %s", f.pit),
+            ("r.game = %s", f.game),
+            ("u.username = %s", f.dealer),
+        ):
+            if value is not None and value != "":
+                where.append(cond)
+                params.append(value)
+        return joins, " AND ".join(where), params
+
+    def copy_sql(self) -> tuple[str, list[Any]]:
+        joins, where, params = self._sql_parts()
+        scale = 10 ** digits()
+
+        def money(col: str) -> str:
+            return f"({col}::numeric / {scale})::numeric(24,{digits()})"
+
+        sql = (
+            f"SELECT to_char(s.settled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
+            f"to_char(sh.gaming_date, 'YYYY-MM-DD'), t.code, r.number, b.client_id, b.seat, b.type, "
+            f"{money('b.amount')}, l.result, {money('l.net')}, {money('l.commission')}, u.username "
+            f"{joins} WHERE {where} ORDER BY l.id"
+        )
+        return sql, params
+
+    def totals_sql(self) -> dict[str, int]:
+        from django.db import connection
+
+        joins, where, params = self._sql_parts()
+        if not params:  # unfiltered: the sums need only the bets and their lines, not the other joins
+            joins = f"FROM {SettlementLine._meta.db_table} l JOIN {Bet._meta.db_table} b ON b.id = l.bet_id"
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT SUM(b.amount), SUM(l.net), SUM(l.commission) {joins} WHERE {where}", params)
+            sums = cursor.fetchone()
+        # like the Python writer: a column with no rows has no total (empty), not 0
+        return {key: int(value) for key, value in zip(("amount", "net", "commission"), sums) if value is not None}
+
+
+# -- statistical hold --------------------------------------------------------------------------------
+
+
+class StatisticalHoldReport(Report):
+    """Actual against theoretical hold per table and game, with the 95 % interval and a flag."""
+
+    name = "statistical_hold"
+    title = "Statistical hold"
+    columns = (
+        Column("table", "Table"),
+        Column("game", "Game"),
+        Column("bets", "Bets", INT, total=True),
+        Column("handle", "Handle", MONEY, total=True),
+        Column("win", "Win", MONEY, total=True),
+        Column("covered_handle", "Handle with an edge", MONEY, total=True),
+        Column("actual", "Actual hold %"),
+        Column("theoretical", "Theoretical hold %"),
+        Column("low", "95 % low %"),
+        Column("high", "95 % high %"),
+        Column("flag", "Outside"),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        from accounting.services.hold import statistical_hold
+
+        f = self.filters
+        table = Table.objects.filter(code=f.table).first() if f.table else None
+        shift = Shift.objects.filter(pk=f.shift).first() if f.shift is not None else None
+        if (f.table and table is None) or (f.shift is not None and shift is None):
+            return
+        for r in statistical_hold(
+            table=table, shift=shift, game=f.game, pit=f.pit, date_from=f.date_from, date_to=f.date_to
+        ):
+            pct = [
+                None if v is None else f"{v * 100:.4f}"
+                for v in (r["actual_hold"], r["theoretical_hold"], *(r["ci95"] or (None, None)))
+            ]
+            yield (
+                r["table"],
+                r["game"],
+                r["bets"],
+                r["handle"],
+                r["win"],
+                r["covered_handle"],
+                *pct,
+                "yes" if r["flag"] else "no",
+            )
+
+
+REPORTS: dict[str, type[Report]] = {
+    r.name: r
+    for r in (
+        RevenueReport,
+        FillsCreditsReport,
+        VarianceReport,
+        LargeTransactionsReport,
+        DealerReport,
+        BetsReport,
+        StatisticalHoldReport,
+    )
+}

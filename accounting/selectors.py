@@ -1,0 +1,279 @@
+"""Reads: a table's figures for a shift (win, hold, variance), balances, slips in transit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from accounting.models import (
+    Alert,
+    CountKind,
+    DropCount,
+    Entry,
+    InventoryCount,
+    LedgerTransaction,
+    Marker,
+    MarkerPayment,
+    Slip,
+    SlipKind,
+    SlipStatus,
+    TableShiftClose,
+)
+from accounting.money import hold_fraction
+from casino.core.roles import Role, has_role, roles_of
+from tables.models import LIVE_STATUSES, Round, RoundStatus, Settlement, Shift, Table
+
+
+@dataclass
+class TableShiftFigures:
+    """Everything that goes into a table's win for a shift (docs/accounting.md, "Win and hold")."""
+
+    table: Table
+    shift: Shift
+    opener: InventoryCount | None
+    closer: InventoryCount | None
+    drop_count: DropCount | None
+    fills: int = 0
+    credits: int = 0
+    marker_payments: int = 0  # paid in chips at this table during the shift
+    markers_issued: int = 0
+    rounds: int = 0
+    handle: int = 0
+    rounds_win: int = 0  # Σ settlement house_net
+    commission: int = 0
+    rake: int = 0
+    pool_change: int = 0  # Σ (carry_out − carry_in)
+    live_rounds: list[Round] = field(default_factory=list)
+    slips_in_transit: list[Slip] = field(default_factory=list)
+
+    @property
+    def opener_total(self) -> int | None:
+        return self.opener.total if self.opener else None
+
+    @property
+    def closer_total(self) -> int | None:
+        return self.closer.total if self.closer else None
+
+    @property
+    def drop(self) -> int | None:
+        return self.drop_count.total if self.drop_count else None
+
+    @property
+    def count_win(self) -> int | None:
+        """closer + credits + drop − opener − fills − marker payments at the table; None if a count is missing."""
+        if self.opener is None or self.closer is None or self.drop_count is None:
+            return None
+        return (
+            self.closer.total
+            + self.credits
+            + self.drop_count.total
+            - self.opener.total
+            - self.fills
+            - self.marker_payments
+        )
+
+    @property
+    def variance(self) -> int | None:
+        """count win − rounds win − pool change: what the counts found that the rounds do not explain."""
+        win = self.count_win
+        return None if win is None else win - self.rounds_win - self.pool_change
+
+    @property
+    def hold(self) -> Fraction | None:
+        win, drop = self.count_win, self.drop
+        return None if win is None or drop is None else hold_fraction(win, drop)
+
+    def missing(self) -> list[str]:
+        """What keeps the table's shift from closing, in words a pit manager acts on."""
+        what = []
+        if self.opener is None:
+            what.append("opening inventory count")
+        if self.closer is None:
+            what.append("closing inventory count")
+        if self.drop_count is None:
+            what.append("soft count of the drop")
+        what += [f"round #{r.number} is {r.status.replace('_', ' ')}" for r in self.live_rounds]
+        what += [f"{s.kind} slip {s.reference} is {s.status}, not received" for s in self.slips_in_transit]
+        return what
+
+    def as_dict(self) -> dict[str, Any]:
+        hold = self.hold
+        return {
+            "table": self.table.code,
+            "shift": self.shift.pk,
+            "opener": self.opener_total,
+            "closer": self.closer_total,
+            "fills": self.fills,
+            "credits": self.credits,
+            "drop": self.drop,
+            "drop_cash": self.drop_count.cash if self.drop_count else None,
+            "drop_chips": self.drop_count.chips if self.drop_count else None,
+            "drop_markers": self.drop_count.markers if self.drop_count else None,
+            "marker_payments": self.marker_payments,
+            "markers_issued": self.markers_issued,
+            "count_win": self.count_win,
+            "rounds": self.rounds,
+            "handle": self.handle,
+            "rounds_win": self.rounds_win,
+            "commission": self.commission,
+            "rake": self.rake,
+            "pool_change": self.pool_change,
+            "variance": self.variance,
+            "hold": None if hold is None else f"{hold.numerator}/{hold.denominator}",
+            "missing": self.missing(),
+        }
+
+
+def _sum(qs: QuerySet, name: str = "total") -> int:
+    return int(qs.aggregate(s=Sum(name))["s"] or 0)
+
+
+def pool_change_of(settlements: QuerySet[Settlement]) -> int:
+    total = 0
+    for carry_out, carry_in in settlements.values_list("document__pool__carry_out", "document__pool__carry_in"):
+        total += int(carry_out or 0) - int(carry_in or 0)
+    return total
+
+
+def table_shift_figures(table: Table, shift: Shift) -> TableShiftFigures:
+    counts = {c.kind: c for c in InventoryCount.objects.filter(table=table, shift=shift)}
+    slips = Slip.objects.filter(table=table, shift=shift)
+    settlements = Settlement.objects.filter(round__table=table, round__shift=shift)
+    agg = settlements.aggregate(
+        n=Count("id"), handle=Sum("handle"), net=Sum("house_net"), commission=Sum("commission"), rake=Sum("rake")
+    )
+    return TableShiftFigures(
+        table=table,
+        shift=shift,
+        opener=counts.get(CountKind.OPENER),
+        closer=counts.get(CountKind.CLOSER),
+        drop_count=DropCount.objects.filter(table=table, shift=shift).first(),
+        fills=_sum(slips.filter(kind=SlipKind.FILL, status=SlipStatus.RECEIVED)),
+        credits=_sum(slips.filter(kind=SlipKind.CREDIT, status=SlipStatus.RECEIVED)),
+        marker_payments=_sum(MarkerPayment.objects.filter(at_table=True, table=table, shift=shift), "amount"),
+        markers_issued=_sum(Marker.objects.filter(table=table, shift=shift), "amount"),
+        rounds=int(agg["n"] or 0),
+        handle=int(agg["handle"] or 0),
+        rounds_win=int(agg["net"] or 0),
+        commission=int(agg["commission"] or 0),
+        rake=int(agg["rake"] or 0),
+        pool_change=pool_change_of(settlements),
+        live_rounds=list(Round.objects.filter(table=table, shift=shift, status__in=LIVE_STATUSES).order_by("number")),
+        slips_in_transit=list(slips.filter(status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED])),
+    )
+
+
+def table_shift_figures_many(tables: list[Table], shift: Shift) -> dict[int, TableShiftFigures]:
+    """:func:`table_shift_figures` for many tables at once, in a fixed number of queries (the pit
+    dashboard's floor: one query per kind of record instead of ten per table)."""
+    ids = [t.pk for t in tables]
+    counts: dict[int, dict[str, InventoryCount]] = {}
+    for c in InventoryCount.objects.filter(table_id__in=ids, shift=shift):
+        counts.setdefault(c.table_id, {})[c.kind] = c
+    drops = {d.table_id: d for d in DropCount.objects.filter(table_id__in=ids, shift=shift)}
+    slip_sums = {(r["table_id"], r["kind"]): int(r["s"] or 0) for r in
+                 Slip.objects.filter(table_id__in=ids, shift=shift, status=SlipStatus.RECEIVED)
+                 .values("table_id", "kind").annotate(s=Sum("total")).order_by()}
+    payments = dict(MarkerPayment.objects.filter(at_table=True, table_id__in=ids, shift=shift).values("table_id")
+                    .annotate(s=Sum("amount")).order_by().values_list("table_id", "s"))
+    issued = dict(Marker.objects.filter(table_id__in=ids, shift=shift).values("table_id")
+                  .annotate(s=Sum("amount")).order_by().values_list("table_id", "s"))
+    settlements = Settlement.objects.filter(round__table_id__in=ids, round__shift=shift)
+    agg = {r["round__table_id"]: r for r in settlements.values("round__table_id").annotate(
+        n=Count("id"), handle=Sum("handle"), net=Sum("house_net"), commission=Sum("commission"), rake=Sum("rake"))
+        .order_by()}
+    pools: dict[int, int] = {}
+    for table_id, carry_out, carry_in in settlements.filter(document__has_key="pool").values_list(
+            "round__table_id", "document__pool__carry_out", "document__pool__carry_in"):
+        pools[table_id] = pools.get(table_id, 0) + int(carry_out or 0) - int(carry_in or 0)
+    live: dict[int, list[Round]] = {}
+    for rnd in Round.objects.filter(table_id__in=ids, shift=shift, status__in=LIVE_STATUSES).order_by("number"):
+        live.setdefault(rnd.table_id, []).append(rnd)
+    transit: dict[int, list[Slip]] = {}
+    for slip in Slip.objects.filter(table_id__in=ids, shift=shift,
+                                    status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]).order_by("id"):
+        transit.setdefault(slip.table_id, []).append(slip)
+    out = {}
+    for table in tables:
+        a = agg.get(table.pk, {})
+        out[table.pk] = TableShiftFigures(
+            table=table, shift=shift, opener=counts.get(table.pk, {}).get(CountKind.OPENER),
+            closer=counts.get(table.pk, {}).get(CountKind.CLOSER), drop_count=drops.get(table.pk),
+            fills=slip_sums.get((table.pk, SlipKind.FILL), 0), credits=slip_sums.get((table.pk, SlipKind.CREDIT), 0),
+            marker_payments=int(payments.get(table.pk) or 0), markers_issued=int(issued.get(table.pk) or 0),
+            rounds=int(a.get("n") or 0), handle=int(a.get("handle") or 0), rounds_win=int(a.get("net") or 0),
+            commission=int(a.get("commission") or 0), rake=int(a.get("rake") or 0), pool_change=pools.get(table.pk, 0),
+            live_rounds=live.get(table.pk, []), slips_in_transit=transit.get(table.pk, []),
+        )
+    return out
+
+
+def tables_active_in(shift: Shift) -> QuerySet[Table]:
+    """Tables with anything in the shift: a round, a count, a slip, a marker, a soft count or a close."""
+    return (
+        Table.objects.filter(
+            Q(rounds__shift=shift)
+            | Q(inventory_counts__shift=shift)
+            | Q(slips__shift=shift)
+            | Q(markers__shift=shift)
+            | Q(drop_counts__shift=shift)
+            | Q(shift_closes__shift=shift)
+        )
+        .distinct()
+        .select_related("pit")
+        .order_by("code")
+    )
+
+
+def settled_rounds(table: Table, shift: Shift) -> QuerySet[Round]:
+    return Round.objects.filter(table=table, shift=shift, status=RoundStatus.SETTLED).order_by("number")
+
+
+def account_balances(*, table: Table | None = None) -> list[dict[str, Any]]:
+    from accounting.models import Account
+
+    accounts = Account.objects.all() if table is None else Account.objects.filter(table=table)
+    rows = accounts.annotate(balance=Sum("entries__amount"), entries_count=Count("entries")).order_by("code")
+    return [
+        {
+            "code": a.code,
+            "name": a.name,
+            "kind": a.kind,
+            "table": a.table_id,
+            "denomination": a.denomination,
+            "balance": int(a.balance or 0),
+            "entries": a.entries_count,
+        }
+        for a in rows
+    ]
+
+
+def ledger_sum(
+    *, codes: list[str], table: Table | None = None, shift: Shift | None = None, kinds: list[str] | None = None
+) -> int:
+    """Σ entries on the accounts ``codes`` for transactions of the table/shift (and kinds)."""
+    txns = LedgerTransaction.objects.all()
+    if table is not None:
+        txns = txns.filter(table=table)
+    if shift is not None:
+        txns = txns.filter(shift=shift)
+    if kinds is not None:
+        txns = txns.filter(kind__in=kinds)
+    return _sum(Entry.objects.filter(account__code__in=codes, transaction__in=txns), "amount")
+
+
+def close_of(table: Table, shift: Shift) -> TableShiftClose | None:
+    return TableShiftClose.objects.filter(table=table, shift=shift).first()
+
+
+def visible_alerts(user: Any) -> QuerySet[Alert]:
+    """Accountants, auditors and admins see every alert; pit managers those of their pits and the casino's."""
+    alerts = Alert.objects.select_related("table", "shift", "acknowledged_by")
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
+        return alerts
+    if Role.PIT_MANAGER in roles_of(user):
+        return alerts.filter(Q(table__isnull=True) | Q(table__pit__managers=user)).distinct()
+    return alerts.none()

@@ -1,0 +1,358 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from accounting.models import (
+    Alert,
+    ChipSet,
+    DropCount,
+    InventoryCount,
+    Marker,
+    MarkerPayment,
+    Reconciliation,
+    ReportExport,
+    ShiftReconciliation,
+    Slip,
+    TableShiftClose,
+)
+from accounting.money import hold_fraction, percent_text
+from tables.serializers import StrictIntegerField
+
+Credential = serializers.CharField  # a StaffProfile.employee_id
+
+
+class Signer(serializers.SlugRelatedField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="employee_id", read_only=True, **kwargs)
+
+
+class TableCode(serializers.SlugRelatedField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="code", read_only=True, **kwargs)
+
+
+# -- inputs -----------------------------------------------------------------------------------------
+
+
+class DenominationsInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1, required=False, allow_null=True)
+    denominations = serializers.ListField(child=StrictIntegerField(min_value=1), allow_empty=False)
+
+
+class CountInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+    kind = serializers.ChoiceField(choices=["opener", "closer"])
+    chips = serializers.DictField(child=serializers.JSONField())
+    dealer_credential = Credential(max_length=32)
+    supervisor_credential = Credential(max_length=32)
+
+
+class TableShiftInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+
+
+class ShiftInput(serializers.Serializer):
+    shift = StrictIntegerField(min_value=1)
+
+
+class DropInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+    cash = StrictIntegerField(min_value=0)
+    chips = StrictIntegerField(min_value=0)
+    markers = StrictIntegerField(min_value=0)
+    counter_one_credential = Credential(max_length=32)
+    counter_two_credential = Credential(max_length=32)
+
+
+class SlipInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["fill", "credit"])
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+    chips = serializers.DictField(child=serializers.JSONField())
+    requester_credential = Credential(max_length=32)
+
+
+class SignInput(serializers.Serializer):
+    credential = Credential(max_length=32)
+
+
+class ReasonInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, allow_blank=True)
+
+
+class MarkerInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+    player = serializers.CharField(max_length=120)
+    amount = StrictIntegerField(min_value=1)
+    supervisor_credential = Credential(max_length=32)
+    dealer_credential = Credential(max_length=32)
+
+
+class MarkerPaymentInput(serializers.Serializer):
+    amount = StrictIntegerField(min_value=1)
+    at_table = serializers.BooleanField()
+    credential = Credential(max_length=32)
+    table = StrictIntegerField(min_value=1, required=False)
+    shift = StrictIntegerField(min_value=1, required=False)
+
+
+class AckInput(serializers.Serializer):
+    note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class ExportInput(serializers.Serializer):
+    report = serializers.CharField(max_length=40)
+    format = serializers.ChoiceField(choices=["csv", "xlsx", "pdf"])
+    filters = serializers.DictField(required=False, default=dict)
+
+
+# -- outputs ----------------------------------------------------------------------------------------
+
+
+class ChipSetSerializer(serializers.ModelSerializer):
+    table = TableCode()
+
+    class Meta:
+        model = ChipSet
+        fields = ["id", "scope", "table", "denominations", "updated_at"]
+
+
+class InventoryCountSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    dealer_signer = Signer()
+    supervisor_signer = Signer()
+
+    class Meta:
+        model = InventoryCount
+        fields = [
+            "id",
+            "table",
+            "shift",
+            "kind",
+            "chips",
+            "total",
+            "dealer_signer",
+            "supervisor_signer",
+            "previous_closer",
+            "rolled",
+            "discrepancy_net",
+            "discrepancy_gross",
+            "recorded_at",
+        ]
+
+
+class DropCountSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    counter_one = Signer()
+    counter_two = Signer()
+
+    class Meta:
+        model = DropCount
+        fields = [
+            "id",
+            "table",
+            "shift",
+            "cash",
+            "chips",
+            "markers",
+            "total",
+            "counter_one",
+            "counter_two",
+            "recorded_at",
+        ]
+
+
+class SlipSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    request_signer = Signer()
+    issue_signer = Signer()
+    receive_signer = Signer()
+
+    class Meta:
+        model = Slip
+        fields = [
+            "id",
+            "reference",
+            "kind",
+            "year",
+            "number",
+            "table",
+            "shift",
+            "chips",
+            "total",
+            "status",
+            "request_signer",
+            "requested_at",
+            "issue_signer",
+            "issued_at",
+            "receive_signer",
+            "received_at",
+            "void_reason",
+            "void_requested_at",
+            "voided_at",
+            "voided_from",
+        ]
+
+
+class MarkerPaymentSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    signer = Signer()
+
+    class Meta:
+        model = MarkerPayment
+        fields = ["id", "marker", "amount", "at_table", "table", "shift", "signer", "paid_at"]
+
+
+class MarkerSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    supervisor_signer = Signer()
+    dealer_signer = Signer()
+    payments = MarkerPaymentSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Marker
+        fields = [
+            "id",
+            "reference",
+            "year",
+            "number",
+            "table",
+            "shift",
+            "player",
+            "amount",
+            "paid",
+            "supervisor_signer",
+            "dealer_signer",
+            "issued_at",
+            "payments",
+        ]
+
+
+class TableShiftCloseSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    hold = serializers.SerializerMethodField(help_text="win / drop as an exact fraction 'n/d'")
+    hold_pct = serializers.SerializerMethodField(help_text="hold in %, 2 decimals, half away from zero")
+
+    class Meta:
+        model = TableShiftClose
+        fields = [
+            "id",
+            "table",
+            "shift",
+            "opener",
+            "closer",
+            "drop_count",
+            "opener_total",
+            "closer_total",
+            "fills",
+            "credits",
+            "drop",
+            "marker_payments",
+            "markers_issued",
+            "count_win",
+            "hold",
+            "hold_pct",
+            "rounds",
+            "handle",
+            "rounds_win",
+            "commission",
+            "rake",
+            "pool_change",
+            "variance",
+            "closed_at",
+        ]
+
+    def get_hold(self, obj: TableShiftClose) -> str | None:
+        h = hold_fraction(obj.count_win, obj.drop)
+        return None if h is None else f"{h.numerator}/{h.denominator}"
+
+    def get_hold_pct(self, obj: TableShiftClose) -> str:
+        return percent_text(hold_fraction(obj.count_win, obj.drop))
+
+
+class ReconciliationSerializer(serializers.ModelSerializer):
+    table = TableCode()
+
+    class Meta:
+        model = Reconciliation
+        fields = [
+            "id",
+            "shift",
+            "table",
+            "status",
+            "rounds",
+            "rounds_recomputed",
+            "rounds_mismatched",
+            "rounds_unposted",
+            "rounds_win",
+            "pool_change",
+            "count_win",
+            "variance",
+            "causes",
+            "data",
+            "created_at",
+        ]
+
+
+class ShiftReconciliationSerializer(serializers.ModelSerializer):
+    tables_results = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ShiftReconciliation
+        fields = ["id", "shift", "status", "tables", "rounds", "causes", "created_at", "tables_results"]
+
+    def get_tables_results(self, obj: ShiftReconciliation) -> list[dict[str, Any]]:
+        rows = Reconciliation.objects.filter(shift_id=obj.shift_id).select_related("table")
+        return ReconciliationSerializer(rows, many=True).data
+
+
+class AlertSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    acknowledged_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Alert
+        fields = [
+            "id",
+            "kind",
+            "severity",
+            "table",
+            "shift",
+            "message",
+            "data",
+            "created_at",
+            "acknowledged_by",
+            "acknowledged_at",
+            "ack_note",
+        ]
+
+
+class ReportExportSerializer(serializers.ModelSerializer):
+    download = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReportExport
+        fields = [
+            "id",
+            "report",
+            "format",
+            "filters",
+            "status",
+            "progress",
+            "rows_done",
+            "rows_total",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "download",
+        ]
+
+    def get_download(self, obj: ReportExport) -> str | None:
+        return f"/api/accounting/exports/{obj.pk}/download/" if obj.status == "done" else None

@@ -1,0 +1,174 @@
+"""Alerts for the pit: raised by services and jobs (once per cause), acknowledged by a pit manager."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounting.conf import int_knob
+from accounting.models import Alert, AlertSeverity
+from accounting.money import money_text
+from casino.audit.services import audit_log
+from casino.core.roles import Role, has_role
+from casino.errors import Conflict, Forbidden, InvalidInput
+
+KINDS = (
+    "count_discrepancy",
+    "variance",
+    "large_bet",
+    "large_loss",
+    "missing_count",
+    "unposted_round",
+    "mismatch",
+    "live_round",
+    "round_after_close",
+    "hold_outside_interval",
+)
+
+
+def alert_raise(
+    *,
+    kind: str,
+    severity: str,
+    message: str,
+    dedupe_key: str,
+    table: Any = None,
+    shift: Any = None,
+    data: dict | None = None,
+) -> Alert:
+    """Store an alert unless one with the same ``dedupe_key`` exists (jobs may run twice); returns it."""
+    existing = Alert.objects.filter(dedupe_key=dedupe_key).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            alert = Alert.objects.create(
+                kind=kind,
+                severity=severity,
+                message=message[:300],
+                dedupe_key=dedupe_key,
+                table=table,
+                shift=shift,
+                data=data or {},
+                created_at=timezone.now(),
+            )
+            audit_log(
+                actor=None,
+                action="alert.raise",
+                object_type="alert",
+                object_id=alert.pk,
+                after={
+                    "kind": kind,
+                    "severity": severity,
+                    "message": alert.message,
+                    "table": getattr(table, "code", None),
+                    "shift": getattr(shift, "pk", None),
+                },
+            )
+    except IntegrityError:  # raised concurrently by another worker: theirs stands
+        return Alert.objects.get(dedupe_key=dedupe_key)
+    return alert
+
+
+def severity_for(amount: int, *, report: int, escalate: int) -> str | None:
+    """None at or below ``report``; warning above it; critical at or above ``escalate``."""
+    amount = abs(amount)
+    if amount >= escalate:
+        return AlertSeverity.CRITICAL
+    if amount > report:
+        return AlertSeverity.WARNING
+    return None
+
+
+@transaction.atomic
+def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
+    """A pit manager (of the alert's table, or any for casino-wide alerts) acknowledges an alert once."""
+    from tables.access import manages_table
+
+    alert = Alert.objects.select_for_update(of=("self",)).select_related("table__pit").filter(pk=alert_id).first()
+    if alert is None:
+        raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
+    if not has_role(actor, Role.PIT_MANAGER):
+        raise Forbidden("only a pit manager may acknowledge alerts", code="pit_manager_required")
+    if alert.table is not None and not manages_table(actor, alert.table):
+        raise Forbidden(
+            f"only a pit manager of {alert.table.pit.name} may acknowledge this alert", code="pit_manager_required"
+        )
+    now = timezone.now()
+    updated = Alert.objects.filter(pk=alert.pk, acknowledged_at__isnull=True).update(
+        acknowledged_by=actor, acknowledged_at=now, ack_note=(note or "")[:300]
+    )
+    if updated != 1:
+        raise Conflict(f"alert {alert.pk} was already acknowledged", code="already_acknowledged")
+    alert.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action="alert.acknowledge",
+        object_type="alert",
+        object_id=alert.pk,
+        table_code=alert.table.code if alert.table else "",
+        before={"acknowledged": False},
+        after={"acknowledged": True, "note": alert.ack_note},
+    )
+    return alert
+
+
+# -- checks called after a bet or a settlement commits (accounting.hooks → accounting.tasks) --------
+
+
+def large_bet_check(*, bet_id: int) -> Alert | None:
+    """A bet at or above ``CROUPIER["LARGE_BET"]`` raises one alert."""
+    from tables.models import Bet
+
+    bet = Bet.objects.select_related("round__table", "round__shift").filter(pk=bet_id).first()
+    threshold = int_knob("LARGE_BET")
+    if bet is None or bet.amount < threshold:
+        return None
+    rnd = bet.round
+    with transaction.atomic():
+        return alert_raise(
+            kind="large_bet",
+            severity=AlertSeverity.WARNING,
+            dedupe_key=f"large_bet:{bet.pk}",
+            table=rnd.table,
+            shift=rnd.shift,
+            message=f"large bet {money_text(bet.amount)} on {bet.type} at {rnd.table.code} round #{rnd.number} "
+            f"seat {bet.seat} (threshold {money_text(threshold)})",
+            data={
+                "bet": bet.pk,
+                "round": rnd.pk,
+                "amount": bet.amount,
+                "type": bet.type,
+                "seat": bet.seat,
+                "threshold": threshold,
+            },
+        )
+
+
+def round_result_check(*, round_id: int) -> Alert | None:
+    """A round in which the house lost ``CROUPIER["LARGE_LOSS"]`` or more raises one alert."""
+    from tables.models import Settlement
+
+    settlement = Settlement.objects.select_related("round__table", "round__shift").filter(round_id=round_id).first()
+    threshold = int_knob("LARGE_LOSS")
+    if settlement is None or -settlement.house_net < threshold:
+        return None
+    rnd = settlement.round
+    with transaction.atomic():
+        return alert_raise(
+            kind="large_loss",
+            severity=AlertSeverity.WARNING,
+            dedupe_key=f"large_loss:{rnd.pk}",
+            table=rnd.table,
+            shift=rnd.shift,
+            message=f"the house lost {money_text(-settlement.house_net)} on {rnd.table.code} round #{rnd.number} "
+            f"(threshold {money_text(threshold)})",
+            data={
+                "round": rnd.pk,
+                "house_net": settlement.house_net,
+                "handle": settlement.handle,
+                "threshold": threshold,
+            },
+        )

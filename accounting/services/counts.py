@@ -1,0 +1,437 @@
+"""Table inventory counts (opener and closer, by denomination, two signatures), the roll of the last
+closer into the next opener, the soft count of the drop box, and the chip denominations in use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounting.conf import int_knob, knob
+from accounting.models import ChipSet, CountKind, DropCount, InventoryCount, TableShiftClose
+from accounting.money import money_text
+from accounting.services import ledger
+from accounting.services.alerts import alert_raise, severity_for
+from accounting.services.credentials import distinct, signer
+from casino.audit.services import audit_log
+from casino.core.roles import Role, has_role
+from casino.errors import Conflict, Forbidden, InvalidInput
+from tables.access import ensure_manages
+from tables.models import Shift, ShiftStatus, Table
+from tables.services.locks import lock_table
+
+Chips = dict[int, int]
+
+
+# -- denominations -------------------------------------------------------------------------------
+
+
+def denominations_for(table: Table | None) -> list[int]:
+    """The table's own set, else the casino's, else the settings' default."""
+    sets = {
+        c.scope: c.denominations
+        for c in ChipSet.objects.filter(scope__in=["casino"] + ([f"table:{table.pk}"] if table is not None else []))
+    }
+    if table is not None and f"table:{table.pk}" in sets:
+        return list(sets[f"table:{table.pk}"])
+    if "casino" in sets:
+        return list(sets["casino"])
+    return sorted(int(v) for v in knob("CHIP_DENOMINATIONS"))  # type: ignore[union-attr]
+
+
+@transaction.atomic
+def denominations_set(*, actor: Any, denominations: Any, table_id: int | None = None) -> ChipSet:
+    """Set the casino-wide denominations (admin) or one table's (its pit manager)."""
+    values = denominations if isinstance(denominations, list) else None
+    if not values or any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in values):
+        raise InvalidInput(
+            "denominations must be a non-empty list of positive whole numbers (minor units)",
+            code="bad_denominations",
+            field="denominations",
+        )
+    if len(set(values)) != len(values):
+        raise InvalidInput("denominations must not repeat", code="bad_denominations", field="denominations")
+    table = None
+    if table_id is None:
+        if not has_role(actor):
+            raise Forbidden("only an admin may set the casino's chip denominations", code="admin_required")
+        scope = "casino"
+    else:
+        table = lock_table(table_id)
+        ensure_manages(actor, table)
+        scope = f"table:{table.pk}"
+    before = denominations_for(table)
+    chip_set, _ = ChipSet.objects.update_or_create(
+        scope=scope,
+        defaults={"table": table, "denominations": sorted(values), "updated_at": timezone.now(), "updated_by": actor},
+    )
+    audit_log(
+        actor=actor,
+        action="chips.denominations",
+        object_type="chip_set",
+        object_id=chip_set.pk,
+        table_code=table.code if table else "",
+        before={"denominations": before},
+        after={"scope": scope, "denominations": chip_set.denominations},
+    )
+    return chip_set
+
+
+def parse_chips(raw: Any, *, table: Table, field: str = "chips", allow_empty: bool = True) -> Chips:
+    """``{"2500": 40, "500": 12}`` → {2500: 40, 500: 12}; only the table's denominations, whole counts ≥ 0."""
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(
+            f"{field} must be an object of denomination → number of chips", code="bad_chips", field=field
+        )
+    allowed = set(denominations_for(table))
+    chips: Chips = {}
+    for key, count in raw.items():
+        try:
+            denomination = int(key)
+        except (TypeError, ValueError):
+            raise InvalidInput(
+                f"{field}: {key!r} is not a chip denomination", code="bad_chips", field=f"{field}.{key}"
+            ) from None
+        if denomination not in allowed:
+            raise InvalidInput(
+                f"{field}: {table.code} uses no {denomination} chip (its denominations: "
+                f"{', '.join(map(str, sorted(allowed)))})",
+                code="unknown_denomination",
+                field=f"{field}.{key}",
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidInput(
+                f"{field}.{key} must be a whole number of chips, 0 or more", code="bad_chips", field=f"{field}.{key}"
+            )
+        if denomination in chips:
+            raise InvalidInput(f"{field}: denomination {denomination} is given twice", code="bad_chips", field=field)
+        if count:
+            chips[denomination] = count
+    if not chips and not allow_empty:
+        raise InvalidInput(f"{field} must hold at least one chip", code="bad_chips", field=field)
+    return chips
+
+
+def chips_total(chips: Mapping[Any, int]) -> int:
+    return sum(int(d) * q for d, q in chips.items())
+
+
+def chips_json(chips: Chips) -> dict[str, int]:
+    return {str(d): q for d, q in sorted(chips.items())}
+
+
+def chips_of(record: Any) -> Chips:
+    return {int(d): q for d, q in (record.chips or {}).items()}
+
+
+# -- shared checks --------------------------------------------------------------------------------
+
+
+def open_shift(shift_id: Any) -> Shift:
+    shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
+    if shift is None:
+        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+    if shift.status != ShiftStatus.OPEN:
+        raise Conflict(f"the shift {shift} is closed", code="shift_closed", field="shift")
+    return shift
+
+
+def ensure_table_shift_open(table: Table, shift: Shift) -> None:
+    if TableShiftClose.objects.filter(table=table, shift=shift).exists():
+        raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
+
+
+def previous_closer(table: Table, shift: Shift) -> InventoryCount | None:
+    """The table's closer from the latest shift that started before ``shift``."""
+    return (
+        InventoryCount.objects.filter(table=table, kind=CountKind.CLOSER, shift__starts_at__lt=shift.starts_at)
+        .select_related("shift")
+        .order_by("-shift__starts_at", "-id")
+        .first()
+    )
+
+
+def _ensure_previous_closed(table: Table, shift: Shift) -> None:
+    """The tray accounts hold the last closer only once that shift is closed: refuse to open on top of it."""
+    earlier = (
+        InventoryCount.objects.filter(table=table, kind=CountKind.OPENER, shift__starts_at__lt=shift.starts_at)
+        .select_related("shift")
+        .order_by("-shift__starts_at")
+        .first()
+    )
+    if earlier is not None and not TableShiftClose.objects.filter(table=table, shift=earlier.shift).exists():
+        raise Conflict(
+            f"{table.code} is not closed for the earlier shift {earlier.shift}: close it first",
+            code="previous_shift_not_closed",
+        )
+
+
+def discrepancy(opener: Chips, closer: Chips) -> tuple[int, int]:
+    """(net, gross): net = Σ (opener − closer) × d; gross = Σ |opener − closer| × d (swaps count too)."""
+    net = gross = 0
+    for d in set(opener) | set(closer):
+        diff = opener.get(d, 0) - closer.get(d, 0)
+        net += diff * d
+        gross += abs(diff) * d
+    return net, gross
+
+
+def _post_opener(count: InventoryCount, prev: InventoryCount | None, actor: Any) -> None:
+    """Bring the tray accounts from the previous closer to this opener: the difference is a discrepancy
+    (or, for a table's first opener, chips issued from the bankroll)."""
+    table = count.table
+    opener, closer = chips_of(count), chips_of(prev) if prev else {}
+    lines = [
+        (ledger.tray_account(table, d), opener.get(d, 0) * d - closer.get(d, 0) * d)
+        for d in sorted(set(opener) | set(closer))
+    ]
+    total = sum(amount for _, amount in lines)
+    if not any(amount for _, amount in lines):
+        return
+    counter = ledger.shift_accounts(table)["discrepancy"] if prev else ledger.casino_accounts()["bankroll"]
+    lines.append((counter, -total))
+    ledger.ledger_post(
+        kind="opener",
+        source_type="count",
+        source_id=count.pk,
+        lines=lines,
+        actor=actor,
+        table=table,
+        shift=count.shift,
+        memo=f"{table.code} opener" + (" vs previous closer" if prev else " (first issue of chips)"),
+    )
+
+
+def _discrepancy_alert(count: InventoryCount) -> None:
+    if count.discrepancy_gross is None:
+        return
+    severity = severity_for(
+        count.discrepancy_gross,
+        report=int_knob("COUNT_DISCREPANCY_REPORT"),
+        escalate=int_knob("COUNT_DISCREPANCY_ESCALATE"),
+    )
+    if severity is None:
+        return
+    alert_raise(
+        kind="count_discrepancy",
+        severity=severity,
+        dedupe_key=f"count_discrepancy:{count.pk}",
+        table=count.table,
+        shift=count.shift,
+        message=f"{count.table.code} opener differs from the last closer by {money_text(count.discrepancy_gross)}"
+        f" (net {money_text(count.discrepancy_net or 0)})",
+        data={
+            "count": count.pk,
+            "previous_closer": count.previous_closer_id,
+            "net": count.discrepancy_net,
+            "gross": count.discrepancy_gross,
+        },
+    )
+
+
+def _create_count(**fields: Any) -> InventoryCount:
+    try:
+        with transaction.atomic():
+            return InventoryCount.objects.create(**fields)
+    except IntegrityError:
+        kind = CountKind(fields["kind"]).label.lower()
+        raise Conflict(
+            f"the {kind} of {fields['table'].code} for this shift is already recorded", code="count_exists"
+        ) from None
+
+
+# -- services -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def inventory_count_record(
+    *,
+    actor: Any,
+    table_id: int,
+    shift_id: int,
+    kind: str,
+    chips: Any,
+    dealer_credential: Any,
+    supervisor_credential: Any,
+) -> InventoryCount:
+    """Record an opening or closing inventory count, signed by the table's dealer and a supervisor."""
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    if kind not in CountKind.values:
+        raise InvalidInput("kind must be opener or closer", code="bad_kind", field="kind")
+    shift = open_shift(shift_id)
+    ensure_table_shift_open(table, shift)
+    parsed = parse_chips(chips, table=table)
+    dealer = signer(dealer_credential, field="dealer_credential", roles=(Role.DEALER,))
+    supervisor = signer(supervisor_credential, field="supervisor_credential", roles=(Role.PIT_MANAGER,))
+    distinct(("dealer_credential", dealer), ("supervisor_credential", supervisor))
+    prev = None
+    net = gross = None
+    if kind == CountKind.OPENER:
+        _ensure_previous_closed(table, shift)
+        prev = previous_closer(table, shift)
+        if prev is not None:
+            net, gross = discrepancy(parsed, chips_of(prev))
+    elif not InventoryCount.objects.filter(table=table, shift=shift, kind=CountKind.OPENER).exists():
+        raise Conflict(
+            f"{table.code} has no opener for this shift: record or roll it before the closer", code="opener_missing"
+        )
+    count = _create_count(
+        table=table,
+        shift=shift,
+        kind=kind,
+        chips=chips_json(parsed),
+        total=chips_total(parsed),
+        dealer_signer=dealer,
+        supervisor_signer=supervisor,
+        previous_closer=prev,
+        discrepancy_net=net,
+        discrepancy_gross=gross,
+        recorded_by=actor,
+        recorded_at=timezone.now(),
+    )
+    if kind == CountKind.OPENER:
+        _post_opener(count, prev, actor)
+        _discrepancy_alert(count)
+    audit_log(
+        actor=actor,
+        action=f"count.{kind}",
+        object_type="inventory_count",
+        object_id=count.pk,
+        table_code=table.code,
+        after={
+            "shift": shift.pk,
+            "chips": count.chips,
+            "total": count.total,
+            "dealer": dealer.employee_id,
+            "supervisor": supervisor.employee_id,
+            "discrepancy_net": net,
+            "discrepancy_gross": gross,
+        },
+    )
+    return count
+
+
+@transaction.atomic
+def inventory_roll(*, actor: Any, table_id: int, shift_id: int) -> InventoryCount:
+    """Open a table's shift with its last closer as the opener (the tray stayed locked between shifts)."""
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    shift = open_shift(shift_id)
+    ensure_table_shift_open(table, shift)
+    _ensure_previous_closed(table, shift)
+    prev = previous_closer(table, shift)
+    if prev is None:
+        raise Conflict(f"{table.code} has no earlier closer to roll: count the opener", code="nothing_to_roll")
+    count = _create_count(
+        table=table,
+        shift=shift,
+        kind=CountKind.OPENER,
+        chips=prev.chips,
+        total=prev.total,
+        dealer_signer=prev.dealer_signer,
+        supervisor_signer=prev.supervisor_signer,
+        previous_closer=prev,
+        rolled=True,
+        discrepancy_net=0,
+        discrepancy_gross=0,
+        recorded_by=actor,
+        recorded_at=timezone.now(),
+    )
+    audit_log(
+        actor=actor,
+        action="count.roll",
+        object_type="inventory_count",
+        object_id=count.pk,
+        table_code=table.code,
+        after={"shift": shift.pk, "from_closer": prev.pk, "chips": count.chips, "total": count.total},
+    )
+    return count
+
+
+def _amount(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"{field} must be a whole number of minor units, 0 or more", code="bad_amount", field=field)
+    return value
+
+
+@transaction.atomic
+def drop_count_record(
+    *,
+    actor: Any,
+    table_id: int,
+    shift_id: int,
+    cash: Any,
+    chips: Any,
+    markers: Any,
+    counter_one_credential: Any,
+    counter_two_credential: Any,
+) -> DropCount:
+    """Record the soft count of a table's drop box for a shift, entered by two counters.
+
+    The count team is pit managers or accountants (admins too); the two counters are two different
+    members of staff holding either role.
+    """
+    if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
+        raise Forbidden("the soft count is entered by a pit manager or an accountant", code="count_team_required")
+    table = lock_table(table_id)
+    shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
+    if shift is None:
+        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+    ensure_table_shift_open(table, shift)
+    cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
+    team = (Role.PIT_MANAGER, Role.ACCOUNTANT)
+    one = signer(counter_one_credential, field="counter_one_credential", roles=team)
+    two = signer(counter_two_credential, field="counter_two_credential", roles=team)
+    distinct(("counter_one_credential", one), ("counter_two_credential", two))
+    try:
+        with transaction.atomic():
+            drop = DropCount.objects.create(
+                table=table,
+                shift=shift,
+                cash=cash,
+                chips=chips,
+                markers=markers,
+                total=cash + chips + markers,
+                counter_one=one,
+                counter_two=two,
+                recorded_by=actor,
+                recorded_at=timezone.now(),
+            )
+    except IntegrityError:
+        raise Conflict(
+            f"the soft count of {table.code} for this shift is already recorded", code="drop_exists"
+        ) from None
+    if cash + chips:
+        # cash and chips leave the drop box for the cage; the marker copies are already receivable
+        ledger.ledger_post(
+            kind="drop",
+            source_type="drop",
+            source_id=drop.pk,
+            actor=actor,
+            table=table,
+            shift=shift,
+            memo=f"{table.code} soft count",
+            lines=[
+                (ledger.casino_accounts()["cage"], cash + chips),
+                (ledger.shift_accounts(table)["drop"], -(cash + chips)),
+            ],
+        )
+    audit_log(
+        actor=actor,
+        action="drop.count",
+        object_type="drop_count",
+        object_id=drop.pk,
+        table_code=table.code,
+        after={
+            "shift": shift.pk,
+            "cash": cash,
+            "chips": chips,
+            "markers": markers,
+            "total": drop.total,
+            "counters": [one.employee_id, two.employee_id],
+        },
+    )
+    return drop

@@ -1,0 +1,105 @@
+"""Report exports: audited when asked for; large ones written by a Celery job with progress."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.files import File
+from django.core.files.storage import default_storage
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from accounting.models import ExportStatus, ReportExport
+from accounting.reports import FORMATS, WRITERS, Filters, get_report
+from casino.core.roles import Role, has_role
+from casino.errors import DomainError, Forbidden, InvalidInput, NotFound
+from casino.outbox import enqueue
+
+PROGRESS_EVERY_S = 0.5
+
+
+def ensure_can_export(actor: Any) -> None:
+    if not has_role(actor, Role.ACCOUNTANT):
+        raise Forbidden("reports are exported by accountants", code="accountant_required")
+
+
+def audit_export(actor: Any, *, report: str, fmt: str, filters: Filters, rows: int | None = None) -> None:
+    """One audit record per export, before any byte leaves (the shared helper when it is there)."""
+    try:
+        from casino.audit.services import audit_export_logged
+    except ImportError:  # an older casino.audit: the generic record
+        from casino.audit.services import audit_log
+
+        with transaction.atomic():
+            audit_log(
+                actor=actor,
+                action="report.export",
+                object_type="report",
+                object_id=f"{report}.{fmt}",
+                after={"report": report, "format": fmt, "filters": filters.as_json(), "rows": rows},
+            )
+        return
+    audit_export_logged(actor, f"{report}.{fmt}", filters.as_json(), rows=rows)
+
+
+@transaction.atomic
+def export_request(*, actor: Any, report: str, fmt: str, filters: Filters) -> ReportExport:
+    """Queue an export; the job starts once this commits."""
+    ensure_can_export(actor)
+    if fmt not in FORMATS:
+        raise InvalidInput(f"format must be one of {', '.join(FORMATS)}", code="bad_format", field="format")
+    get_report(report, filters)  # an unknown report or a bad filter is refused now, not in the job
+    export = ReportExport.objects.create(
+        report=report, format=fmt, filters=filters.as_json(), requested_by=actor, created_at=timezone.now()
+    )
+    audit_export(actor, report=report, fmt=fmt, filters=filters)
+    from accounting.tasks import report_export
+
+    enqueue(report_export.name, args=[export.pk])  # sent once this commits (casino.outbox)
+    return export
+
+
+def _set(export_id: int, **fields: Any) -> None:
+    ReportExport.objects.filter(pk=export_id).update(**fields)
+
+
+def export_run(*, export_id: int) -> ReportExport:
+    """Write the file. Idempotent: a finished or failed export is returned as it is; a redelivered one
+    (the worker died while running) starts over and overwrites nothing but its own temporary file."""
+    claimed = ReportExport.objects.filter(pk=export_id, status__in=[ExportStatus.QUEUED, ExportStatus.RUNNING]).update(
+        status=ExportStatus.RUNNING, started_at=timezone.now(), progress=0, rows_done=0
+    )
+    export = ReportExport.objects.filter(pk=export_id).first()
+    if export is None:
+        raise NotFound(f"no export {export_id}", code="unknown_export")
+    if not claimed:
+        return export
+    try:
+        report = get_report(export.report, Filters.parse(export.filters))
+        total = report.count()
+        _set(export.pk, rows_total=total)
+        last = [0.0]
+
+        def progress(done: int) -> None:
+            now = time.monotonic()
+            if done >= 0 and now - last[0] >= PROGRESS_EVERY_S:
+                last[0] = now
+                _set(export.pk, rows_done=done, progress=min(99, done * 100 // max(total, 1)))
+
+        folder = Path(settings.MEDIA_ROOT) / "exports" / "tmp"
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=f".{export.format}", delete=True) as tmp:
+            WRITERS[export.format](report, tmp, progress=progress)
+            tmp.flush()
+            tmp.seek(0)
+            stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+            name = default_storage.save(f"exports/{export.report}-{export.pk}-{stamp}.{export.format}", File(tmp))
+        _set(export.pk, status=ExportStatus.DONE, file=name, progress=100, rows_done=total, finished_at=timezone.now())
+    except (DomainError, OSError, DatabaseError) as exc:
+        _set(export.pk, status=ExportStatus.FAILED, error=str(exc)[:300], finished_at=timezone.now())
+    export.refresh_from_db()
+    return export

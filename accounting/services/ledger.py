@@ -1,0 +1,242 @@
+"""Posting to the ledger. Python refuses what the database would refuse, earlier and clearer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounting.models import Account, AccountKind, Entry, LedgerTransaction
+from casino.audit.services import audit_log
+from casino.errors import Conflict
+
+ROUND = "round"
+
+
+def _check_amount(amount: object) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise TypeError(f"ledger amounts are integers in minor units, got {type(amount).__name__}")
+    return amount
+
+
+def account_for(
+    code: str, *, name: str, kind: AccountKind, table: Any = None, denomination: int | None = None
+) -> Account:
+    account, _ = Account.objects.get_or_create(
+        code=code, defaults={"name": name, "kind": kind, "table": table, "denomination": denomination}
+    )
+    return account
+
+
+def _accounts(specs: dict[str, tuple[str, str, AccountKind, Any, int | None]]) -> dict[str, Account]:
+    """Several accounts in one query (key → (code, name, kind, table, denomination)); missing ones created."""
+    found = {a.code: a for a in Account.objects.filter(code__in=[spec[0] for spec in specs.values()])}
+    return {
+        key: found.get(code) or account_for(code, name=name, kind=kind, table=table, denomination=denomination)
+        for key, (code, name, kind, table, denomination) in specs.items()
+    }
+
+
+def table_accounts(table: Any) -> dict[str, Account]:
+    """The accounts a table posts to: its tray, its win, commission and rake revenue, its pool."""
+    c = table.code
+    return _accounts(
+        {
+            "tray": (f"table:{c}:tray", f"{c} chip tray", AccountKind.ASSET, table, None),
+            "win": (f"table:{c}:win", f"{c} table win", AccountKind.REVENUE, table, None),
+            "commission": (f"table:{c}:commission", f"{c} commission", AccountKind.REVENUE, table, None),
+            "rake": (f"table:{c}:rake", f"{c} rake", AccountKind.REVENUE, table, None),
+            "pool": (f"table:{c}:pool", f"{c} pot and pool carry", AccountKind.LIABILITY, table, None),
+        }
+    )
+
+
+def pool_account(table: Any, name: str) -> Account:
+    """A named pot or pool carried at a table (Carousel's count pool, Pony's pool, …): a liability."""
+    return account_for(
+        f"table:{table.code}:pool:{name}",
+        name=f"{table.code} {name} pool carry",
+        kind=AccountKind.LIABILITY,
+        table=table,
+    )
+
+
+def tray_account(table: Any, denomination: int) -> Account:
+    """The table's chips of one denomination, as last counted plus fills less credits."""
+    return account_for(
+        f"table:{table.code}:tray:{denomination}",
+        name=f"{table.code} tray {denomination}",
+        kind=AccountKind.ASSET,
+        table=table,
+        denomination=denomination,
+    )
+
+
+def shift_accounts(table: Any) -> dict[str, Account]:
+    """The accounts a table's counts, drop and close post to, besides its tray by denomination."""
+    c = table.code
+    return _accounts(
+        {
+            "drop": (
+                f"table:{c}:drop",
+                f"{c} drop (cash and chips counted, to match chips sold)",
+                AccountKind.ASSET,
+                table,
+                None,
+            ),
+            "variance": (
+                f"table:{c}:variance",
+                f"{c} count variance (count win − rounds win)",
+                AccountKind.REVENUE,
+                table,
+                None,
+            ),
+            "discrepancy": (
+                f"table:{c}:discrepancy",
+                f"{c} inventory discrepancy between shifts",
+                AccountKind.REVENUE,
+                table,
+                None,
+            ),
+        }
+    )
+
+
+def casino_accounts() -> dict[str, Account]:
+    """The cage, markers receivable and the bankroll that issued the tables' first chips."""
+    return _accounts(
+        {
+            "cage": ("cage", "Cage (chips and cash)", AccountKind.ASSET, None, None),
+            "markers": ("markers", "Markers receivable", AccountKind.ASSET, None, None),
+            "bankroll": ("bankroll", "Bankroll issued to the floor", AccountKind.EQUITY, None, None),
+        }
+    )
+
+
+def progressive_account(name: str) -> Account:
+    """A progressive jackpot's liability (reserved: no engine funds one yet)."""
+    return account_for(f"progressive:{name}", name=f"Progressive {name}", kind=AccountKind.LIABILITY)
+
+
+def account_balance(account: Account) -> int:
+    """Σ entries of the account: debits positive, credits negative."""
+    from django.db.models import Sum
+
+    return int(Entry.objects.filter(account=account).aggregate(s=Sum("amount"))["s"] or 0)
+
+
+def ledger_post(
+    *,
+    kind: str,
+    source_type: str,
+    source_id: Any,
+    lines: Iterable[tuple[Account, int]],
+    memo: str = "",
+    actor: Any = None,
+    table: Any = None,
+    shift: Any = None,
+    reverses: LedgerTransaction | None = None,
+) -> LedgerTransaction:
+    """Post one balanced transaction. Zero lines are dropped; the rest must sum to zero."""
+    merged: dict[int, tuple[Account, int]] = {}
+    for account, amount in lines:
+        _check_amount(amount)
+        prev = merged.get(account.pk, (account, 0))[1]
+        merged[account.pk] = (account, prev + amount)
+    entries = [(a, amt) for a, amt in merged.values() if amt != 0]
+    total = sum(amt for _, amt in entries)
+    if total != 0:
+        raise ValueError(f"unbalanced ledger transaction ({source_type} {source_id}): entries sum to {total}")
+    try:
+        with transaction.atomic():
+            txn = LedgerTransaction.objects.create(
+                kind=kind,
+                source_type=source_type,
+                source_id=str(source_id),
+                memo=memo[:200],
+                reverses=reverses,
+                table=table,
+                shift=shift,
+                posted_at=timezone.now(),
+                posted_by=actor if getattr(actor, "pk", None) else None,
+            )
+    except IntegrityError:
+        raise Conflict(f"{source_type} {source_id} is already posted to the ledger", code="already_posted") from None
+    Entry.objects.bulk_create([Entry(transaction=txn, account=a, amount=amt) for a, amt in entries])
+    return txn
+
+
+def round_lines(settlement: Any) -> list[tuple[Account, int]]:
+    """The lines of a settled round's transaction (also what reconciliation expects to find posted).
+
+    Banked games: the house's net splits into table win, commission and rake revenue. Pool games
+    (house net is the rake): the change in each carried pot is owed to future winners, a liability
+    — one account per named pool when the engine names them (Carousel's count, pony, high card),
+    else the table's single pot account.
+    """
+    rnd = settlement.round
+    acc = table_accounts(rnd.table)
+    house_net, commission, rake = settlement.house_net, settlement.commission, settlement.rake
+    document = settlement.document or {}
+    pool = document.get("pool") or {}
+    named = document.get("pools") or {}
+    carry_change = int(pool.get("carry_out", 0)) - int(pool.get("carry_in", 0))
+    lines = [
+        (acc["tray"], house_net + carry_change),
+        (acc["win"], -(house_net - commission - rake)),
+        (acc["commission"], -commission),
+        (acc["rake"], -rake),
+    ]
+    if named and isinstance(named, dict):
+        for name, p in sorted(named.items()):
+            change = int(p.get("carry_out", 0)) - int(p.get("carry_in", 0))
+            lines.append((pool_account(rnd.table, str(name)), -change))
+    else:
+        lines.append((acc["pool"], -carry_change))
+    return lines
+
+
+def round_post(*, settlement: Any) -> LedgerTransaction:
+    """A settled round's transaction: the tray's change against win, commission, rake and pool."""
+    rnd = settlement.round
+    return ledger_post(
+        kind=ROUND,
+        source_type=ROUND,
+        source_id=rnd.pk,
+        lines=round_lines(settlement),
+        actor=settlement.settled_by,
+        table=rnd.table,
+        shift=rnd.shift,
+        memo=f"{rnd.table.code} round #{rnd.number}",
+    )
+
+
+@transaction.atomic
+def transaction_reverse(*, txn_id: int, actor: Any, reason: str) -> LedgerTransaction:
+    """Correct a posting by a new transaction with every entry negated; the original stays."""
+    original = LedgerTransaction.objects.select_for_update().get(pk=txn_id)
+    if hasattr(original, "reversed_by"):
+        raise Conflict(f"ledger transaction {txn_id} is already reversed", code="already_reversed")
+    lines = [(e.account, -e.amount) for e in original.entries.select_related("account")]
+    rev = ledger_post(
+        kind="reversal",
+        source_type="reversal",
+        source_id=original.pk,
+        lines=lines,
+        memo=f"reversal of {original.pk}: {reason}",
+        actor=actor,
+        table=original.table,
+        shift=original.shift,
+        reverses=original,
+    )
+    audit_log(
+        actor=actor,
+        action="ledger.reverse",
+        object_type="ledger_transaction",
+        object_id=rev.pk,
+        before={"transaction": original.pk},
+        after={"reversal": rev.pk, "reason": reason},
+    )
+    return rev

@@ -1,0 +1,174 @@
+"""Closing a table's shift (counts in, win fixed, trays trued up in the ledger) and the casino's shift.
+
+A table's shift closes when its opener, closer and soft count are recorded, no round is live and no
+slip is in transit. The close fixes the figures in a :class:`TableShiftClose` (the database checks
+the win and variance formulas) and posts one transaction that brings the tray accounts to the
+closer, clears the drop, and books the variance. The casino's shift closes when every table that
+did anything in it is closed; then reconciliation is queued.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounting.models import TableShiftClose
+from accounting.selectors import TableShiftFigures, table_shift_figures, tables_active_in
+from accounting.services import ledger
+from accounting.services.counts import chips_of
+from casino.audit.services import audit_log
+from casino.core.roles import Role, has_role
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.outbox import enqueue
+from tables.access import ensure_manages
+from tables.models import Shift, ShiftStatus, Table
+from tables.services.locks import lock_table
+
+
+class CloseRefused(Conflict):
+    """A close refused, naming everything still missing."""
+
+    def __init__(self, message: str, *, missing: list[str], code: str = "close_refused") -> None:
+        super().__init__(message, code=code)
+        self.missing = missing
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "missing": self.missing}
+
+
+def close_lines(figures: TableShiftFigures) -> list[tuple[Any, int]]:
+    """The close's transaction, from the shift's records (so it equals the stored variance exactly).
+
+    Trays by denomination go from opener + fills − credits to the closer; the tray's unallocated
+    movements of the shift (rounds, markers issued and paid at the table) are cleared; the soft
+    count's cash and chips leave the drop account; marker copies found in the drop stand for what
+    was issued; what is left is the variance, credited as revenue when the counts found more.
+    """
+    table = figures.table
+    by_denomination: dict[int, int] = {}
+    for d, q in chips_of(figures.opener).items():
+        by_denomination[d] = by_denomination.get(d, 0) + d * q
+    for slip in table.slips.filter(shift=figures.shift, status="received"):
+        sign = 1 if slip.kind == "fill" else -1
+        for d, q in chips_of(slip).items():
+            by_denomination[d] = by_denomination.get(d, 0) + sign * d * q
+    closer = chips_of(figures.closer)
+    lines: list[tuple[Any, int]] = [
+        (ledger.tray_account(table, d), closer.get(d, 0) * d - by_denomination.get(d, 0))
+        for d in sorted(set(by_denomination) | set(closer))
+    ]
+    unallocated = figures.rounds_win + figures.pool_change + figures.marker_payments - figures.markers_issued
+    accounts = ledger.shift_accounts(table)
+    drop = figures.drop_count
+    lines += [
+        (ledger.table_accounts(table)["tray"], -unallocated),
+        (accounts["drop"], drop.cash + drop.chips),
+        (ledger.casino_accounts()["markers"], drop.markers - figures.markers_issued),
+        (accounts["variance"], -figures.variance),
+    ]
+    return lines
+
+
+@transaction.atomic
+def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShiftClose:
+    """Close a table's shift; refuses while a round is live, a slip is in transit or a count is missing."""
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
+    if shift is None:
+        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+    if TableShiftClose.objects.filter(table=table, shift=shift).exists():
+        raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
+    figures = table_shift_figures(table, shift)
+    missing = figures.missing()
+    if missing:
+        raise CloseRefused(
+            f"{table.code} cannot close for the shift {shift}: missing {'; '.join(missing)}", missing=missing
+        )
+    assert figures.count_win is not None
+    assert figures.variance is not None
+    try:
+        with transaction.atomic():
+            close = TableShiftClose.objects.create(
+                table=table,
+                shift=shift,
+                opener=figures.opener,
+                closer=figures.closer,
+                drop_count=figures.drop_count,
+                opener_total=figures.opener.total,
+                closer_total=figures.closer.total,
+                fills=figures.fills,
+                credits=figures.credits,
+                drop=figures.drop_count.total,
+                marker_payments=figures.marker_payments,
+                markers_issued=figures.markers_issued,
+                count_win=figures.count_win,
+                rounds=figures.rounds,
+                handle=figures.handle,
+                rounds_win=figures.rounds_win,
+                commission=figures.commission,
+                rake=figures.rake,
+                pool_change=figures.pool_change,
+                variance=figures.variance,
+                closed_by=actor,
+                closed_at=timezone.now(),
+            )
+    except IntegrityError:
+        raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed") from None
+    txn = ledger.ledger_post(
+        kind="table_close",
+        source_type="table_close",
+        source_id=close.pk,
+        lines=close_lines(figures),
+        actor=actor,
+        table=table,
+        shift=shift,
+        memo=f"{table.code} close of {shift}",
+    )
+    audit_log(
+        actor=actor,
+        action="table.shift_close",
+        object_type="table_shift_close",
+        object_id=close.pk,
+        table_code=table.code,
+        after={**figures.as_dict(), "ledger_transaction": txn.pk},
+    )
+    return close
+
+
+@transaction.atomic
+def shift_close(*, actor: Any, shift_id: int) -> Shift:
+    """Close the casino's shift once every table that did anything in it is closed; queue reconciliation."""
+    if not has_role(actor, Role.PIT_MANAGER):
+        raise Forbidden("only a pit manager may close the shift", code="pit_manager_required")
+    shift = Shift.objects.select_for_update().filter(pk=shift_id).first() if isinstance(shift_id, int) else None
+    if shift is None:
+        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+    if shift.status != ShiftStatus.OPEN:
+        raise Conflict(f"the shift {shift} is already closed", code="shift_closed")
+    closed = set(TableShiftClose.objects.filter(shift=shift).values_list("table_id", flat=True))
+    open_tables: list[Table] = [t for t in tables_active_in(shift) if t.pk not in closed]
+    if open_tables:
+        missing = [f"{t.code} is not closed" for t in open_tables]
+        raise CloseRefused(f"the shift {shift} cannot close: {'; '.join(missing)}", missing=missing)
+    now = timezone.now()
+    updated = Shift.objects.filter(pk=shift.pk, status=ShiftStatus.OPEN).update(
+        status=ShiftStatus.CLOSED, closed_at=now, closed_by=actor
+    )
+    if updated != 1:
+        raise Conflict("the shift changed meanwhile", code="concurrent_change")
+    shift.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action="shift.close",
+        object_type="shift",
+        object_id=shift.pk,
+        before={"status": ShiftStatus.OPEN},
+        after={"status": shift.status, "tables_closed": sorted(closed)},
+    )
+    from accounting.tasks import reconcile_shift
+
+    enqueue(reconcile_shift.name, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # on commit (outbox)
+    return shift

@@ -1,0 +1,408 @@
+"""Fills and credits: request → issue → receipt, each signed; numbered in sequence per kind and year;
+a void needs a written reason and a second, independent person. Markers and their payments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounting.models import LedgerTransaction, Marker, MarkerPayment, SerialCounter, Slip, SlipKind, SlipStatus
+from accounting.services import ledger
+from accounting.services.counts import (
+    chips_json,
+    chips_of,
+    chips_total,
+    ensure_table_shift_open,
+    open_shift,
+    parse_chips,
+)
+from accounting.services.credentials import distinct, signer
+from casino.audit.services import audit_log
+from casino.core.roles import Role, has_role
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from tables.access import ensure_manages, manages_table
+from tables.services.locks import lock_table
+
+
+def serial_next(series: str, year: int) -> int:
+    """The next number of a yearly series, in sequence: the counter row is locked until commit, so a
+    rolled-back request frees its number and two requests never share one."""
+    SerialCounter.objects.get_or_create(series=series, year=year)
+    counter = SerialCounter.objects.select_for_update().get(series=series, year=year)
+    SerialCounter.objects.filter(pk=counter.pk).update(last=F("last") + 1)
+    return counter.last + 1
+
+
+def _slip(slip_id: int) -> Slip:
+    slip = Slip.objects.select_related("table__pit").filter(pk=slip_id).first()
+    if slip is None:
+        raise NotFound(f"no slip {slip_id}", code="unknown_slip")
+    return slip
+
+
+def _locked_slip(slip_id: int) -> Slip:
+    slip = _slip(slip_id)
+    lock_table(slip.table_id)  # table before slip, as every table-level writer does
+    return Slip.objects.select_for_update().select_related("table__pit", "shift").get(pk=slip.pk)
+
+
+def _summary(slip: Slip) -> dict[str, Any]:
+    return {
+        "reference": slip.reference,
+        "kind": slip.kind,
+        "status": slip.status,
+        "total": slip.total,
+        "chips": slip.chips,
+    }
+
+
+@transaction.atomic
+def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: Any, requester_credential: Any) -> Slip:
+    """The pit asks for chips (fill) or sends chips back (credit); the supervisor signs the request."""
+    if kind not in SlipKind.values:
+        raise InvalidInput("kind must be fill or credit", code="bad_kind", field="kind")
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    shift = open_shift(shift_id)
+    ensure_table_shift_open(table, shift)
+    parsed = parse_chips(chips, table=table, allow_empty=False)
+    requester = signer(requester_credential, field="requester_credential", roles=(Role.PIT_MANAGER,))
+    now = timezone.now()
+    year = timezone.localdate(now).year
+    slip = Slip.objects.create(
+        kind=kind,
+        year=year,
+        number=serial_next(kind, year),
+        table=table,
+        shift=shift,
+        chips=chips_json(parsed),
+        total=chips_total(parsed),
+        requested_by=actor,
+        request_signer=requester,
+        requested_at=now,
+    )
+    audit_log(
+        actor=actor,
+        action=f"{kind}.request",
+        object_type="slip",
+        object_id=slip.pk,
+        table_code=table.code,
+        after={**_summary(slip), "shift": shift.pk, "requester": requester.employee_id},
+    )
+    return slip
+
+
+@transaction.atomic
+def slip_issue(*, actor: Any, slip_id: int, credential: Any) -> Slip:
+    """The sender hands the chips over: the cage for a fill, the table's dealer for a credit."""
+    slip = _locked_slip(slip_id)
+    ensure_manages(actor, slip.table)
+    if slip.status != SlipStatus.REQUESTED:
+        raise Conflict(f"slip {slip.reference} is {slip.status}, not requested", code=f"slip_{slip.status}")
+    roles = () if slip.kind == SlipKind.FILL else (Role.DEALER,)  # any staff credential may sign for the cage
+    issuer = signer(credential, field="credential", roles=roles)
+    distinct(("request signer", slip.request_signer), ("credential", issuer))
+    updated = Slip.objects.filter(pk=slip.pk, status=SlipStatus.REQUESTED).update(
+        status=SlipStatus.ISSUED, issue_signer=issuer, issued_at=timezone.now()
+    )
+    if updated != 1:
+        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+    slip.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action=f"{slip.kind}.issue",
+        object_type="slip",
+        object_id=slip.pk,
+        table_code=slip.table.code,
+        before={"status": SlipStatus.REQUESTED},
+        after={**_summary(slip), "issuer": issuer.employee_id},
+    )
+    return slip
+
+
+def _post_slip(slip: Slip, actor: Any) -> LedgerTransaction:
+    cage = ledger.casino_accounts()["cage"]
+    sign = 1 if slip.kind == SlipKind.FILL else -1  # a fill adds chips to the tray, a credit takes them
+    lines = [(ledger.tray_account(slip.table, d), sign * d * q) for d, q in sorted(chips_of(slip).items())]
+    lines.append((cage, -sign * slip.total))
+    return ledger.ledger_post(
+        kind=slip.kind,
+        source_type=slip.kind,
+        source_id=slip.pk,
+        lines=lines,
+        actor=actor,
+        table=slip.table,
+        shift=slip.shift,
+        memo=f"{slip.reference} {slip.table.code}",
+    )
+
+
+@transaction.atomic
+def slip_receive(*, actor: Any, slip_id: int, credential: Any) -> Slip:
+    """The receiver signs for the chips (the table's dealer for a fill, the cage for a credit); posts."""
+    slip = _locked_slip(slip_id)
+    ensure_manages(actor, slip.table)
+    if slip.status != SlipStatus.ISSUED:
+        raise Conflict(f"slip {slip.reference} is {slip.status}, not issued", code=f"slip_{slip.status}")
+    roles = (Role.DEALER,) if slip.kind == SlipKind.FILL else ()
+    receiver = signer(credential, field="credential", roles=roles)
+    distinct(("request signer", slip.request_signer), ("issue signer", slip.issue_signer), ("credential", receiver))
+    updated = Slip.objects.filter(pk=slip.pk, status=SlipStatus.ISSUED).update(
+        status=SlipStatus.RECEIVED, receive_signer=receiver, received_at=timezone.now()
+    )
+    if updated != 1:
+        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+    slip.refresh_from_db()
+    txn = _post_slip(slip, actor)
+    audit_log(
+        actor=actor,
+        action=f"{slip.kind}.receive",
+        object_type="slip",
+        object_id=slip.pk,
+        table_code=slip.table.code,
+        before={"status": SlipStatus.ISSUED},
+        after={**_summary(slip), "receiver": receiver.employee_id, "ledger_transaction": txn.pk},
+    )
+    return slip
+
+
+@transaction.atomic
+def slip_void_request(*, actor: Any, slip_id: int, reason: Any) -> Slip:
+    """Ask for a slip to be voided, with a written reason; another person must approve."""
+    slip = _locked_slip(slip_id)
+    ensure_manages(actor, slip.table)
+    if slip.status == SlipStatus.VOIDED:
+        raise Conflict(f"slip {slip.reference} is already voided", code="slip_voided")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise InvalidInput("a void needs a written reason", code="reason_required", field="reason")
+    Slip.objects.filter(pk=slip.pk).update(
+        void_reason=reason[:1000], void_requested_by=actor, void_requested_at=timezone.now()
+    )
+    slip.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action=f"{slip.kind}.void_request",
+        object_type="slip",
+        object_id=slip.pk,
+        table_code=slip.table.code,
+        after={"reference": slip.reference, "reason": slip.void_reason},
+    )
+    return slip
+
+
+@transaction.atomic
+def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
+    """A second, independent person approves: not the requester of the void, and not a signer of the slip.
+
+    A slip already received was posted: its ledger transaction is reversed, never edited.
+    """
+    slip = _locked_slip(slip_id)
+    if not (manages_table(actor, slip.table) or has_role(actor, Role.ACCOUNTANT)):
+        raise Forbidden(
+            f"only a pit manager of {slip.table.pit.name} or an accountant may approve a void", code="approver_role"
+        )
+    if slip.status == SlipStatus.VOIDED:
+        raise Conflict(f"slip {slip.reference} is already voided", code="slip_voided")
+    if slip.void_requested_by_id is None:
+        raise Conflict(f"no void was requested for slip {slip.reference}", code="no_void_request")
+    if slip.void_requested_by_id == actor.pk:
+        raise Forbidden("a void must be approved by someone other than who requested it", code="same_person")
+    signers = [s for s in (slip.request_signer, slip.issue_signer, slip.receive_signer) if s is not None]
+    if any(s.user_id == actor.pk for s in signers):
+        raise Forbidden("a signer of the slip may not approve its void", code="not_independent")
+    before = slip.status
+    if before == SlipStatus.RECEIVED:
+        ensure_table_shift_open(slip.table, slip.shift)  # a closed shift's figures are fixed
+    updated = Slip.objects.filter(pk=slip.pk, status=before).update(
+        status=SlipStatus.VOIDED, voided_by=actor, voided_at=timezone.now(), voided_from=before
+    )
+    if updated != 1:
+        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+    reversal = None
+    if before == SlipStatus.RECEIVED:
+        original = LedgerTransaction.objects.get(source_type=slip.kind, source_id=str(slip.pk))
+        reversal = ledger.transaction_reverse(
+            txn_id=original.pk, actor=actor, reason=f"void of {slip.reference}: {slip.void_reason}"
+        )
+    slip.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action=f"{slip.kind}.void",
+        object_type="slip",
+        object_id=slip.pk,
+        table_code=slip.table.code,
+        before={"status": before},
+        after={
+            "status": slip.status,
+            "reason": slip.void_reason,
+            "requested_by": slip.void_requested_by_id,
+            "reversal": reversal.pk if reversal else None,
+        },
+    )
+    return slip
+
+
+# -- markers ---------------------------------------------------------------------------------------
+
+
+def _amount(value: Any, field: str = "amount") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InvalidInput(f"{field} must be a positive whole number of minor units", code="bad_amount", field=field)
+    return value
+
+
+@transaction.atomic
+def marker_issue(
+    *,
+    actor: Any,
+    table_id: int,
+    shift_id: int,
+    player: Any,
+    amount: Any,
+    supervisor_credential: Any,
+    dealer_credential: Any,
+) -> Marker:
+    """A player signs a marker at the table for chips from the tray; its copy goes into the drop box."""
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    shift = open_shift(shift_id)
+    ensure_table_shift_open(table, shift)
+    if not isinstance(player, str) or not player.strip():
+        raise InvalidInput("player must name the player or their account", code="player_required", field="player")
+    amount = _amount(amount)
+    supervisor = signer(supervisor_credential, field="supervisor_credential", roles=(Role.PIT_MANAGER,))
+    dealer = signer(dealer_credential, field="dealer_credential", roles=(Role.DEALER,))
+    distinct(("supervisor_credential", supervisor), ("dealer_credential", dealer))
+    now = timezone.now()
+    year = timezone.localdate(now).year
+    marker = Marker.objects.create(
+        year=year,
+        number=serial_next("marker", year),
+        table=table,
+        shift=shift,
+        player=player.strip()[:120],
+        amount=amount,
+        supervisor_signer=supervisor,
+        dealer_signer=dealer,
+        issued_by=actor,
+        issued_at=now,
+    )
+    ledger.ledger_post(
+        kind="marker",
+        source_type="marker",
+        source_id=marker.pk,
+        actor=actor,
+        table=table,
+        shift=shift,
+        memo=f"{marker.reference} {table.code}",
+        lines=[(ledger.casino_accounts()["markers"], amount), (ledger.table_accounts(table)["tray"], -amount)],
+    )
+    audit_log(
+        actor=actor,
+        action="marker.issue",
+        object_type="marker",
+        object_id=marker.pk,
+        table_code=table.code,
+        after={
+            "reference": marker.reference,
+            "player": marker.player,
+            "amount": amount,
+            "shift": shift.pk,
+            "supervisor": supervisor.employee_id,
+            "dealer": dealer.employee_id,
+        },
+    )
+    return marker
+
+
+@transaction.atomic
+def marker_pay(
+    *,
+    actor: Any,
+    marker_id: int,
+    amount: Any,
+    at_table: bool,
+    credential: Any,
+    table_id: int | None = None,
+    shift_id: int | None = None,
+) -> MarkerPayment:
+    """A payment against a marker: in chips at a table (into its tray) or at the cage."""
+    marker = Marker.objects.select_related("table__pit").filter(pk=marker_id).first()
+    if marker is None:
+        raise NotFound(f"no marker {marker_id}", code="unknown_marker")
+    amount = _amount(amount)
+    table = shift = None
+    if at_table:
+        table = lock_table(table_id if table_id is not None else marker.table_id)
+        ensure_manages(actor, table)
+        shift = open_shift(shift_id if shift_id is not None else marker.shift_id)
+        ensure_table_shift_open(table, shift)
+        payee = signer(credential, field="credential", roles=(Role.DEALER,))
+    else:
+        if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
+            raise Forbidden("a payment at the cage is recorded by a pit manager or an accountant", code="role_required")
+        payee = signer(credential, field="credential")
+    marker = Marker.objects.select_for_update().get(pk=marker.pk)
+    if marker.paid + amount > marker.amount:
+        raise Conflict(
+            f"{marker.reference} has {marker.amount - marker.paid} left to pay; {amount} is too much",
+            code="overpayment",
+            field="amount",
+        )
+    Marker.objects.filter(pk=marker.pk).update(paid=F("paid") + amount)
+    payment = MarkerPayment.objects.create(
+        marker=marker,
+        amount=amount,
+        at_table=bool(at_table),
+        table=table,
+        shift=shift,
+        signer=payee,
+        received_by=actor,
+        paid_at=timezone.now(),
+    )
+    debit = ledger.table_accounts(table)["tray"] if at_table else ledger.casino_accounts()["cage"]
+    ledger.ledger_post(
+        kind="marker_payment",
+        source_type="marker_payment",
+        source_id=payment.pk,
+        actor=actor,
+        table=table,
+        shift=shift,
+        memo=f"payment on {marker.reference}",
+        lines=[(debit, amount), (ledger.casino_accounts()["markers"], -amount)],
+    )
+    audit_log(
+        actor=actor,
+        action="marker.pay",
+        object_type="marker",
+        object_id=marker.pk,
+        table_code=table.code if table else "",
+        before={"paid": marker.paid},
+        after={"paid": marker.paid + amount, "payment": payment.pk, "amount": amount, "at_table": at_table},
+    )
+    return payment
+
+
+def slip_numbers(*, kind: str, year: int) -> dict[str, Any]:
+    """Every number of a series accounted for: used (received), voided (with reasons), outstanding
+    (requested or issued, not yet received), and gaps (numbers below the counter with no slip)."""
+    counter = SerialCounter.objects.filter(series=kind, year=year).values_list("last", flat=True).first() or 0
+    rows = list(Slip.objects.filter(kind=kind, year=year).values("number", "status", "void_reason", "table__code"))
+    seen = {r["number"] for r in rows}
+    return {
+        "kind": kind,
+        "year": year,
+        "last_number": counter,
+        "used": sorted(r["number"] for r in rows if r["status"] == SlipStatus.RECEIVED),
+        "outstanding": sorted(r["number"] for r in rows if r["status"] in (SlipStatus.REQUESTED, SlipStatus.ISSUED)),
+        "voided": [
+            {"number": r["number"], "reason": r["void_reason"], "table": r["table__code"]}
+            for r in sorted(rows, key=lambda r: r["number"])
+            if r["status"] == SlipStatus.VOIDED
+        ],
+        "gaps": [n for n in range(1, counter + 1) if n not in seen],
+    }

@@ -1,0 +1,81 @@
+"""The accountant's page: reports to download with filters, export jobs, closed shifts, open alerts.
+
+Server-rendered and read-only; the downloads and jobs are the API's (session authentication).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from accounting.models import ReportExport, TableShiftClose
+from accounting.money import hold_fraction, money_text, percent_text
+from accounting.reports import FORMATS, REPORTS, Filters
+from accounting.selectors import visible_alerts
+from casino.core.roles import Role, has_role
+from casino.errors import InvalidInput
+from tables.models import Pit, Table
+
+FILTER_FIELDS = ("date_from", "date_to", "table", "pit", "game")
+
+
+@login_required
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return render(
+            request, "registration/forbidden.html", {"message": "the accounting pages are for accountants"}, status=403
+        )
+    error = None
+    try:
+        filters = Filters.parse(request.GET)
+    except InvalidInput as exc:
+        filters, error = Filters(), exc.message
+    query = {k: v for k, v in filters.as_json().items() if k in FILTER_FIELDS}
+    reports = [
+        {
+            "name": r.name,
+            "title": r.title,
+            "links": [
+                (fmt.upper(), f"{reverse('report', kwargs={'name': r.name})}?{urlencode({**query, 'format': fmt})}")
+                for fmt in FORMATS
+            ],
+        }
+        for r in REPORTS.values()
+    ]
+    closes: list[dict[str, Any]] = []
+    for c in TableShiftClose.objects.select_related("table", "shift").order_by("-closed_at")[:20]:
+        closes.append(
+            {
+                "table": c.table.code,
+                "shift": str(c.shift),
+                "drop": money_text(c.drop),
+                "win": money_text(c.count_win),
+                "hold": percent_text(hold_fraction(c.count_win, c.drop)),
+                "rounds_win": money_text(c.rounds_win),
+                "variance": money_text(c.variance),
+                "short": c.variance < 0,
+            }
+        )
+    exports = ReportExport.objects.filter(requested_by=request.user)[:10]
+    alerts = visible_alerts(request.user).filter(acknowledged_at__isnull=True)[:20]
+    return render(
+        request,
+        "accounting/index.html",
+        {
+            "reports": reports,
+            "filters": query,
+            "error": error,
+            "closes": closes,
+            "exports": exports,
+            "alerts": alerts,
+            "tables": Table.objects.order_by("code").values_list("code", flat=True),
+            "pits": Pit.objects.order_by("code").values_list("code", flat=True),
+        },
+    )

@@ -1,0 +1,258 @@
+"""Audit trail speed: verification over a million records, and what auditing costs a settled round.
+
+Run from the repository root: ``python bench/audit.py [records] [rounds]`` (defaults 1,000,000
+and 400). It (re)creates the database ``croupier_bench`` on the PostgreSQL of the tests
+(``BENCH_DATABASE_URL`` to use another), migrates it, and:
+
+1. writes ``records`` valid audit records over 24 chains with COPY (hashes computed here, chains
+   interleaved as tables write them), then times ``audit_verify`` over all of them — the same
+   service the job runs — against a baseline in the same run: streaming the same rows in the
+   same order without hashing (what the database and the driver cost alone);
+2. plays ``rounds`` baccarat rounds (open, three bets, close, six cards, settle with its ledger
+   posting: 12 audited changes) through the services, alternately in blocks with ``audit_log``
+   as it is and replaced by a no-op, and reports rounds per second both ways.
+
+The last line printed is one JSON object. ``--keep`` leaves the database for inspection.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DB = "croupier_bench"
+BENCH_URL = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}")
+os.environ["DATABASE_URL"] = BENCH_URL
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings_test")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+CHAINS = ["casino"] + [f"table:T{n:02d}" for n in range(1, 24)]
+CARDS = ["9S", "KH", "5D", "3C", "2H", "4S"]
+
+
+def recreate_database() -> None:
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(BENCH_URL)
+    name = params.pop("dbname")
+    with psycopg.connect(make_conninfo(**params, dbname="postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database() -> None:
+    import psycopg
+    from django.db import connections
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    connections.close_all()
+    params = conninfo_to_dict(BENCH_URL)
+    name = params.pop("dbname")
+    with psycopg.connect(make_conninfo(**params, dbname="postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _copy_text(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
+    """COPY ``count`` chained records in; returns records per second (hashing and loading)."""
+    from django.db import connection
+
+    from casino.audit.models import AuditRecord
+    from casino.audit.services import _ENCODER, GENESIS
+
+    rng = random.Random(seed)
+    heads = dict.fromkeys(CHAINS, (0, GENESIS))
+    for chain in CHAINS:  # continue what is there (creating the bench's user was audited)
+        heads[chain] = AuditRecord.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first() \
+            or heads[chain]
+    base = dt.datetime(2026, 1, 1, 6, 0, tzinfo=dt.UTC)
+    shapes = [
+        ("bet.place", "bet", None, lambda i: {"round": i // 12, "id": "b1", "seat": 3, "type": "banker",
+                                              "amount": 2500}),
+        ("event.post", "round", lambda i: {"status": "dealing", "events": i % 6},
+         lambda i: {"seq": i % 6, "event": {"card": "9S"}, "next": {"expect": "card", "to": "banker",
+                                                                    "say": "Deal card 2 to the banker"}}),
+        ("round.settle", "round", lambda i: {"status": "dealing"},
+         lambda i: {"status": "settled", "house": {"net": -875, "commission": 125, "rake": 0},
+                    "outcome": {"winner": "banker", "player": 6, "banker": 7},
+                    "bets": [{"id": "b1", "result": "win", "net": 2375, "commission": 125}]}),
+        ("round.open", "round", None, lambda i: {"number": i // 12, "game": "baccarat", "config": {},
+                                                 "shift": 1}),
+    ]
+    columns = ("chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
+               "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash")
+    sha256 = hashlib.sha256
+    encode = _ENCODER.encode
+    start = time.perf_counter()
+    with connection.cursor() as cursor:
+        raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+        with raw.copy(f"COPY audit_auditrecord ({', '.join(columns)}) FROM STDIN") as copy:
+            lines: list[str] = []
+            for i in range(count):
+                chain = CHAINS[0] if rng.random() < 0.05 else CHAINS[1 + rng.randrange(len(CHAINS) - 1)]
+                seq, prev = heads[chain]
+                seq += 1
+                action, otype, before_of, after_of = shapes[i % len(shapes)]
+                before = before_of(i) if before_of else None
+                after = after_of(i)
+                created = (base + dt.timedelta(microseconds=i * 1_013)).isoformat()
+                table = "" if chain == "casino" else chain[6:]
+                content = {"chain": chain, "seq": seq, "created_at": created, "actor_id": actor_id,
+                           "actor_username": "dealer", "actor_role": "dealer", "client_addr": "10.0.3.17",
+                           "device": f"tablet-{table or 'cage'}", "channel": "api", "action": action,
+                           "object_type": otype, "object_id": str(i), "table_code": table, "before": before,
+                           "after": after, "prev_hash": prev}
+                digest = sha256(encode(content).encode()).hexdigest()
+                heads[chain] = (seq, digest)
+                lines.append("\t".join((
+                    chain, str(seq), created, str(actor_id), "dealer", "dealer", "10.0.3.17", content["device"], "api",
+                    action, otype, str(i), table, "\\N" if before is None else _copy_text(encode(before)),
+                    _copy_text(encode(after)), prev, digest)) + "\n")
+                if len(lines) >= 20_000:
+                    copy.write("".join(lines))
+                    lines.clear()
+            if lines:
+                copy.write("".join(lines))
+        cursor.execute("ANALYZE audit_auditrecord")
+    return count / (time.perf_counter() - start)
+
+
+def scan_rate() -> tuple[float, int]:
+    """Baseline: the same rows, same order, same snapshot and cursor, nothing computed."""
+    from casino.audit.verification import _ordered_rows, _snapshot
+
+    start = time.perf_counter()
+    n = 0
+    with _snapshot():
+        rows, _ = _ordered_rows()
+        for _ in rows:
+            n += 1
+    return n / (time.perf_counter() - start), n
+
+
+def verify_rate() -> tuple[float, int, bool]:
+    from casino.audit.verification import audit_verify
+
+    start = time.perf_counter()
+    result = audit_verify(trigger="bench")
+    return result.records / (time.perf_counter() - start), result.records, bool(result.ok)
+
+
+def play_round(floor) -> None:
+    from tables.services import rounds
+
+    rnd = rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
+    for seat, (kind, amount) in enumerate((("banker", 2500), ("player", 1000), ("tie", 500)), start=1):
+        rounds.bet_place(round_id=rnd.pk, actor=floor.dealer, seat=seat, type=kind, amount=amount)
+    rounds.betting_close(round_id=rnd.pk, actor=floor.dealer)
+    for card in CARDS:
+        rounds.event_post(round_id=rnd.pk, actor=floor.dealer, event={"card": card})
+    rounds.round_settle(round_id=rnd.pk, actor=floor.dealer)
+
+
+def round_rates(rounds_total: int, block: int = 10) -> tuple[float, float, float]:
+    """Rounds per second with and without auditing, alternating small blocks so that load from
+    elsewhere on the machine hits both alike; and the milliseconds spent inside ``audit_log`` per
+    audited round (timed directly, so it does not depend on that drift at all)."""
+    import tables.services.rounds as round_services
+    from tests.factories import build_floor
+
+    floor = build_floor()
+    play_round(floor)  # warm up: engine import, first ledger accounts
+    spent = {"with": 0.0, "without": 0.0}
+    played = {"with": 0, "without": 0}
+    inside = [0.0]
+    real_audit_log = round_services.audit_log
+
+    def timed(**kwargs):
+        start = time.perf_counter()
+        try:
+            return real_audit_log(**kwargs)
+        finally:
+            inside[0] += time.perf_counter() - start
+
+    def noop(**kwargs):
+        return None
+
+    half = (rounds_total + 1) // 2
+    while played["with"] < half or played["without"] < half:
+        for mode in ("with", "without"):
+            n = min(block, half - played[mode])
+            if n <= 0:
+                continue
+            with mock.patch("tables.services.rounds.audit_log", timed if mode == "with" else noop):
+                start = time.perf_counter()
+                for _ in range(n):
+                    play_round(floor)
+                spent[mode] += time.perf_counter() - start
+            played[mode] += n
+    return (played["with"] / spent["with"], played["without"] / spent["without"],
+            inside[0] / played["with"] * 1000)
+
+
+def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) -> dict[str, float]:
+    recreate_database()
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import transaction
+
+    call_command("migrate", verbosity=0)
+    with transaction.atomic():
+        actor = get_user_model().objects.create(username="bench-dealer")
+    out: dict[str, float] = {"records": records, "chains": len(CHAINS)}
+    try:
+        out["generate_records_per_s"] = generate(records, actor_id=actor.pk)
+        out["scan_records_per_s"], scanned = scan_rate()
+        out["verify_records_per_s"], verified, ok = verify_rate()
+        if not ok or verified != scanned:
+            raise SystemExit(f"verification failed on generated data: ok={ok}, {verified} of {scanned} records")
+        out["verify_vs_scan_ratio"] = out["verify_records_per_s"] / out["scan_records_per_s"]
+        out["verify_seconds"] = records / out["verify_records_per_s"]
+        out["rounds"] = rounds_total
+        with_audit, without_audit, audit_ms = round_rates(rounds_total)
+        out["rounds_per_s_with_audit"] = with_audit
+        out["rounds_per_s_without_audit"] = without_audit
+        out["with_vs_without_ratio"] = with_audit / without_audit
+        out["audit_overhead_pct"] = (without_audit / with_audit - 1) * 100
+        out["audit_log_ms_per_round"] = audit_ms
+        out["audit_log_share_pct"] = audit_ms / 1000 * with_audit * 100
+    finally:
+        if not keep:
+            drop_database()
+    return out
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    n_records = int(args[0]) if args else 1_000_000
+    n_rounds = int(args[1]) if len(args) > 1 else 400
+    res = main(n_records, n_rounds, keep="--keep" in sys.argv)
+    print(f"audit trail, {res['records']:,} records in {res['chains']} chains")
+    print(f"  generate (hash + COPY)           {res['generate_records_per_s']:>12,.0f} records/s")
+    print(f"  baseline: stream rows, no hash   {res['scan_records_per_s']:>12,.0f} records/s")
+    print(f"  verify_audit (hash every record) {res['verify_records_per_s']:>12,.0f} records/s "
+          f"({res['verify_seconds']:.1f} s, {res['verify_vs_scan_ratio']:.2f}x the bare scan)")
+    print(f"settled baccarat rounds (12 audited changes each), {res['rounds']} rounds, same run")
+    print(f"  with audit                       {res['rounds_per_s_with_audit']:>12,.1f} rounds/s")
+    print(f"  without audit (audit_log no-op)  {res['rounds_per_s_without_audit']:>12,.1f} rounds/s")
+    print(f"  overhead of auditing             {res['audit_overhead_pct']:>12.1f} % (wall clock, both ways)")
+    print(f"  inside audit_log, per round      {res['audit_log_ms_per_round']:>12.1f} ms "
+          f"({res['audit_log_share_pct']:.1f} % of an audited round, timed directly)")
+    print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in res.items()}))

@@ -1,0 +1,1 @@
+"""The card room: score sheets of scored (non-banked) games, tournaments, rake and entry fees."""

@@ -1,0 +1,83 @@
+"""Reads: which sheets a user sees, a sheet with its entries, a tournament's standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from cardroom.models import ScoreSheet, SheetStatus, Tournament
+from cardroom.services.tournaments import prize_pool
+from casino.core.roles import Role, has_role
+from tables.access import can_view_table
+from tables.engines.base import Json
+from tables.scoring.registry import get_game
+from tables.selectors import visible_tables
+
+
+def visible_sheets(user: Any) -> QuerySet[ScoreSheet]:
+    """Accountants, auditors and admins see every sheet; pit managers their pits'; dealers their tables'."""
+    qs = ScoreSheet.objects.select_related("table", "tournament")
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
+        return qs
+    return qs.filter(table__in=visible_tables(user).values("pk"))
+
+
+def can_view_sheet(user: Any, sheet: ScoreSheet) -> bool:
+    return can_view_table(user, sheet.table)
+
+
+def sheet_entries(sheet: ScoreSheet) -> list[Json]:
+    """Every entry as made, corrections included, oldest first."""
+    rows = sheet.deal_entries.select_related("recorded_by", "supersedes").order_by("seq")
+    return [
+        {
+            "seq": r.seq,
+            "deal": r.deal,
+            "entry": r.entry,
+            "points": r.points,
+            "corrects": r.supersedes.seq if r.supersedes else None,
+            "reason": r.reason,
+            "in_force": not hasattr(r, "superseded_by"),
+            "recorded_by": r.recorded_by.get_username(),
+            "recorded_at": r.recorded_at.isoformat(),
+        }
+        for r in rows
+    ]
+
+
+def tournament_standings(tournament: Tournament) -> list[Json]:
+    """Each player across the tournament's sheets: games won, points, sheets played (in progress included),
+    best first — most wins, then the better points total (lowest for games where the lowest wins)."""
+    lowest = get_game(tournament.game).lowest_wins
+    rows: dict[str, Json] = {
+        p: {"player": p, "sheets": 0, "wins": 0, "points": 0}
+        for p in tournament.entries.values_list("player", flat=True)
+    }
+    for totals, winner, status in tournament.sheets.values_list("totals", "winner", "status"):
+        for side, points in (totals or {}).items():
+            row = rows.setdefault(side, {"player": side, "sheets": 0, "wins": 0, "points": 0})
+            row["sheets"] += 1
+            row["points"] += int(points)
+            if side == winner and status in (SheetStatus.FINISHED, SheetStatus.CLOSED):
+                row["wins"] += 1
+    ordered = sorted(rows.values(), key=lambda r: (-r["wins"], r["points"] if lowest else -r["points"], r["player"]))
+    place, previous = 0, None
+    for i, row in enumerate(ordered):
+        key = (row["wins"], row["points"])
+        if key != previous:
+            place, previous = i + 1, key
+        row["place"] = place
+    return ordered
+
+
+def tournament_detail(tournament: Tournament) -> Json:
+    return {
+        "prize_pool": prize_pool(tournament),
+        "entries": [
+            {"player": e.player, "fee": e.fee, "house_fee": e.house_fee, "registered_at": e.registered_at.isoformat()}
+            for e in tournament.entries.all()
+        ],
+        "payouts": [{"place": p.place, "player": p.player, "amount": p.amount} for p in tournament.payouts.all()],
+        "standings": tournament_standings(tournament),
+    }

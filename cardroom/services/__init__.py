@@ -1,0 +1,1 @@
+"""Card-room services: each one transaction that locks, checks, writes, posts and audits."""

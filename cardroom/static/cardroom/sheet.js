@@ -1,0 +1,163 @@
+/* Card-room screens: every form posts JSON to /api/cardroom/… with an Idempotency-Key (kept across
+ * retries of the same submission, fresh after a success) and the CSRF token; then the page reloads
+ * (or, for a check, shows the answer). The server is the only judge: its refusal is shown as is. */
+(() => {
+  "use strict";
+
+  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  const errorBox = document.getElementById("error");
+
+  const key = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+  const split = (text, sep) => (text || "").split(sep).map((s) => s.trim()).filter(Boolean);
+  const num = (form, name) => Number(form.elements[name] ? form.elements[name].value : 0) || 0;
+  const checked = (form, name) => {
+    const el = form.querySelector(`input[name="${name}"]:checked`);
+    return el ? el.value : null;
+  };
+
+  function showError(message) {
+    if (!errorBox) return;
+    errorBox.textContent = message;
+    errorBox.hidden = !message;
+    if (message) errorBox.scrollIntoView({ block: "nearest" });
+  }
+
+  function json(text, what) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${what} is not valid JSON`);
+    }
+  }
+
+  const builders = {
+    open(form) {
+      const body = { table: Number(form.elements.table.value), players: split(form.elements.players.value, ",") };
+      const tournament = form.elements.tournament.value.trim();
+      if (tournament) body.tournament = Number(tournament);
+      else body.game = form.elements.game.value;
+      const config = form.elements.config.value.trim();
+      if (config) body.config = json(config, "the settings");
+      return body;
+    },
+    hearts(form, players) {
+      const penalty = [...form.querySelectorAll('input[name="penalty"]:checked')].map((el) => el.value);
+      if (penalty.length) return { entry: { penalty } };
+      const queen = checked(form, "queen");
+      const plus = checked(form, "plus");
+      const taken = {};
+      for (const p of players) {
+        const got = { hearts: num(form, `hearts:${p}`) };
+        if (form.elements[`queens:${p}`]) got.queens = num(form, `queens:${p}`);
+        if (form.querySelector('input[name="queen"]')) got.queen = queen === p;
+        if (form.querySelector('input[name="plus"]')) got.plus = plus === p;
+        taken[p] = got;
+      }
+      return { entry: { taken } };
+    },
+    auction(form, players) {
+      const entry = { suit: form.elements.suit.value, taken: {} };
+      if (form.elements.bidder) entry.bid = { player: form.elements.bidder.value, chips: num(form, "chips") };
+      for (const p of players) entry.taken[p] = num(form, `cards:${p}`);
+      return { entry };
+    },
+    rummy(form, players) {
+      const hands = {};
+      for (const p of players) {
+        const melds = split(form.elements[`melds:${p}`].value, ";").map((m) => split(m, /\s+/));
+        hands[p] = { deadwood: split(form.elements[`deadwood:${p}`].value, /\s+/) };
+        if (melds.length) hands[p].melds = melds;
+      }
+      return { entry: { knocker: checked(form, "knocker"), hands } };
+    },
+    casino(form, players) {
+      const captured = {};
+      const big = checked(form, "big_casino");
+      const little = checked(form, "little_casino");
+      for (const p of players) {
+        captured[p] = { count: num(form, `count:${p}`), spades: num(form, `spades:${p}`), aces: num(form, `aces:${p}`),
+          big_casino: big === p, little_casino: little === p, sweeps: num(form, `sweeps:${p}`) };
+      }
+      return { entry: { captured } };
+    },
+    json(form) {
+      return { entry: json(form.elements.entry.value, "the entry") };
+    },
+    correct(form) {
+      return { deal: num(form, "deal") - 1, entry: json(form.elements.entry.value, "the entry"),
+        reason: form.elements.reason.value };
+    },
+    rake(form) {
+      return { amount: num(form, "amount"), memo: form.elements.memo.value };
+    },
+    close(form) {
+      return { reason: form.elements.reason.value };
+    },
+    "check-meld"(form) {
+      return { melds: split(form.elements.melds.value, ";").map((m) => split(m, /\s+/)) };
+    },
+    "check-build"(form) {
+      const body = { items: split(form.elements.items.value, /\s+/) };
+      const match = form.elements.match.value.trim();
+      if (match) body.match = match;
+      return body;
+    },
+  };
+
+  function describe(answer) {
+    if (answer.melds) {
+      return answer.melds.map((m) => `${m.cards.join(" ")}: ${m.valid ? m.kind : `not valid — ${m.reason}`}`).join("\n");
+    }
+    if (answer.builds) {
+      const can = answer.builds.map((b) => `${b.colour} ${b.rank}`).join(", ") || "nothing that can be left or captured";
+      const verdict = answer.match === undefined ? "" : answer.valid ? `\n${answer.match}: yes — ${answer.how}` : `\n${answer.match}: no — ${answer.reason}`;
+      return `These build: ${can}${verdict}`;
+    }
+    return JSON.stringify(answer);
+  }
+
+  for (const form of document.querySelectorAll("form[data-api]")) {
+    let pending = null; // the key of a submission not yet answered: a retry reuses it
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      showError("");
+      let body;
+      try {
+        body = builders[form.dataset.build](form, split(form.dataset.players, "|"));
+      } catch (e) {
+        showError(e.message);
+        return;
+      }
+      pending = pending || key();
+      const button = form.querySelector('button[type="submit"]');
+      if (button) button.disabled = true;
+      try {
+        const resp = await fetch(form.dataset.api, {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf,
+            "Idempotency-Key": pending },
+          body: JSON.stringify(body),
+        });
+        const answer = await resp.json().catch(() => ({}));
+        if (!resp.ok) {
+          pending = null; // refused: nothing was written, a new try is a new request
+          const err = answer.error || {};
+          showError(`${err.message || resp.statusText}${err.field ? ` (${err.field})` : ""}${err.event !== undefined && err.event !== null ? ` — deal ${err.event + 1}` : ""}`);
+          return;
+        }
+        pending = null;
+        if (form.dataset.output) {
+          document.getElementById(form.dataset.output).textContent = describe(answer);
+        } else if (form.dataset.next === "sheet" && answer.id) {
+          window.location.assign(`/cardroom/sheets/${answer.id}/`);
+        } else {
+          window.location.reload();
+        }
+      } catch (e) {
+        showError("No answer from the server: send again (the same entry is not recorded twice).");
+      } finally {
+        if (button) button.disabled = false;
+      }
+    });
+  }
+})();

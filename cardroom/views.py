@@ -1,0 +1,138 @@
+"""The card-room screens: the sheets a user may see, one sheet (enter a deal, the running totals, the
+winner), a tournament's standings. Read-only pages; every change goes through the JSON API
+(``/api/cardroom/…``, static/cardroom/sheet.js), so it runs the same services, idempotency and audit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from cardroom import selectors
+from cardroom.models import ScoreSheet, SheetStatus, Tournament, TournamentStatus
+from casino.core.roles import Role, has_role, roles_of
+from casino.errors import Forbidden
+from tables.access import ensure_can_deal, manages_table
+from tables.scoring.registry import all_games, get_game
+from tables.selectors import visible_tables
+
+READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+
+# the entry form each game gets on the sheet page (others: the entry as JSON)
+FORMS = {
+    "hearts": "hearts",
+    "cancellation_hearts": "hearts",
+    "domino_hearts": "hearts",
+    "hearts_without_black_lady": "hearts",
+    "omnibus_hearts": "hearts",
+    "auction_hearts": "auction",
+    "carousel_rummy": "rummy",
+    "crazy_casino": "casino",
+}
+
+
+def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "registration/forbidden.html", {"message": message}, status=403)
+
+
+def _can_score(user: Any, table: Any) -> bool:
+    try:
+        ensure_can_deal(user, table)
+    except Forbidden:
+        return False
+    return True
+
+
+@login_required
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, *READERS):
+        return _forbidden(request, "the card room is for staff")
+    sheets = selectors.visible_sheets(request.user).order_by("-id")
+    scorer = Role.DEALER in roles_of(request.user) or has_role(request.user, Role.PIT_MANAGER)
+    tables = (
+        [t for t in visible_tables(request.user).select_related("pit") if _can_score(request.user, t)] if scorer else []
+    )
+    return render(
+        request,
+        "cardroom/index.html",
+        {
+            "open_sheets": sheets.filter(status=SheetStatus.OPEN)[:50],
+            "ended_sheets": sheets.exclude(status=SheetStatus.OPEN)[:30],
+            "tournaments": Tournament.objects.select_related("pit").order_by("-id")[:20],
+            "tables": tables,
+            "games": [g.describe() for _, g in sorted(all_games().items())],
+        },
+    )
+
+
+def _rows(sheet: ScoreSheet) -> list[dict]:
+    """Each deal of the replay: points and running totals in the sides' order."""
+    state = sheet.state or {}
+    sides = state.get("sides") or sheet.players
+    return [
+        {
+            "deal": row["deal"] + 1,
+            "cells": [(row["points"].get(s, 0), row["totals"].get(s, 0)) for s in sides],
+            "notes": row.get("notes") or [],
+        }
+        for row in state.get("deals", [])
+    ]
+
+
+@login_required
+@require_GET
+def sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    obj = get_object_or_404(ScoreSheet.objects.select_related("table__pit", "tournament", "opened_by"), pk=pk)
+    if not selectors.can_view_sheet(request.user, obj):
+        return _forbidden(request, f"you may not see the sheets of table {obj.table.code}")
+    game = get_game(obj.game)
+    state = obj.state or {}
+    sides = state.get("sides") or obj.players
+    can_score = _can_score(request.user, obj.table)
+    # while the game is on its scorers correct it; once it has ended, only a pit manager (as the service says)
+    can_correct = can_score if obj.status == SheetStatus.OPEN else manages_table(request.user, obj.table)
+    if obj.tournament is not None and obj.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        can_correct = False  # its sheets are final
+    return render(
+        request,
+        "cardroom/sheet.html",
+        {
+            "sheet": obj,
+            "game": game.describe(),
+            "sides": sides,
+            "rows": _rows(obj),
+            "totals": [obj.totals.get(s, 0) for s in sides],
+            "log": selectors.sheet_entries(obj),
+            "form": FORMS.get(obj.game, "json"),
+            "can_score": can_score and obj.status == SheetStatus.OPEN,
+            "can_correct": can_correct,
+            "redeal_by": (state.get("state") or {}).get("bidder"),
+            "omnibus": obj.game == "omnibus_hearts",
+            "cancellation": obj.game == "cancellation_hearts",
+            "queen": obj.game in ("hearts", "omnibus_hearts")
+            or (obj.game == "domino_hearts" and obj.config.get("queen_scores")),
+            "rakes": obj.rakes.order_by("id"),
+        },
+    )
+
+
+@login_required
+@require_GET
+def tournament(request: HttpRequest, pk: int) -> HttpResponse:
+    if not has_role(request.user, *READERS):
+        return _forbidden(request, "the card room is for staff")
+    obj = get_object_or_404(Tournament.objects.select_related("pit"), pk=pk)
+    return render(
+        request,
+        "cardroom/tournament.html",
+        {
+            "tournament": obj,
+            "detail": selectors.tournament_detail(obj),
+            "sheets": obj.sheets.select_related("table").order_by("-id"),
+        },
+    )

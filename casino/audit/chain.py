@@ -1,0 +1,166 @@
+"""Walking hash chains: pure Python over rows sorted by (chain, seq). No database access here.
+
+A record is sound when its content hashes to its ``hash`` (SHA-256 of the canonical form,
+``services.canonical``), its ``seq`` follows the previous record's by one (the first is 1), its
+``prev_hash`` is the previous record's ``hash`` (the first's is sixty-four zeros), and where a
+signed checkpoint names its seq, the checkpoint's hash is its hash. The first record of a chain
+that fails any of these is the chain's break; the records after it are counted, not judged (once
+a link is broken, everything after it is unproven, and reporting them all would hide the cause).
+After the last record, a checkpoint that names a later seq means the tail was cut off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from json.encoder import encode_basestring  # the C function when available
+from typing import Any
+
+from casino.audit.services import _ENCODER, GENESIS
+
+# The columns a walk reads, in this order.
+FIELDS = ("id", "chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
+          "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash")
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A hash that a chain must have at a seq, vouched for by a signed checkpoint or a kept digest."""
+
+    seq: int
+    hash: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    chain: str
+    seq: int | None
+    record_id: int | None
+    reason: str  # hash, missing, seq, link, checkpoint, truncated, chain_missing, checkpoint_forged
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class WalkResult:
+    records: int = 0
+    heads: dict[str, tuple[int, str]] = field(default_factory=dict)  # chain -> (last seq, last hash) as stored
+    breaks: list[Break] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.breaks
+
+
+Anchors = Mapping[str, Mapping[int, Sequence[Anchor]]]
+
+
+def canonical_text(chain: str, seq: int, created_at: str, actor_id: int | None, actor_username: str,
+                   actor_role: str, client_addr: str, device: str, channel: str, action: str, object_type: str,
+                   object_id: str, table_code: str, before: Any, after: Any, prev_hash: str) -> str:
+    """``services.canonical`` of a record, built directly: the same text, about twice as fast.
+
+    The top-level keys are fixed, so they are written in sorted order here and only ``before``
+    and ``after`` go through the JSON encoder (sorted keys, compact, unescaped UTF-8). Top-level
+    values are the database's own types (str, int, None). tests/audit/test_chain.py holds the two
+    byte for byte equal.
+    """
+    s = encode_basestring
+    return (f'{{"action":{s(action)},"actor_id":{"null" if actor_id is None else int(actor_id)},'
+            f'"actor_role":{s(actor_role)},"actor_username":{s(actor_username)},"after":{_ENCODER.encode(after)},'
+            f'"before":{_ENCODER.encode(before)},"chain":{s(chain)},"channel":{s(channel)},'
+            f'"client_addr":{s(client_addr)},"created_at":{s(created_at)},"device":{s(device)},'
+            f'"object_id":{s(object_id)},"object_type":{s(object_type)},"prev_hash":{s(prev_hash)},'
+            f'"seq":{int(seq)},"table_code":{s(table_code)}}}')
+
+
+def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
+         starts: Mapping[str, tuple[int, str]] | None = None, json_text: bool = False) -> WalkResult:
+    """Check rows (columns as :data:`FIELDS`, sorted by chain then seq) and report each chain's first break.
+
+    ``created_at`` may be a datetime or already its ``isoformat()``; with ``json_text``, ``before``
+    and ``after`` arrive as JSON text (straight from the database) and are parsed here.
+    ``starts`` continues a chain from a known (seq, hash), for checking only the records after a
+    checkpoint. ``anchors`` are the signed hashes each chain must match.
+    """
+    anchors = anchors or {}
+    starts = starts or {}
+    sha256 = hashlib.sha256
+    text_of = canonical_text
+    loads = json.loads
+    result = WalkResult()
+    breaks = result.breaks
+    heads = result.heads
+    count = 0
+    chain: str | None = None
+    broken = False
+    exp_seq, exp_prev = 1, GENESIS
+    marks: Mapping[int, Sequence[Anchor]] = {}
+    last_seq, last_hash = 0, GENESIS
+    # The tight loop: one canonical text, one SHA-256 per record; everything else is a comparison.
+    for (rid, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action,
+         object_type, object_id, table_code, before, after, prev_hash, stored) in rows:
+        count += 1
+        if ch != chain:
+            if chain is not None:
+                heads[chain] = (last_seq, last_hash)
+            chain = ch
+            start_seq, exp_prev = starts.get(ch, (0, GENESIS))
+            exp_seq = start_seq + 1
+            marks = anchors.get(ch, {})
+            broken = False
+        last_seq, last_hash = seq, stored
+        if broken:
+            continue
+        if json_text:
+            before = None if before is None else loads(before)
+            after = None if after is None else loads(after)
+        computed = sha256(text_of(
+            ch, seq, created_at if created_at.__class__ is str else created_at.isoformat(), actor_id,
+            actor_username, actor_role, client_addr, device, channel, action, object_type, object_id, table_code,
+            before, after, prev_hash).encode()).hexdigest()
+        if computed != stored:
+            reason, message = "hash", (f"{ch}#{seq} (record {rid}) was altered: its content hashes to "
+                                       f"{computed}, not to its stored hash {stored}")
+        elif seq != exp_seq:
+            if seq > exp_seq:
+                gap = f"seq {exp_seq}" if seq == exp_seq + 1 else f"seqs {exp_seq} to {seq - 1}"
+                reason, message = "missing", f"{ch}: {gap} missing (deleted) before {ch}#{seq} (record {rid})"
+            else:
+                reason, message = "seq", f"{ch}#{seq} (record {rid}) repeats or goes back: expected seq {exp_seq}"
+        elif prev_hash != exp_prev:
+            reason, message = "link", (f"{ch}#{seq} (record {rid}) does not link to the record before it: "
+                                       f"prev_hash {prev_hash}, expected {exp_prev}")
+        elif seq in marks and any(a.hash != stored for a in marks[seq]):
+            label = next(a.label for a in marks[seq] if a.hash != stored)
+            reason, message = "checkpoint", (f"{ch}#{seq} (record {rid}) has hash {stored}, but {label} "
+                                             f"signed another: the chain was rewritten from here or earlier")
+        else:
+            exp_seq = seq + 1
+            exp_prev = stored
+            continue
+        breaks.append(Break(ch, seq, rid, reason, message))
+        broken = True
+    if chain is not None:
+        heads[chain] = (last_seq, last_hash)
+    result.records = count
+    broken_chains = {b.chain for b in breaks}
+    for ch, chain_marks in sorted(anchors.items()):
+        if not chain_marks or ch in broken_chains:
+            continue
+        top_seq = max(chain_marks)
+        label = chain_marks[top_seq][0].label
+        head = heads.get(ch)
+        if head is None and ch not in starts:
+            breaks.append(Break(ch, None, None, "chain_missing",
+                                f"{ch} has no records, but {label} signed it up to seq {top_seq}"))
+        elif head is not None and head[0] < top_seq:
+            breaks.append(Break(ch, head[0] + 1, None, "truncated",
+                                f"{ch} ends at seq {head[0]}, but {label} signed seq {top_seq}: "
+                                f"seqs {head[0] + 1} to {top_seq} were removed"))
+    return result

@@ -1,0 +1,124 @@
+"""The trail as files: CSV (streamed, every row, exactly as hashed) and PDF (bounded, for reading).
+
+The CSV carries every hashed field in its canonical text (times as ``isoformat()``, ``before`` and
+``after`` as canonical JSON, an empty cell for none), so an auditor can recompute every hash from
+the file alone (``casino/audit/offline.py``, docs/audit.md). For that reason cells are written
+as they are, never prefixed against spreadsheet formulas: open the file as text, or import it.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from casino.audit.chain import FIELDS
+from casino.audit.models import AuditRecord
+from casino.audit.services import _ENCODER
+
+CSV_COLUMNS = FIELDS
+CSV_BATCH = 2_000
+PDF_DEFAULT_ROWS = 500
+PDF_MAX_ROWS = 2_000
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_cell_values(row: Sequence[Any]) -> list[Any]:
+    """A record's columns (:data:`FIELDS`) as the CSV carries them."""
+    out = list(row)
+    out[3] = row[3].isoformat()
+    out[4] = "" if row[4] is None else row[4]
+    out[14] = "" if row[14] is None else _ENCODER.encode(row[14])
+    out[15] = "" if row[15] is None else _ENCODER.encode(row[15])
+    return out
+
+
+def csv_lines(records: QuerySet[AuditRecord]) -> Iterator[str]:
+    """Header and one line per record in id order, read in keyset batches.
+
+    Batches by id rather than one server-side cursor: a streamed response may take minutes to
+    drain, and must not hold a transaction open on the audit table while it does.
+    """
+    writer = csv.writer(_Echo(), lineterminator="\n")
+    yield writer.writerow(CSV_COLUMNS)
+    last = 0
+    while True:
+        batch = list(records.filter(id__gt=last).order_by("id").values_list(*FIELDS)[:CSV_BATCH])
+        if not batch:
+            return
+        for row in batch:
+            yield writer.writerow(csv_cell_values(row))
+        last = batch[-1][0]
+
+
+def _short(value: Any, limit: int) -> str:
+    text = "" if value is None else _ENCODER.encode(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str, str], generated_by: str) -> bytes:
+    """A landscape table of ``records`` (already bounded by the caller) with the filters and counts on top."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+    from reportlab.lib.units import mm
+    from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+
+    buffer = io.BytesIO()
+    now = timezone.now().astimezone(dt.UTC)
+    doc = SimpleDocTemplate(buffer, pagesize=landscape(A4), leftMargin=10 * mm, rightMargin=10 * mm,
+                            topMargin=10 * mm, bottomMargin=12 * mm, title="Croupier audit trail",
+                            author="Croupier", subject="audit trail export")
+    styles = getSampleStyleSheet()
+    cell = ParagraphStyle("cell", parent=styles["BodyText"], fontName="Helvetica", fontSize=6.5, leading=7.5)
+    shown = ", ".join(f"{k} = {v}" for k, v in sorted(filters.items())) or "none"
+    story: list[Any] = [
+        Paragraph("Croupier — audit trail", styles["Title"]),
+        Paragraph(escape(f"Exported {now:%Y-%m-%d %H:%M:%S} UTC by {generated_by}. Filters: {shown}. "
+                         f"Records {len(records)} of {total}"
+                         + (" (the first ones, oldest first: narrow the filters or export CSV for all)."
+                            if len(records) < total else ".")), styles["BodyText"]),
+        Spacer(1, 4 * mm),
+    ]
+    data: list[list[Any]] = [["Id", "Time (UTC)", "Chain #seq", "User (role)", "From", "Action", "Object",
+                              "Before", "After", "Hash"]]
+    for r in records:
+        data.append([
+            str(r.pk), r.created_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"), f"{r.chain} #{r.seq}",
+            Paragraph(escape(f"{r.actor_username or '—'} ({r.actor_role})"), cell),
+            Paragraph(escape(" ".join(x for x in (r.client_addr, r.device, r.channel) if x)), cell),
+            Paragraph(escape(r.action), cell), Paragraph(escape(f"{r.object_type} {r.object_id}"), cell),
+            Paragraph(escape(_short(r.before, 400)), cell), Paragraph(escape(_short(r.after, 400)), cell),
+            r.hash[:12],
+        ])
+    widths = [12, 27, 25, 27, 25, 24, 22, 51, 51, 17]
+    table = LongTable(data, repeatRows=1, colWidths=[w * mm for w in widths])
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), "Helvetica", 6.5),
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e4e4e4")),
+        ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("FONT", (9, 1), (9, -1), "Courier", 6),
+    ]))
+    story.append(table)
+
+    def footer(canvas: Any, document: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 7)
+        canvas.drawString(10 * mm, 6 * mm, f"Croupier audit trail — exported {now:%Y-%m-%d %H:%M} UTC — "
+                                           f"page {document.page}")
+        canvas.restoreState()
+
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buffer.getvalue()

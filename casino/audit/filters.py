@@ -1,0 +1,24 @@
+"""The filters auditors narrow the trail with, shared by the API, the exports and the web page."""
+
+from __future__ import annotations
+
+from django_filters import rest_framework as filters
+
+from casino.audit.models import AuditRecord
+
+
+class AuditRecordFilter(filters.FilterSet):
+    table_code = filters.CharFilter(label="table")
+    actor = filters.CharFilter(field_name="actor_username", label="user (username)")
+    actor_role = filters.CharFilter(label="role")
+    object_type = filters.CharFilter(label="object type")
+    object_id = filters.CharFilter(label="object id")
+    action = filters.CharFilter(label="action")
+    chain = filters.CharFilter(label="chain")
+    created_after = filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte", label="from (ISO time)")
+    created_before = filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt", label="until (ISO time)")
+
+    class Meta:
+        model = AuditRecord
+        fields = ["table_code", "actor", "actor_role", "object_type", "object_id", "action", "chain",
+                  "created_after", "created_before"]

@@ -1,0 +1,33 @@
+"""Audit jobs: verify the trail, sign checkpoints. Thin: re-fetch by id, call one service.
+
+Both are idempotent before they are ``acks_late``: a redelivered verification finds its row taken
+or done; a repeated checkpoint run signs nothing new. Beat schedules both (settings).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from casino.audit.verification import audit_checkpoint_create, audit_verification_run, audit_verify
+from casino.context import RequestContext, acting_as
+
+_RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 30, "retry_backoff_max": 600,
+          "max_retries": 5}
+
+
+@shared_task(name="casino.audit.tasks.verify_audit", acks_late=True, **_RETRY)
+def verify_audit(verification_id: int | None = None) -> int | None:
+    """Walk every chain. With an id, run that requested verification (API, web); without, a scheduled one."""
+    with acting_as(RequestContext(channel="task")):
+        if verification_id is None:
+            return audit_verify(trigger="beat").pk
+        verification = audit_verification_run(verification_id=verification_id)
+    return verification.pk if verification is not None else None
+
+
+@shared_task(name="casino.audit.tasks.audit_checkpoint", acks_late=True, **_RETRY)
+def audit_checkpoint() -> int:
+    """Sign the head of every chain that grew; returns how many checkpoints were written."""
+    with acting_as(RequestContext(channel="task")):
+        return len(audit_checkpoint_create())

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class StaffProfile(models.Model):
+    """A member of staff's credential: the id they sign counts and slips with."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff")
+    employee_id = models.CharField(max_length=32, unique=True)
+    display_name = models.CharField(max_length=120)
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.employee_id})"
+
+
+class IdempotencyRecord(models.Model):
+    """The first successful response to a write carrying an ``Idempotency-Key``.
+
+    Written in the same transaction as the write itself, so a retry either finds it (and gets
+    the same response back) or the write never happened.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    key = models.CharField(max_length=128)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=300)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique_per_user")]
+
+
+class OutboxStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    SENT = "sent", "sent"
+
+
+class Outbox(models.Model):
+    """A Celery job written in the transaction that asks for it, sent to the broker once it commits.
+
+    PostgreSQL is the record: if the broker (Redis) is down when the change commits, the row stays
+    ``pending`` and the relay (``casino.outbox.relay_outbox``: beat, the next enqueue, the
+    ``relay_outbox`` command) sends it when the broker is back. Rows are sent under
+    ``SELECT … FOR UPDATE SKIP LOCKED`` and marked with a conditional update, so two relays never
+    send the same row twice; the Celery task id is fixed at enqueue time.
+    """
+
+    task_name = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    task_id = models.UUIDField(unique=True)
+    # Equal keys collapse while pending: asking twice for the same job before it is sent sends it once.
+    dedupe_key = models.CharField(max_length=200, null=True, blank=True)
+    status = models.CharField(max_length=8, choices=OutboxStatus.choices, default=OutboxStatus.PENDING)
+    created_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["dedupe_key"], condition=models.Q(status="pending"),
+                                    name="outbox_pending_dedupe_key_unique"),
+            models.CheckConstraint(condition=models.Q(status="pending", sent_at__isnull=True)
+                                   | models.Q(status="sent", sent_at__isnull=False), name="outbox_sent_has_time"),
+        ]
+        indexes = [models.Index(fields=["id"], condition=models.Q(status="pending"), name="outbox_pending_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.task_name} ({self.status})"
+
+
+class LoginThrottle(models.Model):
+    """Failed sign-ins counted per username and per client address, and the lockout they lead to.
+
+    Kept in PostgreSQL rather than the cache so a lockout holds across every web process and
+    survives a Redis outage (casino/auth.py). Not a financial record: a success clears its user row.
+    """
+
+    key = models.CharField(max_length=200, unique=True)  # "user:<username>" or "addr:<ip>"
+    failures = models.PositiveIntegerField(default=0)
+    window_started_at = models.DateTimeField()
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.failures}"

@@ -1,0 +1,52 @@
+"""Staff roles. A role is a Django group of the same name; a superuser is an admin.
+
+dealer: deals the table they are assigned to, during that assignment only.
+pit_manager: runs the pits they manage (tables, shifts, assignments, voids, counts).
+accountant: reads everything financial and exports reports.
+auditor: reads the audit trail.
+compliance: reads the cash transaction log and its reports (players/, docs/players.md).
+admin: everything.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+class Role(StrEnum):
+    DEALER = "dealer"
+    PIT_MANAGER = "pit_manager"
+    ACCOUNTANT = "accountant"
+    AUDITOR = "auditor"
+    COMPLIANCE = "compliance"
+    ADMIN = "admin"
+
+
+def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> frozenset[Role]:
+    """The user's roles, cached on the user object for the request."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return frozenset()
+    cached = getattr(user, "_croupier_roles", None)
+    if cached is None:
+        names = set(user.groups.values_list("name", flat=True))
+        cached = frozenset(r for r in Role if r.value in names)
+        if user.is_superuser:
+            cached |= {Role.ADMIN}
+        user._croupier_roles = cached
+    return cached
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role) -> bool:
+    held = roles_of(user)
+    return Role.ADMIN in held or any(r in held for r in roles)
+
+
+def primary_role(user: AbstractBaseUser | AnonymousUser | None) -> str:
+    """The role named in audit records: the most powerful one held."""
+    held = roles_of(user)
+    for role in (Role.ADMIN, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.COMPLIANCE, Role.AUDITOR, Role.DEALER):
+        if role in held:
+            return role.value
+    return "system" if user is None else "none"

@@ -1,0 +1,53 @@
+"""Typed readers of environment variables that fail loudly on a bad value.
+
+Settings read the environment only through these, so a typo such as ``DEBUG=ture`` stops the
+process at start-up with the variable's name instead of silently meaning something else.
+"""
+
+from __future__ import annotations
+
+import os
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class EnvError(ValueError):
+    pass
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise EnvError(f"{name}={value!r}: expected one of true/false/1/0/yes/no/on/off")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise EnvError(f"{name}={value!r}: expected a whole number") from None
+    if minimum is not None and number < minimum:
+        raise EnvError(f"{name}={value!r}: must be at least {minimum}")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]

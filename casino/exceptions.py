@@ -1,0 +1,104 @@
+"""One place where errors become HTTP: ``{"error": {"code", "message", "field"?, "event"?}}``.
+
+Domain errors and engine refusals keep their code; DRF's own errors (validation, parse,
+authentication, throttling) are reshaped into the same body. Database conflicts that slip past
+the services' checks (a unique key hit by a concurrent request) are 409, an unreachable
+database is 503 — never a 500 with a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from casino.errors import DomainError
+from tables.engines.errors import EngineError
+
+log = logging.getLogger(__name__)
+
+
+def error_body(code: str, message: str, **more: Any) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    error.update({k: v for k, v in more.items() if v is not None})
+    return {"error": error}
+
+
+def _first_message(detail: Any) -> tuple[str | None, str]:
+    """The first field and message of a DRF validation error detail."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            field, message = _first_message(value)
+            name = key if key != "non_field_errors" else None
+            return (f"{name}.{field}" if name and field else name or field), message
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return None, str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, EngineError):
+        return Response({"error": exc.as_dict()}, status=400)
+    if isinstance(exc, DomainError):
+        return Response({"error": exc.as_dict()}, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body("body_too_large", "the request body is too large"), status=413)
+    if isinstance(exc, IntegrityError):
+        log.info("integrity conflict: %s", exc)
+        return Response(error_body("conflict", "the request conflicts with the current state; reload and retry"),
+                        status=409)
+    if isinstance(exc, OperationalError | InterfaceError):
+        log.warning("database unavailable: %s", exc)
+        return Response(error_body("database_unavailable", "the database is unavailable; retry shortly"),
+                        status=503, headers={"Retry-After": "5"})
+    if isinstance(exc, DatabaseError):
+        log.warning("database refused the request: %s", exc)
+        return Response(error_body("refused", "the database refused the request"), status=409)
+    if isinstance(exc, SuspiciousOperation):
+        return Response(error_body("bad_request", str(exc) or "bad request"), status=400)
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = drf.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, drf.ValidationError):
+        field, message = _first_message(exc.detail)
+        response.data = error_body("invalid", f"{field}: {message}" if field else message, field=field,
+                                   fields=exc.detail)
+    elif isinstance(exc, drf.ParseError):
+        response.data = error_body("malformed_json", f"the body is not valid JSON: {exc.detail}")
+    elif isinstance(exc, drf.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "error"
+        response.data = error_body(code, str(exc.detail))
+    return response
+
+
+def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("not_found", f"nothing at {request.path}"), status=404)
+
+
+def json_400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("bad_request", "bad request"), status=400)
+
+
+def json_403(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("forbidden", "you may not do this"), status=403)
+
+
+def json_500(request: HttpRequest) -> JsonResponse:
+    # Django calls this while handling the exception: a database that went away under a screen (or a
+    # middleware) is a 503 like in the API, not a 500.
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        return JsonResponse(error_body("database_unavailable", "the database is unavailable; retry shortly"),
+                            status=503, headers={"Retry-After": "5"})
+    return JsonResponse(error_body("server_error", "unexpected error; it has been logged"), status=500)

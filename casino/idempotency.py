@@ -1,0 +1,80 @@
+"""``Idempotency-Key`` for every write: a retried request returns the first answer, once.
+
+The dealer's tablet sends a fresh key with each action and retries with the same key until it
+hears back. The key's record is written in the same transaction as the write, so either both
+exist or neither does. Same key, same body: the first response is replayed and nothing new is
+written. Same key, different body: 409. Only successful responses are kept; a refused request
+wrote nothing, so retrying it simply asks again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.core.models import IdempotencyRecord
+from casino.errors import Conflict, InvalidInput
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+class _LostRace(Exception):
+    """Another request with the same key committed first: undo ours and replay theirs."""
+
+
+def _request_hash(request: Request) -> str:
+    data = request.data
+    if isinstance(data, dict):
+        # a credential in the body (a supervisor's approval) is never kept, not even hashed
+        data = {k: v for k, v in data.items() if "password" not in str(k).lower()}
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _replay(record: IdempotencyRecord, request_hash: str) -> Response:
+    if record.request_hash != request_hash:
+        raise Conflict(f"{HEADER} was already used for a different request", code="idempotency_key_reused",
+                       field=HEADER)
+    return Response(record.response_body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
+
+
+def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
+    """Decorate a DRF view method that writes."""
+
+    @functools.wraps(method)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None:
+            return method(view, request, *args, **kwargs)
+        if not 1 <= len(key) <= 128 or not key.isprintable():
+            raise InvalidInput(f"{HEADER} must be 1 to 128 printable characters", code="bad_idempotency_key",
+                               field=HEADER)
+        request_hash = _request_hash(request)
+        existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+        if existing is not None:
+            return _replay(existing, request_hash)
+        try:
+            with transaction.atomic():
+                response = method(view, request, *args, **kwargs)
+                if 200 <= response.status_code < 300:
+                    body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+                    try:  # no savepoint needed: losing the race rolls the whole write back anyway
+                        IdempotencyRecord.objects.create(
+                            user=request.user, key=key, method=request.method, path=request.path[:300],
+                            request_hash=request_hash, status_code=response.status_code, response_body=body)
+                    except IntegrityError:
+                        raise _LostRace from None
+                return response
+        except _LostRace:
+            return _replay(IdempotencyRecord.objects.get(user=request.user, key=key), request_hash)
+
+    return wrapper

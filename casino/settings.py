@@ -1,0 +1,283 @@
+"""Croupier settings: one module, driven by environment variables (see README "Configuration").
+
+Development is the default and needs nothing external: SQLite and Celery tasks run in process.
+``CROUPIER_MODE=production`` turns on every deployment protection and refuses to start without
+a real ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from casino.env import EnvError, env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+MODE = env_str("CROUPIER_MODE", "development")
+if MODE not in ("development", "production"):
+    raise EnvError(f"CROUPIER_MODE={MODE!r}: expected development or production")
+PRODUCTION = MODE == "production"
+
+DEBUG = env_bool("DEBUG", not PRODUCTION)
+_DEV_SECRET = "django-insecure-croupier-development-only-key-never-use-in-production-0123456789"
+SECRET_KEY = env_str("SECRET_KEY", None if PRODUCTION else _DEV_SECRET)
+if not SECRET_KEY:
+    raise EnvError("SECRET_KEY must be set when CROUPIER_MODE=production")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"])
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise EnvError("ALLOWED_HOSTS must be set when CROUPIER_MODE=production")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files, never a CDN
+    "casino.core",
+    "casino.audit",
+    "tables",
+    "accounting",
+    "players",
+    "cardroom",
+    "slots",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "casino.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on the API
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "casino.middleware.RequestContextMiddleware",
+    "casino.audit.middleware.AuditActorMiddleware",
+]
+
+ROOT_URLCONF = "casino.urls"
+WSGI_APPLICATION = "casino.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'var' / 'croupier.sqlite3'}")
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    # SQLite serialises writers; a busy timeout keeps the dev server and in-process jobs from
+    # failing with "database is locked" when they overlap.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20,
+        # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue instead of deadlocking;
+        # WAL + synchronous=NORMAL: commits without an fsync each (the embedded mode is for trying out)
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
+else:
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Optional read replica for the dashboards and reports (casino/dbrouter.py, docs/scaling.md).
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL", "")
+DATABASE_REPLICA_PATHS = env_list("DATABASE_REPLICA_PATHS", ["/pit/", "/reports/", "/api/accounting/reports/"])
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL,
+                                                 conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))
+    DATABASES["replica"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["casino.dbrouter.ReplicaRouter"]
+    MIDDLEWARE.append("casino.dbrouter.ReplicaReadsMiddleware")
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise
+WHITENOISE_USE_FINDERS = DEBUG  # development serves app static files without collectstatic
+STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/"
+
+# Bodies above this are refused with 413 before any parsing (a round document is a few KB).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 256 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend", "rest_framework.filters.OrderingFilter"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "casino.exceptions.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"login": env_str("LOGIN_THROTTLE", "10/min")},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Croupier API",
+    "DESCRIPTION": "Casino back office and dealer-assist service: floor, rounds, settlement, accounting, audit.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # every operation documents the JSON errors it can answer (casino/schema.py)
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "casino.schema.add_error_responses"],
+    # every choice set named once, so the schema (and `check --deploy`) has no naming collisions
+    "ENUM_NAME_OVERRIDES": {
+        "OpenClosedEnum": "tables.models.TableStatus",  # shifts share it: open/closed
+        "RoundStatusEnum": "tables.models.RoundStatus",
+        "ReconciliationStatusEnum": "accounting.models.ReconciliationStatus",
+        "SlipStatusEnum": "accounting.models.SlipStatus",
+        "ExportStatusEnum": "accounting.models.ExportStatus",
+        "PlayerStatusEnum": "players.models.PlayerStatus",
+        "DocumentKindEnum": "players.models.DocumentKind",
+        "CashKindEnum": "players.models.CashKind",
+        "ScoreSheetStatusEnum": "cardroom.models.SheetStatus",
+        "TournamentStatusEnum": "cardroom.models.TournamentStatus",
+        "MachineStatusEnum": "slots.models.MachineStatus",
+        "ProgressiveScopeEnum": "slots.models.ProgressiveScope",
+        "PaidByEnum": "slots.models.PaidBy",
+        "BonusUnitEnum": "slots.models.BonusUnit",
+        "BonusEventKindEnum": "slots.models.BonusEventKind",
+    },
+}
+
+# -- Celery: with no broker configured, tasks run in process (eagerly) ------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", None)
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # accounting: reconcile every shift that has ended and is not reconciled yet (docs/accounting.md)
+    "accounting-reconcile-due-shifts": {"task": "accounting.reconcile_due_shifts", "schedule": 15 * 60},
+}
+# Audit trail: sign each chain's head often, walk every chain less often (docs/audit.md).
+CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": "casino.audit.tasks.audit_checkpoint",
+                                            "schedule": env_int("AUDIT_CHECKPOINT_EVERY", 900, minimum=10)}
+CELERY_BEAT_SCHEDULE["audit-verify"] = {"task": "casino.audit.tasks.verify_audit",
+                                        "schedule": env_int("AUDIT_VERIFY_EVERY", 3600, minimum=10)}
+# Transactional outbox (casino/outbox.py): jobs are rows first; the relay sends what Redis refused.
+CELERY_IMPORTS = ["casino.outbox"]
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # deployments (and benches) sharing one Redis
+CELERY_BEAT_SCHEDULE["outbox-relay"] = {"task": "casino.outbox.relay",
+                                        "schedule": env_int("OUTBOX_RELAY_EVERY", 5, minimum=1)}
+# An unreachable broker must fail a publish in seconds, not hang the request that committed.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
+# The key that signs audit checkpoints; empty: one derived from SECRET_KEY (casino/audit/signing.py).
+AUDIT_CHECKPOINT_KEY = env_str("AUDIT_CHECKPOINT_KEY", "")
+
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+
+# -- Croupier's own knobs ---------------------------------------------------------------
+CROUPIER = {
+    "LARGE_BET": env_int("CROUPIER_LARGE_BET", 500_000, minimum=1),  # minor units
+    # accounting (docs/accounting.md); amounts in minor units
+    "CHIP_DENOMINATIONS": [int(v) for v in env_list("CROUPIER_CHIP_DENOMINATIONS",
+                                                    ["100", "500", "2500", "10000", "50000", "100000", "500000"])],
+    "COUNT_DISCREPANCY_REPORT": env_int("CROUPIER_COUNT_DISCREPANCY_REPORT", 2_500, minimum=0),  # report above
+    "COUNT_DISCREPANCY_ESCALATE": env_int("CROUPIER_COUNT_DISCREPANCY_ESCALATE", 10_000, minimum=1),  # at or above
+    "VARIANCE_ALERT": env_int("CROUPIER_VARIANCE_ALERT", 10_000, minimum=0),  # |variance| at or above
+    "LARGE_LOSS": env_int("CROUPIER_LARGE_LOSS", 1_000_000, minimum=1),  # a round's house loss at or above
+    "LARGE_TRANSACTION": env_int("CROUPIER_LARGE_TRANSACTION", 500_000, minimum=1),  # report threshold
+    "RECONCILE_GRACE_HOURS": env_int("CROUPIER_RECONCILE_GRACE_HOURS", 24, minimum=0),
+    "EXPORT_SYNC_MAX_ROWS": env_int("CROUPIER_EXPORT_SYNC_MAX_ROWS", 10_000, minimum=0),
+    "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
+    # players: ratings, comps and the cash transaction log (docs/players.md); amounts in minor units
+    "CASH_REPORT_THRESHOLD": env_int("CROUPIER_CASH_REPORT_THRESHOLD", 1_000_000, minimum=1),  # a day's total above
+    "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win
+    "COMP_POINTS_PER_UNIT": env_int("CROUPIER_COMP_POINTS_PER_UNIT", 10, minimum=0),  # per currency unit of comp
+    "RATING_AVERAGE_BET_FACTOR_PERCENT": env_int("CROUPIER_RATING_AVERAGE_BET_FACTOR_PERCENT", 200, minimum=100),
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}
+
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# -- Sign-in and browser protections (casino/auth.py, casino/security.py) --------------------------
+AUTHENTICATION_BACKENDS = ["casino.auth.LockoutBackend"]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username, within the window
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)  # per client address
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # seconds
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 12 * 3600, minimum=300)  # one shift and a margin
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = True  # the screens read the token from the form field, never the cookie
+CROUPIER_CSP = {
+    "default-src": ["'self'"], "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],  # the API docs' and audit page's inline <style>; no inline script
+    "img-src": ["'self'", "data:"], "connect-src": ["'self'"], "font-src": ["'self'"], "object-src": ["'none'"],
+    "base-uri": ["'self'"], "form-action": ["'self'"], "frame-ancestors": ["'none'"],
+}
+CROUPIER_PERMISSIONS_POLICY_DENY = ["camera", "microphone", "geolocation", "payment", "usb"]
+# A test-and-bench-only endpoint (bench/api.py's baseline): never on in production.
+CROUPIER_BENCH_ENDPOINTS = env_bool("CROUPIER_BENCH_ENDPOINTS", False) and not PRODUCTION

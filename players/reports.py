@@ -1,0 +1,282 @@
+"""Exports of the players area, written by accounting's report writers (CSV streamed, XLSX, PDF).
+
+ratings and comps are for accountants (and compliance); the cash transaction log and the cash
+transaction report lines are for compliance only. Filters: ``date_from``, ``date_to`` (gaming
+dates), ``table`` (code), ``pit`` (code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from accounting.reports.base import DATE, DATETIME, INT, MONEY, Column, Filters, Report
+from casino.core.roles import Role
+from casino.errors import InvalidInput, NotFound
+from players.models import CashTransaction, CashTransactionReport, SlipRating
+
+ITERATOR_CHUNK = 2_000
+
+
+def _dates(qs: QuerySet, f: Filters, path: str) -> QuerySet:
+    if f.date_from:
+        qs = qs.filter(**{f"{path}__gte": f.date_from})
+    if f.date_to:
+        qs = qs.filter(**{f"{path}__lte": f.date_to})
+    return qs
+
+
+class RatingsReport(Report):
+    """Every closed, rated slip: who, where, how long, how much, the theoretical and actual win, comps."""
+
+    name = "ratings"
+    title = "Player ratings"
+    filters_used = ("date_from", "date_to", "table", "pit")
+    columns = (
+        Column("slip", "Slip", INT),
+        Column("gaming_date", "Gaming date", DATE),
+        Column("player", "Player"),
+        Column("card", "Card"),
+        Column("table", "Table"),
+        Column("seat", "Seat", INT),
+        Column("opened_at", "Opened", DATETIME),
+        Column("closed_at", "Closed", DATETIME),
+        Column("minutes", "Minutes played", INT, total=True),
+        Column("decisions", "Decisions", INT, total=True),
+        Column("per_hour", "Decisions per hour"),
+        Column("handle", "Handle", MONEY, total=True),
+        Column("average_bet", "Average bet", MONEY),
+        Column("source", "Average bet from"),
+        Column("estimate", "Floor estimate", MONEY),
+        Column("edge", "House edge %"),
+        Column("theo", "Theoretical win", MONEY, total=True),
+        Column("actual", "Actual win", MONEY, total=True),
+        Column("buy_in_cash", "Cash buy-in", MONEY, total=True),
+        Column("buy_in_markers", "Marker buy-in", MONEY, total=True),
+        Column("comp_value", "Comp value", MONEY, total=True),
+        Column("comp_points", "Comp points", INT, total=True),
+        Column("flags", "Flags"),
+    )
+
+    def queryset(self) -> QuerySet[SlipRating]:
+        f = self.filters
+        qs = SlipRating.objects.select_related("slip__player", "slip__table", "slip__shift")
+        qs = _dates(qs, f, "slip__shift__gaming_date")
+        if f.table:
+            qs = qs.filter(slip__table__code=f.table)
+        if f.pit:
+            qs = qs.filter(slip__table__pit__code=f.pit)
+        return qs.order_by("slip__shift__gaming_date", "slip__opened_at", "slip_id")
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        from players.rating import percent4
+
+        for r in self.queryset().iterator(chunk_size=ITERATOR_CHUNK):
+            slip = r.slip
+            edge = percent4(_fraction(r.house_edge))
+            yield (
+                slip.pk,
+                slip.shift.gaming_date,
+                slip.player_label,
+                slip.player.card_number if slip.player else "",
+                slip.table.code,
+                slip.seat,
+                slip.opened_at,
+                slip.closed_at,
+                r.active_seconds // 60,
+                r.decisions,
+                None if r.decisions_per_hour is None else str(r.decisions_per_hour),
+                r.handle,
+                r.average_bet,
+                r.average_bet_source,
+                r.estimated_average_bet,
+                edge,
+                r.theoretical_win,
+                r.actual_win,
+                r.buy_in_cash,
+                r.buy_in_markers,
+                r.comp_value,
+                r.comp_points,
+                " ".join(r.flags),
+            )
+
+
+def _fraction(text: str) -> Any:
+    from fractions import Fraction
+
+    return Fraction(text) if text else None
+
+
+class CompsReport(Report):
+    """Per player and gaming day: slips, time, theoretical win and the comps it earned."""
+
+    name = "comps"
+    title = "Comps by player and gaming day"
+    filters_used = ("date_from", "date_to", "table", "pit")
+    columns = (
+        Column("gaming_date", "Gaming date", DATE),
+        Column("player", "Player"),
+        Column("card", "Card"),
+        Column("slips", "Slips", INT, total=True),
+        Column("minutes", "Minutes played", INT, total=True),
+        Column("handle", "Handle", MONEY, total=True),
+        Column("theo", "Theoretical win", MONEY, total=True),
+        Column("actual", "Actual win", MONEY, total=True),
+        Column("comp_value", "Comp value", MONEY, total=True),
+        Column("comp_points", "Comp points", INT, total=True),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        f = self.filters
+        qs = SlipRating.objects.filter(slip__player__isnull=False)
+        qs = _dates(qs, f, "slip__shift__gaming_date")
+        if f.table:
+            qs = qs.filter(slip__table__code=f.table)
+        if f.pit:
+            qs = qs.filter(slip__table__pit__code=f.pit)
+        groups = (
+            qs.values(
+                "slip__shift__gaming_date",
+                "slip__player_id",
+                "slip__player__first_name",
+                "slip__player__last_name",
+                "slip__player__card_number",
+            )
+            .annotate(
+                slips=Count("id"),
+                seconds=Sum("active_seconds"),
+                handle=Sum("handle"),
+                theo=Sum("theoretical_win"),
+                actual=Sum("actual_win"),
+                comp=Sum("comp_value"),
+                points=Sum("comp_points"),
+            )
+            .order_by(
+                "slip__shift__gaming_date", "slip__player__last_name", "slip__player__first_name", "slip__player_id"
+            )
+        )
+        for g in groups:
+            name = " ".join(p for p in (g["slip__player__first_name"], g["slip__player__last_name"]) if p)
+            yield (
+                g["slip__shift__gaming_date"],
+                name,
+                g["slip__player__card_number"] or "",
+                g["slips"],
+                int(g["seconds"] or 0) // 60,
+                int(g["handle"] or 0),
+                int(g["theo"] or 0),
+                None if g["actual"] is None else int(g["actual"]),
+                int(g["comp"] or 0),
+                int(g["points"] or 0),
+            )
+
+
+class CashTransactionLogReport(Report):
+    """The multiple transaction log: every cash in and out, in order, with who, where and the gaming day."""
+
+    name = "cash_transactions"
+    title = "Multiple transaction log"
+    filters_used = ("date_from", "date_to", "table")
+    columns = (
+        Column("id", "Id", INT),
+        Column("gaming_date", "Gaming date", DATE),
+        Column("recorded_at", "Time", DATETIME),
+        Column("player", "Player"),
+        Column("card", "Card"),
+        Column("description", "Description"),
+        Column("direction", "Direction"),
+        Column("kind", "Kind"),
+        Column("amount", "Amount", MONEY),
+        Column("location", "Location"),
+        Column("slip", "Slip", INT),
+        Column("recorded_by", "Recorded by"),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        f = self.filters
+        qs = CashTransaction.objects.select_related("player", "slip__player", "recorded_by")
+        qs = _dates(qs, f, "gaming_date")
+        if f.table:
+            qs = qs.filter(Q(table__code=f.table))
+        for t in qs.order_by("gaming_date", "recorded_at", "id").iterator(chunk_size=ITERATOR_CHUNK):
+            player = t.player or (t.slip.player if t.slip_id else None)
+            yield (
+                t.pk,
+                t.gaming_date,
+                t.recorded_at,
+                player.name if player else "",
+                (player.card_number or "") if player else "",
+                t.description,
+                t.direction,
+                t.kind,
+                t.amount,
+                t.location,
+                t.slip_id,
+                t.recorded_by.get_username(),
+            )
+
+
+class CashReportLinesReport(Report):
+    """Cash transaction report lines: a player's cash in or out above the threshold in a gaming day."""
+
+    name = "cash_reports"
+    title = "Cash transaction report"
+    filters_used = ("date_from", "date_to")
+    columns = (
+        Column("gaming_date", "Gaming date", DATE),
+        Column("player", "Player"),
+        Column("card", "Card"),
+        Column("documents", "Identity documents"),
+        Column("direction", "Direction"),
+        Column("total", "Total at crossing", MONEY),
+        Column("day_total", "Day total", MONEY),
+        Column("transactions", "Transactions", INT),
+        Column("threshold", "Threshold", MONEY),
+        Column("created_at", "Reported", DATETIME),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        from players.selectors import player_day_total
+
+        qs = CashTransactionReport.objects.select_related("player").prefetch_related("player__documents")
+        qs = _dates(qs, self.filters, "gaming_date")
+        for line in qs.order_by("gaming_date", "id"):
+            docs = "; ".join(f"{d.get_kind_display()} {d.number} ({d.issuer})" for d in line.player.documents.all())
+            day_total, count = player_day_total(
+                player_id=line.player_id, gaming_date=line.gaming_date, direction=line.direction
+            )
+            yield (
+                line.gaming_date,
+                line.player.name,
+                line.player.card_number or "",
+                docs,
+                line.direction,
+                line.total,
+                day_total,
+                count,
+                line.threshold,
+                line.created_at,
+            )
+
+
+REPORTS: dict[str, type[Report]] = {
+    r.name: r for r in (RatingsReport, CompsReport, CashTransactionLogReport, CashReportLinesReport)
+}
+# who may export each one (admins may export all)
+READERS: dict[str, tuple[Role, ...]] = {
+    "ratings": (Role.ACCOUNTANT, Role.COMPLIANCE),
+    "comps": (Role.ACCOUNTANT, Role.COMPLIANCE),
+    "cash_transactions": (Role.COMPLIANCE,),
+    "cash_reports": (Role.COMPLIANCE,),
+}
+
+
+def get_report(name: str, filters: Filters) -> Report:
+    cls = REPORTS.get(name)
+    if cls is None:
+        raise NotFound(f"no report {name!r} (reports: {', '.join(REPORTS)})", code="unknown_report")
+    if filters.group or filters.kind or filters.threshold is not None or filters.game or filters.dealer:
+        raise InvalidInput(f"{name} is filtered by {', '.join(cls.filters_used)} only", code="bad_filter")
+    return cls(filters)

@@ -1,0 +1,13 @@
+"""/players/… pages (included from casino/urls.py)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from players import views
+
+urlpatterns = [
+    path("", views.directory, name="players-directory"),
+    path("compliance/", views.compliance, name="players-compliance"),
+    path("<int:pk>/", views.player_detail, name="players-detail"),
+]

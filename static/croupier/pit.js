@@ -1,0 +1,65 @@
+/* The pit dashboard's charts: Chart.js, redrawn from the JSON each htmx poll brings (#chart-data). */
+(() => {
+  "use strict";
+
+  const charts = {};
+  const WIN = "#0b5d4b";
+  const HOLD = "#c07a00";
+
+  function readData() {
+    const el = document.getElementById("chart-data");
+    return el ? JSON.parse(el.textContent) : { by_hour: [], by_table: [] };
+  }
+
+  let unit = 100;
+  const toUnits = (minor) => minor / unit;
+
+  function config(labels, win, hold) {
+    return {
+      type: "bar",
+      data: {
+        labels,
+        datasets: [
+          { type: "bar", label: "Win", data: win, backgroundColor: WIN, yAxisID: "y" },
+          { type: "line", label: "Hold %", data: hold, borderColor: HOLD, backgroundColor: HOLD, yAxisID: "y1", spanGaps: true, tension: 0.2 },
+        ],
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        interaction: { mode: "index", intersect: false },
+        scales: {
+          y: { position: "left", title: { display: true, text: "Win" } },
+          y1: { position: "right", title: { display: true, text: "Hold %" }, grid: { drawOnChartArea: false } },
+        },
+      },
+    };
+  }
+
+  function upsert(id, labels, win, hold) {
+    const canvas = document.getElementById(id);
+    if (!canvas || !window.Chart) return;
+    const chart = charts[id];
+    if (!chart) {
+      charts[id] = new window.Chart(canvas, config(labels, win, hold));
+      return;
+    }
+    chart.data.labels = labels;
+    chart.data.datasets[0].data = win;
+    chart.data.datasets[1].data = hold;
+    chart.update("none");
+  }
+
+  function draw() {
+    const d = readData();
+    unit = 10 ** (d.digits === undefined ? 2 : d.digits);
+    upsert("chart-hour", d.by_hour.map((r) => r.hour), d.by_hour.map((r) => toUnits(r.win)), d.by_hour.map((r) => r.hold_pct));
+    upsert("chart-table", d.by_table.map((r) => r.table), d.by_table.map((r) => toUnits(r.win)), d.by_table.map((r) => r.hold_pct));
+    document.body.dataset.chartsDrawn = String(Number(document.body.dataset.chartsDrawn || 0) + 1);
+  }
+
+  document.body.addEventListener("htmx:afterSettle", draw);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", draw);
+  else draw();
+})();

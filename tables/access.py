@@ -1,0 +1,58 @@
+"""Who may act on which table. Used by services (the rule) and by API permissions (early 403)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from casino.context import current
+from casino.core.roles import Role, has_role, roles_of
+from casino.errors import Forbidden
+from tables.models import Assignment, ShiftStatus, Table
+
+
+def current_assignment(user: Any, table: Table) -> Assignment | None:
+    # The API checks it before the service does: one query per request, remembered for that request
+    # only (the request's context object is part of the key; jobs and commands never reuse it).
+    ctx = current()
+    memo = user.__dict__.get("_croupier_assignment")
+    if memo is not None and memo[0] is ctx and memo[1] == table.pk:
+        return memo[2]
+    now = timezone.now()
+    assignment = (
+        Assignment.objects.filter(dealer=user, table=table, starts_at__lte=now, ends_at__gt=now,
+                                  relieved_at__isnull=True, shift__status=ShiftStatus.OPEN)
+        .select_related("shift").order_by("-starts_at").first()
+    )
+    if ctx.channel in ("api", "web"):
+        user.__dict__["_croupier_assignment"] = (ctx, table.pk, assignment)
+    return assignment
+
+
+def manages_table(user: Any, table: Table) -> bool:
+    if has_role(user):  # admin
+        return True
+    return Role.PIT_MANAGER in roles_of(user) and table.pit.managers.filter(pk=user.pk).exists()
+
+
+def can_view_table(user: Any, table: Table) -> bool:
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR) or manages_table(user, table):
+        return True
+    return Role.DEALER in roles_of(user) and current_assignment(user, table) is not None
+
+
+def ensure_can_deal(user: Any, table: Table) -> None:
+    """Dealers act on the table they are assigned to, during that assignment; managers on their pits."""
+    if manages_table(user, table):
+        return
+    if Role.DEALER in roles_of(user):
+        if current_assignment(user, table) is None:
+            raise Forbidden(f"you are not assigned to table {table.code} now", code="not_assigned")
+        return
+    raise Forbidden("only the table's dealer or its pit manager may do this", code="role_required")
+
+
+def ensure_manages(user: Any, table: Table) -> None:
+    if not manages_table(user, table):
+        raise Forbidden(f"only a pit manager of {table.pit.name} may do this", code="pit_manager_required")

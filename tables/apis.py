@@ -1,0 +1,268 @@
+"""The floor's REST API. Thin: validate input, call one service, serialize the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from casino.core.roles import Role
+from casino.errors import Forbidden, NotFound
+from casino.exceptions import error_body
+from casino.idempotency import idempotent
+from casino.permissions import role_permission
+from tables import selectors
+from tables import serializers as s
+from tables.access import can_view_table
+from tables.engines.registry import available_games, get_engine
+from tables.models import Assignment, Pit, Round, Shift, ShiftType, Table
+from tables.services import floor, rounds
+
+STAFF = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+FLOOR_READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT)
+
+
+class GamesView(APIView):
+    """The games the engines play, with their settings and bet types."""
+
+    permission_classes = [role_permission(read_roles=STAFF)]
+
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})  # a list, one object per game
+    def get(self, request: Request) -> Response:
+        return Response([get_engine(g).describe() for g in available_games()])
+
+
+class PitViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.PitSerializer
+    permission_classes = [role_permission(read_roles=FLOOR_READERS)]
+    queryset = Pit.objects.all()
+
+
+class TableFilter(filters.FilterSet):
+    pit = filters.CharFilter(field_name="pit__code")
+
+    class Meta:
+        model = Table
+        fields = ["pit", "game", "status"]
+
+
+class TableViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.TableSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=FLOOR_READERS)]
+    filterset_class = TableFilter
+
+    def get_queryset(self) -> Any:
+        return selectors.visible_tables(self.request.user)
+
+    @extend_schema(request=s.TableUpdateInput, responses=s.TableSerializer)
+    @idempotent
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        """Change rules, limits, seats or open/close the table (its pit manager; audited)."""
+        data = s.TableUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = Table.objects.filter(pk=pk).first() if str(pk).isdigit() else None  # "/tables/x/": 404, not 500
+        if table is None:
+            raise NotFound(f"no table {pk}")
+        table = floor.table_update(table_id=table.pk, actor=request.user, **data.validated_data)
+        return Response(s.TableSerializer(table).data)
+
+
+class ShiftTypeViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.ShiftTypeSerializer
+    permission_classes = [role_permission(read_roles=FLOOR_READERS)]
+    queryset = ShiftType.objects.all()
+
+
+class ShiftViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.ShiftSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=FLOOR_READERS)]
+    queryset = Shift.objects.select_related("shift_type")
+    filterset_fields = ["status", "gaming_date"]
+
+    @extend_schema(request=s.ShiftOpenInput, responses={201: s.ShiftSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        """Open a shift."""
+        data = s.ShiftOpenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        shift = floor.shift_open(shift_type_id=data.validated_data["shift_type"],
+                                 gaming_date=data.validated_data["gaming_date"], actor=request.user)
+        return Response(s.ShiftSerializer(shift).data, status=status.HTTP_201_CREATED)
+
+
+class AssignmentViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.AssignmentSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=FLOOR_READERS)]
+    filterset_fields = ["table", "shift", "dealer"]
+
+    def get_queryset(self) -> Any:
+        qs = Assignment.objects.select_related("dealer", "table")
+        return qs.filter(table__in=selectors.visible_tables(self.request.user).values("pk"))
+
+    @extend_schema(request=s.AssignmentInput, responses={201: s.AssignmentSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        """Assign a dealer to a table for (part of) a shift."""
+        data = s.AssignmentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if not Table.objects.filter(pk=v["table"]).exists():
+            raise NotFound(f"no table {v['table']}", field="table")
+        assignment = floor.assignment_create(dealer_id=v["dealer"], table_id=v["table"], shift_id=v["shift"],
+                                             starts_at=v.get("starts_at"), ends_at=v.get("ends_at"),
+                                             actor=request.user)
+        return Response(s.AssignmentSerializer(assignment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=s.AssignmentSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def relieve(self, request: Request, pk: str | None = None) -> Response:
+        """End an assignment now (the dealer goes on break or off the table)."""
+        assignment = floor.assignment_relieve(assignment_id=self.get_object().pk, actor=request.user)
+        return Response(s.AssignmentSerializer(assignment).data)
+
+
+class RoundFilter(filters.FilterSet):
+    table = filters.CharFilter(field_name="table__code")
+
+    class Meta:
+        model = Round
+        fields = ["table", "status", "shift", "game"]
+
+
+class RoundListSerializer(s.RoundSerializer):
+    class Meta(s.RoundSerializer.Meta):
+        fields = [f for f in s.RoundSerializer.Meta.fields if f != "document"]
+
+
+class ApprovalThrottle(UserRateThrottle):
+    """A supervisor's password typed on a dealer's screen is throttled like a login."""
+
+    scope = "login"
+
+
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Rounds: open, bet, close betting, post cards and choices one at a time, settle, void."""
+
+    permission_classes = [role_permission(Role.DEALER, Role.PIT_MANAGER, read_roles=STAFF)]
+    filterset_class = RoundFilter
+    ordering_fields = ["id", "opened_at", "settled_at"]
+
+    def get_queryset(self) -> Any:
+        return selectors.visible_rounds(self.request.user)
+
+    def get_serializer_class(self) -> Any:
+        return RoundListSerializer if self.action == "list" else s.RoundSerializer
+
+    def _round(self, pk: str | None) -> Round:
+        rnd = Round.objects.select_related("table__pit").filter(pk=pk).first() if str(pk).isdigit() else None
+        if rnd is None:
+            raise NotFound(f"no round {pk}")
+        if not can_view_table(self.request.user, rnd.table):
+            raise Forbidden(f"you may not act on table {rnd.table.code}", code="not_your_table")
+        return rnd
+
+    def _answer(self, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
+        rnd = Round.objects.select_related("table", "dealer").get(pk=rnd.pk)  # one query for what the answer shows
+        return Response(s.RoundSerializer(rnd).data, status=code)
+
+    @extend_schema(request=s.RoundOpenInput, responses={201: s.RoundSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        """Open the next round at a table."""
+        data = s.RoundOpenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = Table.objects.filter(pk=data.validated_data["table"]).first()
+        if table is None:
+            raise NotFound(f"no table {data.validated_data['table']}", code="unknown_table", field="table")
+        rnd = rounds.round_open(table_id=table.pk, actor=request.user)
+        return self._answer(rnd, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.BetInput, responses={201: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def bets(self, request: Request, pk: str | None = None) -> Response:
+        """Record a bet by seat (the engine checks the type and the table's limits)."""
+        rnd = self._round(pk)
+        data = s.BetInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        rounds.bet_place(round_id=rnd.pk, actor=request.user, seat=v["seat"], type=v["type"], amount=v["amount"],
+                         extra=v["extra"], client_id=v.get("id"))
+        return self._answer(rnd, status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path="close-betting")
+    @idempotent
+    def close_betting(self, request: Request, pk: str | None = None) -> Response:
+        """No more bets; the answer's ``state.next`` says where the first card goes."""
+        rnd = rounds.betting_close(round_id=self._round(pk).pk, actor=request.user)
+        return self._answer(rnd)
+
+    @extend_schema(request=dict, responses={201: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def events(self, request: Request, pk: str | None = None) -> Response:
+        """Post one card or choice; the answer's ``state`` is the engine's (``next`` says what is due)."""
+        rnd = self._round(pk)
+        data = s.EventInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rounds.event_post(round_id=rnd.pk, actor=request.user, event=data.validated_data)
+        return self._answer(rnd, status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def settle(self, request: Request, pk: str | None = None) -> Response:
+        """Settle a complete round, once: per-bet results, commission and the house's net."""
+        rnd = self._round(pk)
+        rounds.round_settle(round_id=rnd.pk, actor=request.user)
+        return self._answer(rnd)
+
+    @extend_schema(request=s.VoidInput, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path="void")
+    @idempotent
+    def void_request(self, request: Request, pk: str | None = None) -> Response:
+        """Ask for a live round to be voided, with a reason; a pit manager approves."""
+        rnd = self._round(pk)
+        data = s.VoidInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rounds.round_void_request(round_id=rnd.pk, actor=request.user, reason=data.validated_data["reason"])
+        return self._answer(rnd)
+
+    @extend_schema(request=None, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path="void/approve")
+    @idempotent
+    def void_approve(self, request: Request, pk: str | None = None) -> Response:
+        """A pit manager other than the requester approves the void."""
+        rnd = self._round(pk)
+        rounds.round_void_approve(round_id=rnd.pk, actor=request.user)
+        return self._answer(rnd)
+
+    @extend_schema(request=s.EventUndoInput, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path="events/undo", throttle_classes=[ApprovalThrottle])
+    @idempotent
+    def events_undo(self, request: Request, pk: str | None = None) -> Response:
+        """Undo the last card or choice before settlement; a pit manager approves with their username and
+        password on the dealer's screen (audited; throttled and locked out like a sign-in)."""
+        rnd = self._round(pk)
+        data = s.EventUndoInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        # The supervisor signs in on the dealer's screen through Django's authenticate, so the sign-in
+        # lockout counts a wrong password and it is audited; answered rather than raised so that the
+        # count and the audit record are kept (a raise would roll them back with the request).
+        approver = authenticate(request._request, username=data.validated_data["approver_username"],
+                                password=data.validated_data["approver_password"])
+        if approver is None:
+            return Response(error_body("approval_refused", "the supervisor's username or password is wrong",
+                                       field="approver_password"), status=status.HTTP_403_FORBIDDEN)
+        rounds.event_undo(round_id=rnd.pk, actor=request.user, approver=approver)
+        return self._answer(rnd)

@@ -1,0 +1,968 @@
+"""Carousel, Pony and Merry-Go-Round: pool games on the 55-card triangle deck (seed 000).
+
+One round document is one *game*: the dealer deals a foundation card to each hand (horse),
+then betting rounds and deal rounds alternate. In each betting round every player still in
+stakes exactly the table ``limit`` on how many hands will survive the next deal (a hand
+holding a pair dies); the bets on the right count split the whole pot, odd chips and unwon
+pots carry, and the house takes ``rake_bp`` (10 %, rounded up) of every non-zero carry. The
+game ends when one hand or none is left; its carry goes to the next game (``carry_in``).
+Pony adds the pony pool on the last horse standing and the house-backed living-win bet
+(6:1); Merry-Go-Round adds the per-round high card pool.
+
+The first round of the seed's example game (table limit 1 chip):
+
+>>> cards = [{"card": c} for c in "3 4 6 7 8 9".split()]
+>>> bets = [{"bet": {"id": f"r1s{s}", "seat": s, "type": "count", "number": n, "amount": 1}}
+...         for s, n in zip(range(1, 6), [4, 4, 5, 6, 0])]
+>>> deal = [{"card": c} for c in "10 10 10 6 8 7".split()]
+>>> doc = {"game": "carousel", "config": {"limit": 1}, "events": cards + bets + deal}
+>>> out = ENGINES["carousel"].play(ENGINES["carousel"].load(doc))
+>>> out["next"]["say"], [(b["seat"], b["result"], b["net"]) for b in out["bets"] if b["result"] == "win"]
+('Betting round 2: take bets', [(3, 'win', 4)])
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from tables.engines.base import (
+    LIMIT_SETTINGS,
+    Bet,
+    BetSpec,
+    EdgeRow,
+    Engine,
+    Json,
+    Round,
+    Setting,
+    SettingKind,
+    awaiting,
+    bet_result,
+    expect_card,
+    parse_bet,
+    rounding_setting,
+    settled,
+)
+from tables.engines.errors import EngineError
+from tables.engines.money import Rounding, divide
+
+TOP_RANK = 10  # the triangle deck: rank n present n times, 1..10
+DECK_SIZE = TOP_RANK * (TOP_RANK + 1) // 2
+MAX_SEAT = 99
+
+COUNT, PONY, LIVING_WIN, HIGH_CARD = "count", "pony", "living_win", "high_card"
+
+
+# -- the triangle deck -------------------------------------------------------------------
+
+
+def parse_triangle_card(text: object) -> int:
+    """Read one triangle-deck card, ``"1"`` to ``"10"``; the deck has no suits.
+
+    >>> parse_triangle_card(" 7 ")
+    7
+    """
+    if isinstance(text, str):
+        raw = text.strip()
+        if raw.isdigit() and 1 <= int(raw) <= TOP_RANK and raw == str(int(raw)):
+            return int(raw)
+    raise EngineError("bad_card", f"{text!r} is not a Carousel card: the triangle deck has ranks '1' to '10', no suits")
+
+
+class TriangleShoe:
+    """What is left of the triangle deck: rank n starts with n copies (55 cards)."""
+
+    def __init__(self) -> None:
+        self._left = {rank: rank for rank in range(1, TOP_RANK + 1)}
+
+    def take(self, rank: int) -> None:
+        if self._left[rank] <= 0:
+            raise EngineError(
+                "card_exhausted", f"{rank}: the triangle deck holds {rank} card(s) of rank {rank}, all already dealt"
+            )
+        self._left[rank] -= 1
+
+    def remaining(self) -> int:
+        return sum(self._left.values())
+
+    def counts(self) -> dict[int, int]:
+        return dict(self._left)
+
+
+# -- pool arithmetic -----------------------------------------------------------------------
+
+
+def split_pot(pot: int, winners: int, chip: int) -> tuple[int, int]:
+    """Each winner's share in whole chips, and the odd chips left over (they carry).
+
+    >>> split_pot(9, 2, 1)
+    (4, 1)
+    """
+    share = (pot // (winners * chip)) * chip
+    return share, pot - share * winners
+
+
+def carry_rake(carry: int, basis_points: int, rounding: Rounding, chip: int) -> int:
+    """The house's take of a carry: ``basis_points`` of it in whole chips, rounded as told.
+
+    >>> carry_rake(5, 1000, Rounding.UP, 1), carry_rake(10, 1000, Rounding.UP, 1), carry_rake(0, 1000, Rounding.UP, 1)
+    (1, 1, 0)
+    """
+    if carry <= 0:
+        return 0
+    return min(carry, chip * divide(carry * basis_points, 10_000 * chip, rounding))
+
+
+@dataclass(slots=True)
+class Pool:
+    """One pool's chips through a game: what came in, was staked, paid, raked and carried."""
+
+    name: str
+    carry_in: int
+    carry: int
+    stakes: int = 0
+    paid: int = 0
+    rake: int = 0
+
+    def settle(self, stakes: int, winners: int, *, bp: int, rounding: Rounding, chip: int) -> Json:
+        """Add this round's stakes, pay ``winners`` equal shares of the whole pot, carry and rake the rest."""
+        pot = self.carry + stakes
+        self.stakes += stakes
+        share, left = split_pot(pot, winners, chip) if winners else (0, pot)
+        self.paid += share * winners
+        rake = carry_rake(left, bp, rounding, chip)
+        self.rake += rake
+        self.carry = left - rake
+        return {
+            "pot": pot,
+            "stakes": stakes,
+            "shares": winners,
+            "share": share,
+            "paid": share * winners,
+            "left": left,
+            "rake": rake,
+            "carry": self.carry,
+        }
+
+    def as_dict(self) -> Json:
+        return {
+            "carry_in": self.carry_in,
+            "stakes": self.stakes,
+            "paid": self.paid,
+            "rake": self.rake,
+            "carry_out": self.carry,
+        }
+
+
+def seat_order_key(seat: int, button: int) -> int:
+    """Betting order: the button's seat first, then up the seat numbers, wrapping after 99."""
+    return (seat - button) % MAX_SEAT
+
+
+# -- one game, replayed event by event -----------------------------------------------------
+
+
+class Phase(StrEnum):
+    FOUNDATIONS = "foundations"
+    BETTING = "betting"
+    DEALING = "dealing"
+    OVER = "over"
+
+
+@dataclass(slots=True)
+class Horse:
+    """One hand: its stack of cards, and the round it died in (None while it runs)."""
+
+    number: int
+    cards: list[int] = field(default_factory=list)
+    died_in: int | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.died_in is None
+
+    def as_dict(self) -> Json:
+        return {"cards": [str(c) for c in self.cards], "alive": self.alive, "died_in_round": self.died_in}
+
+
+def hand_name(number: int) -> str:
+    return f"hand:{number}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def pony_winners(horses: Sequence[Horse], candidates: Sequence[int]) -> list[int]:
+    """The horses that win the race among ``candidates`` (the last ones standing).
+
+    Ties go to the higher card rank, comparing the stacks from the most recent card back;
+    horses whose stacks tie all the way split the prize.
+
+    >>> hs = [Horse(1, [3, 7, 7]), Horse(2, [5, 9, 9]), Horse(3, [4, 9, 9])]
+    >>> pony_winners(hs, [1, 2, 3])
+    [2]
+    """
+    if len(candidates) <= 1:
+        return list(candidates)
+    keys = {n: tuple(reversed(horses[n - 1].cards)) for n in candidates}
+    best = max(keys.values())
+    return [n for n in candidates if keys[n] == best]
+
+
+class Game:
+    """The state of one Carousel game after the events so far."""
+
+    def __init__(self, engine: CarouselEngine, config: Mapping[str, Any]) -> None:
+        self.engine = engine
+        self.cfg = config
+        self.n = config["foundations"]
+        self.limit = config["limit"]
+        self.chip = config["chip"]
+        self.button = config["button"]
+        self.bp = config["rake_bp"]
+        self.rounding = Rounding(config["rake_rounding"])
+        self.shoe = TriangleShoe()
+        self.horses = [Horse(i) for i in range(1, self.n + 1)]
+        self.phase = Phase.FOUNDATIONS
+        self.round = 0  # the betting/deal round in progress (0 while dealing the foundations)
+        self.queue: list[int] = []  # hands still to receive a card this deal round
+        self.dealt_now: dict[int, int] = {}  # this deal round's card to each hand
+        self.end: str | None = None
+        self.pools = {COUNT: Pool(COUNT, config["carry_in"], config["carry_in"])}
+        if engine.has_pony:
+            self.pools[PONY] = Pool(PONY, config["pony_carry_in"], config["pony_carry_in"])
+        if engine.has_high_card:
+            self.pools[HIGH_CARD] = Pool(HIGH_CARD, config["high_card_carry_in"], config["high_card_carry_in"])
+        self.bet_ids: set[str] = set()
+        self.round_bets: list[Bet] = []  # bets taken in the betting round in progress
+        self.game_bets: list[Bet] = []  # pony and living-win bets, settled at the end
+        self.rows: list[Json] = []  # settled bet rows, in the order they were decided
+        self.rounds: list[Json] = []
+        self.players_declared: list[int] | None = None
+        self.count_bettors: list[set[int]] = []  # seats with a count bet, per betting round
+        self.players_ever: set[int] = set()
+        self.pony_result: Json | None = None
+
+    # -- who and what ---------------------------------------------------------------------
+    def running(self) -> list[int]:
+        return [h.number for h in self.horses if h.alive]
+
+    def carry(self) -> int:
+        return self.pools[COUNT].carry
+
+    def still_in(self) -> list[int] | None:
+        """Seats allowed a count bet this round; None while the carry is zero (anyone may join)."""
+        if self.carry() == 0:
+            return None
+        if self.round == 1:
+            return sorted(self.players_declared or [], key=lambda s: seat_order_key(s, self.button))
+        return sorted(self.count_bettors[-2], key=lambda s: seat_order_key(s, self.button))
+
+    # -- events ---------------------------------------------------------------------------
+    def apply(self, index: int, event: Mapping[str, Any]) -> None:
+        kinds = [k for k in ("card", "bet", "players") if k in event]
+        if len(kinds) != 1:
+            raise EngineError("bad_event", f"event {index}: expected a card, a bet or a players list", event=index)
+        allowed = {"card": {"card", "to"}, "bet": {"bet"}, "players": {"players"}}[kinds[0]]
+        extra = set(event) - allowed
+        if extra:
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        if kinds[0] == "card":
+            self.take_card(index, event)
+        elif kinds[0] == "bet":
+            self.take_bet(index, event["bet"])
+        else:
+            self.take_players(index, event["players"])
+
+    def take_players(self, index: int, players: Any) -> None:
+        if (
+            self.phase is not Phase.FOUNDATIONS
+            or any(h.cards for h in self.horses)
+            or self.players_declared is not None
+        ):
+            raise EngineError(
+                "out_of_turn",
+                f"event {index}: the players still in are listed once, before the first card",
+                event=index,
+            )
+        if (
+            not isinstance(players, list)
+            or not all(_is_int(s) and 1 <= s <= MAX_SEAT for s in players)
+            or len(set(players)) != len(players)
+        ):
+            raise EngineError(
+                "bad_event", f"event {index}: players must be a list of distinct seats 1 to {MAX_SEAT}", event=index
+            )
+        self.players_declared = list(players)
+
+    def expected_to(self) -> int | None:
+        if self.phase is Phase.FOUNDATIONS:
+            return next(h.number for h in self.horses if not h.cards)
+        if self.phase is Phase.BETTING:
+            return self.running()[0]
+        if self.phase is Phase.DEALING:
+            return self.queue[0]
+        return None
+
+    def take_card(self, index: int, event: Mapping[str, Any]) -> None:
+        target = self.expected_to()
+        if target is None:
+            raise EngineError(
+                "out_of_turn", f"event {index}: the game is over ({self.end}), no more cards", event=index
+            )
+        to = event.get("to")
+        if to is not None and to != hand_name(target):
+            names = [hand_name(h.number) for h in self.horses]
+            if to not in names:
+                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(names)}", event=index)
+            raise EngineError(
+                "out_of_turn", f"event {index}: the next card goes to hand {target}, not {to}", event=index
+            )
+        try:
+            rank = parse_triangle_card(event["card"])
+            self.shoe.take(rank)
+        except EngineError as exc:
+            raise exc.at(index) from None
+        if self.phase is Phase.FOUNDATIONS:
+            self.horses[target - 1].cards.append(rank)
+            if target == self.n:
+                self.open_betting()
+            return
+        if self.phase is Phase.BETTING:
+            self.phase = Phase.DEALING
+            self.queue = self.running()
+            self.dealt_now = {}
+        horse = self.horses[self.queue.pop(0) - 1]
+        if rank in horse.cards:
+            horse.died_in = self.round
+        horse.cards.append(rank)
+        self.dealt_now[horse.number] = rank
+        if not self.queue:
+            self.settle_round()
+
+    def open_betting(self) -> None:
+        self.round += 1
+        self.phase = Phase.BETTING
+        self.round_bets = []
+        self.count_bettors.append(set())
+
+    # -- bets -----------------------------------------------------------------------------
+    def take_bet(self, index: int, raw: Any) -> None:
+        where = f"events[{index}].bet"
+        bet = parse_bet(raw, self.engine.spec_for, where=where, event=index)
+        if self.phase is not Phase.BETTING:
+            doing = {
+                Phase.FOUNDATIONS: "the foundations are being dealt",
+                Phase.DEALING: f"betting is closed while round {self.round} is dealt",
+                Phase.OVER: f"the game is over ({self.end})",
+            }[self.phase]
+            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index)
+        if bet.id in self.bet_ids:
+            raise EngineError(
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+            )
+        if bet.type == LIVING_WIN:
+            self.engine.check_limits(bet, self.cfg, event=index, where=where)
+        elif bet.amount != self.limit:
+            raise EngineError(
+                "bad_amount",
+                f"event {index}: bet {bet.id}: a {bet.type} bet stakes exactly the "
+                f"table limit {self.limit}, not {bet.amount}",
+                event=index,
+                field=f"{where}.amount",
+            )
+        checks = {COUNT: self.check_count, PONY: self.check_pony, LIVING_WIN: self.check_pony}
+        checks.get(bet.type, self.check_high_card)(index, bet, where)
+        self.bet_ids.add(bet.id)
+        if bet.type in (PONY, LIVING_WIN):
+            self.game_bets.append(bet)
+        else:
+            self.round_bets.append(bet)
+
+    def check_count(self, index: int, bet: Bet, where: str) -> None:
+        number, running = bet.get("number"), len(self.running())
+        if not _is_int(number) or not 0 <= number <= running:
+            raise EngineError(
+                "bad_bet",
+                f"event {index}: bet {bet.id}: {running} hands are running, so a count bet "
+                f"is on a number from 0 to {running}",
+                event=index,
+                field=f"{where}.number",
+            )
+        bettors = self.count_bettors[-1]
+        if bet.seat in bettors:
+            raise EngineError(
+                "bad_bet",
+                f"event {index}: bet {bet.id}: seat {bet.seat} already bet this round (one spot per player)",
+                event=index,
+                field=f"{where}.seat",
+            )
+        allowed = self.still_in()
+        if allowed is not None and bet.seat not in allowed:
+            if self.round == 1 and self.players_declared is None:
+                who = (
+                    'none listed: give the previous game\'s players as a {"players": [...]} event before the first card'
+                )
+            else:
+                who = ", ".join(map(str, allowed)) or "nobody"
+            raise EngineError(
+                "join_refused",
+                f"event {index}: bet {bet.id}: seat {bet.seat} may not join or rejoin "
+                f"while the carry is {self.carry()} (players still in: {who})",
+                event=index,
+                field=f"{where}.seat",
+            )
+        key = seat_order_key(bet.seat, self.button)
+        if any(seat_order_key(s, self.button) > key for s in bettors):
+            last = max(bettors, key=lambda s: seat_order_key(s, self.button))
+            raise EngineError(
+                "out_of_turn",
+                f"event {index}: bet {bet.id}: seat {bet.seat} bets after seat {last}: "
+                f"players bet in seat order from the button (seat {self.button})",
+                event=index,
+                field=f"{where}.seat",
+            )
+        bettors.add(bet.seat)
+        self.players_ever.add(bet.seat)
+
+    def check_hand_field(self, index: int, bet: Bet, where: str, hands: Sequence[int]) -> None:
+        hand = bet.get("hand")
+        if not _is_int(hand) or hand not in hands:
+            raise EngineError(
+                "bad_bet",
+                f"event {index}: bet {bet.id}: hand must be one of the running hands {', '.join(map(str, hands))}",
+                event=index,
+                field=f"{where}.hand",
+            )
+
+    def check_pony(self, index: int, bet: Bet, where: str) -> None:
+        if self.round != 1:
+            raise EngineError(
+                "out_of_turn",
+                f"event {index}: bet {bet.id}: {bet.type} bets are taken in the first betting round only",
+                event=index,
+            )
+        self.check_hand_field(index, bet, where, self.running())
+        if bet.type == PONY and any(b.type == PONY and b.seat == bet.seat for b in self.game_bets):
+            raise EngineError(
+                "bad_bet",
+                f"event {index}: bet {bet.id}: seat {bet.seat} already has a pony bet",
+                event=index,
+                field=f"{where}.seat",
+            )
+
+    def check_high_card(self, index: int, bet: Bet, where: str) -> None:
+        self.check_hand_field(index, bet, where, self.running())
+        if any(b.type == HIGH_CARD and b.seat == bet.seat for b in self.round_bets):
+            raise EngineError(
+                "bad_bet",
+                f"event {index}: bet {bet.id}: seat {bet.seat} already has a high card bet this round",
+                event=index,
+                field=f"{where}.seat",
+            )
+
+    # -- settling -------------------------------------------------------------------------
+    def settle_pool(self, name: str, bets: Sequence[Bet], won: Any, round_no: int | None) -> Json:
+        """Settle one pool: ``won(bet)`` says which bets share it; one row per bet."""
+        winning = [b for b in bets if won(b)]
+        summary = self.pools[name].settle(
+            sum(b.amount for b in bets), len(winning), bp=self.bp, rounding=self.rounding, chip=self.chip
+        )
+        share = summary["share"]
+        for bet in bets:
+            if bet in winning:
+                self.rows.append(
+                    bet_result(bet, "win", share - bet.amount, 0, round=round_no, paid=share, **dict(bet.extra))
+                )
+            else:
+                self.rows.append(bet_result(bet, "lose", -bet.amount, 0, round=round_no, paid=0, **dict(bet.extra)))
+        summary["winning_bets"] = [b.id for b in winning]
+        return summary
+
+    def settle_round(self) -> None:
+        survivors = self.running()
+        died = [n for n in self.dealt_now if not self.horses[n - 1].alive]
+        count_bets = [b for b in self.round_bets if b.type == COUNT]
+        summary: Json = {
+            "round": self.round,
+            "cards": {hand_name(n): str(r) for n, r in self.dealt_now.items()},
+            "died": died,
+            "survivors": len(survivors),
+            "count": self.settle_pool(COUNT, count_bets, lambda b: b.get("number") == len(survivors), self.round),
+        }
+        if self.engine.has_high_card:
+            top = max(self.dealt_now.values())
+            high = [n for n, r in self.dealt_now.items() if r == top]
+            winner = high[0] if len(high) == 1 else None
+            hc_bets = [b for b in self.round_bets if b.type == HIGH_CARD]
+            summary[HIGH_CARD] = {
+                "high": top,
+                "hands": high,
+                "tie": winner is None,
+                **self.settle_pool(HIGH_CARD, hc_bets, lambda b: b.get("hand") == winner, self.round),
+            }
+        self.rounds.append(summary)
+        if len(survivors) <= 1:
+            self.finish("one_left" if survivors else "none_left")
+        elif self.shoe.remaining() < len(survivors):
+            self.finish("shoe_exhausted")
+        else:
+            self.open_betting()
+
+    def finish(self, end: str) -> None:
+        self.phase = Phase.OVER
+        self.end = end
+        if not self.engine.has_pony:
+            return
+        survivors = self.running()
+        if survivors:
+            candidates = survivors
+        else:  # all the remaining horses were eliminated at once
+            candidates = [h.number for h in self.horses if h.died_in == self.round]
+        winners = pony_winners(self.horses, candidates)
+        pony_bets = [b for b in self.game_bets if b.type == PONY]
+        # pony and living-win bets belong to the whole game, not to one betting round
+        pony = self.settle_pool(PONY, pony_bets, lambda b: b.get("hand") in winners, None)
+        self.pony_result = {"winners": winners, "tiebreak": len(candidates) > 1, **pony}
+        living = winners[0] if len(winners) == 1 and self.horses[winners[0] - 1].alive else None
+        pays = self.cfg.get("living_win_pays", 0)
+        for bet in self.game_bets:
+            if bet.type == LIVING_WIN:
+                if bet.get("hand") == living:
+                    self.rows.append(
+                        bet_result(
+                            bet,
+                            "win",
+                            bet.amount * pays,
+                            0,
+                            round=None,
+                            paid=bet.amount * (pays + 1),
+                            hand=bet.get("hand"),
+                        )
+                    )
+                else:
+                    self.rows.append(bet_result(bet, "lose", -bet.amount, 0, round=None, paid=0, hand=bet.get("hand")))
+
+    # -- output ---------------------------------------------------------------------------
+    def hands_doc(self) -> Json:
+        return {hand_name(h.number): h.as_dict() for h in self.horses}
+
+    def pool_docs(self) -> tuple[Json, Json]:
+        pools = {name: pool.as_dict() for name, pool in self.pools.items()}
+        total = {k: sum(p[k] for p in pools.values()) for k in ("carry_in", "stakes", "paid", "rake", "carry_out")}
+        return total, pools
+
+    def next_button(self) -> int:
+        if not self.players_ever:
+            return self.button
+        return min(self.players_ever, key=lambda s: seat_order_key(s, self.button + 1))
+
+    def next_step(self) -> Json:
+        if self.phase is Phase.FOUNDATIONS:
+            target = self.expected_to()
+            assert target is not None
+            return expect_card(hand_name(target), f"Deal to hand {target}", round=0)
+        if self.phase is Phase.DEALING:
+            return expect_card(hand_name(self.queue[0]), f"Deal to hand {self.queue[0]}", round=self.round)
+        # Betting is open: bets may come, and the round's first card (due next either way) closes it.
+        running = self.running()
+        betting = {
+            "bet_types": [t for t in self.engine.bet_types if t in (COUNT, HIGH_CARD) or self.round == 1],
+            "amount": self.limit,
+            "numbers": [0, len(running)],
+            "running": running,
+            "seats": self.still_in(),
+            "carry": self.carry(),
+            "placed": [{"id": b.id, "seat": b.seat, "type": b.type, **dict(b.extra)} for b in self.round_bets],
+        }
+        return expect_card(
+            hand_name(running[0]), f"Betting round {self.round}: take bets", round=self.round, betting=betting
+        )
+
+    def output(self) -> Json:
+        pool, pools = self.pool_docs()
+        if self.phase is not Phase.OVER:
+            return awaiting(self.next_step(), hands=self.hands_doc(), bets=self.rows, pool=pool, pools=pools)
+        rake = pool["rake"]
+        banked = sum(r["net"] for r in self.rows if r["type"] == LIVING_WIN)
+        house = {"net": rake - banked, "commission": 0, "rake": rake}
+        survivors = self.running()
+        last_players = sorted(
+            self.count_bettors[-1] if self.count_bettors else set(), key=lambda s: seat_order_key(s, self.next_button())
+        )
+        next_config = {"button": self.next_button(), "carry_in": self.carry()}
+        if self.engine.has_pony:
+            next_config["pony_carry_in"] = self.pools[PONY].carry
+        if self.engine.has_high_card:
+            next_config["high_card_carry_in"] = self.pools[HIGH_CARD].carry
+        outcome: Json = {
+            "end": self.end,
+            "survivors": survivors,
+            "rounds": self.rounds,
+            "next_game": {"config": next_config, "players": last_players},
+        }
+        if self.pony_result is not None:
+            outcome[PONY] = self.pony_result
+        if survivors and self.end == "one_left":
+            say = f"Hand {survivors[0]} is the last horse standing: game over"
+        elif survivors:
+            say = f"The deck cannot deal another round: game over with hands {', '.join(map(str, survivors))} running"
+        else:
+            say = "No hand is left: game over"
+        say += f". Carry {self.carry()} to the next game"
+        return settled(
+            hands=self.hands_doc(), outcome=outcome, bets=self.rows, house=house, pool=pool, pools=pools, say=say
+        )
+
+
+# -- the engines ---------------------------------------------------------------------------
+
+BASE_SETTINGS = (
+    Setting("foundations", SettingKind.INT, 6, "hands (horses) dealt at the start of a game", minimum=2, maximum=8),
+    Setting(
+        "limit", SettingKind.INT, 500, "the table limit: every pool bet stakes exactly this, minor units", minimum=1
+    ),
+    Setting(
+        "chip", SettingKind.INT, 1, "smallest chip in play, minor units: shares and rake are whole chips", minimum=1
+    ),
+    Setting(
+        "rake_bp",
+        SettingKind.INT,
+        1000,
+        "the house's take of each non-zero carry, basis points",
+        minimum=0,
+        maximum=10_000,
+    ),
+    rounding_setting("rake_rounding", Rounding.UP, "rounding of the rake to a whole chip (up: the seed's rule)"),
+    Setting(
+        "carry_in",
+        SettingKind.INT,
+        0,
+        "chips carried into this game's count pool by the last game (filled by the service from the ledger)",
+        minimum=0,
+    ),
+    Setting(
+        "button",
+        SettingKind.INT,
+        1,
+        "seat of the button: count bets go in seat order from it",
+        minimum=1,
+        maximum=MAX_SEAT,
+    ),
+)
+PONY_CARRY = Setting(
+    "pony_carry_in",
+    SettingKind.INT,
+    0,
+    "chips carried into this game's pony pool by the last game (filled by the service from the ledger)",
+    minimum=0,
+)
+HIGH_CARD_CARRY = Setting(
+    "high_card_carry_in",
+    SettingKind.INT,
+    0,
+    "chips carried into this game's high card pool by the last game (filled by the service from the ledger)",
+    minimum=0,
+)
+LIVING_WIN_PAYS = Setting(
+    "living_win_pays", SettingKind.INT, 6, "the house-backed living-win bet pays N to 1", minimum=1, maximum=100
+)
+
+COUNT_SPEC = BetSpec(
+    "How many hands survive the next deal (0 to the running hands); stakes exactly the limit; "
+    "the right count splits the whole pot",
+    required=("number",),
+    limits_apply=False,
+)
+PONY_SPEC = BetSpec(
+    "First betting round: the hand that survives longest; stakes exactly the limit; "
+    "a separate pool split by the winners",
+    required=("hand",),
+    limits_apply=False,
+)
+LIVING_WIN_SPEC = BetSpec(
+    "First betting round, house-backed: the hand is the last one standing, alive; pays living_win_pays to 1",
+    required=("hand",),
+)
+HIGH_CARD_SPEC = BetSpec(
+    "A running hand draws this round's highest card, alone; stakes exactly the limit; "
+    "a separate pool, ties carry to the next round",
+    required=("hand",),
+    limits_apply=False,
+)
+
+
+class CarouselEngine(Engine):
+    """Carousel and its variants: one round document is one game."""
+
+    banked = False
+    has_pony: ClassVar[bool] = False
+    has_living_win: ClassVar[bool] = False
+    has_high_card: ClassVar[bool] = False
+
+    def check_config(self, config: dict[str, Any]) -> None:
+        chip = config["chip"]
+        for name in ("limit", "carry_in", "pony_carry_in", "high_card_carry_in"):
+            if name in config and config[name] % chip:
+                raise EngineError(
+                    "bad_config", f"config.{name} must be a whole number of chips ({chip})", field=f"config.{name}"
+                )
+
+    def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
+        if raw_bets:
+            raise EngineError(
+                "bad_bet",
+                f'{self.name} takes its bets as {{"bet": …}} events in each betting '
+                "round (after the foundations), not in the top-level bets list",
+                field="bets",
+            )
+        return ()
+
+    def replay(self, rnd: Round) -> Game:
+        game = Game(self, rnd.config)
+        for index, event in enumerate(rnd.events):
+            game.apply(index, event)
+        return game
+
+    def play(self, rnd: Round) -> Json:
+        return self.replay(rnd).output()
+
+    def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
+        """The house's take per chip staked, by seeded simulation of a session of games (see ``simulate``)."""
+        return edge_rows(self, self.resolve_config(config), seed=seed)
+
+
+class Carousel(CarouselEngine):
+    name = "carousel"
+    title = "Carousel"
+    settings = (*BASE_SETTINGS, *LIMIT_SETTINGS)
+    bet_types = {COUNT: COUNT_SPEC}
+
+
+class Pony(CarouselEngine):
+    name = "pony"
+    title = "Pony"
+    has_pony = True
+    has_living_win = True
+    settings = (*BASE_SETTINGS, PONY_CARRY, LIVING_WIN_PAYS, *LIMIT_SETTINGS)
+    bet_types = {COUNT: COUNT_SPEC, PONY: PONY_SPEC, LIVING_WIN: LIVING_WIN_SPEC}
+
+
+class MerryGoRound(CarouselEngine):
+    name = "merry_go_round"
+    title = "Merry-Go-Round"
+    has_pony = True
+    has_high_card = True
+    settings = (*BASE_SETTINGS, PONY_CARRY, HIGH_CARD_CARRY, *LIMIT_SETTINGS)
+    bet_types = {COUNT: COUNT_SPEC, PONY: PONY_SPEC, HIGH_CARD: HIGH_CARD_SPEC}
+
+
+# -- house edge: seeded simulation ---------------------------------------------------------
+
+SIM_GAMES = 10_000  # games for the pool rows
+LIVING_WIN_GAMES = 100_000  # games for the living-win row (a cheaper loop: no bettors)
+SIM_BETTORS = 5  # as in the seed's example game
+SIM_BATCHES = 100
+
+
+def survivor_distribution(die: Sequence[float]) -> list[float]:
+    """P(k hands survive the next deal), k = 0..len(die), from each hand's chance to pair.
+
+    Each chance is exact (a hand's next card is uniform over what is left of the deck);
+    treating the hands as independent is the approximation.
+
+    >>> survivor_distribution([0.5, 0.5])
+    [0.25, 0.5, 0.25]
+    """
+    dist = [1.0]
+    for p_die in die:
+        new = [0.0] * (len(dist) + 1)
+        for k, p in enumerate(dist):
+            new[k] += p * p_die
+            new[k + 1] += p * (1 - p_die)
+        dist = new
+    return dist
+
+
+@dataclass(slots=True)
+class SimPool:
+    """A pool's carry and totals across a simulated session, by batch of games."""
+
+    carry: int = 0
+    batch_stakes: list[int] = field(default_factory=lambda: [0] * SIM_BATCHES)
+    batch_rake: list[int] = field(default_factory=lambda: [0] * SIM_BATCHES)
+
+    def round(self, batch: int, stakes: int, winners: int, money: tuple[int, Rounding, int]) -> None:
+        bp, rounding, chip = money
+        pot = self.carry + stakes
+        left = split_pot(pot, winners, chip)[1] if winners else pot
+        rake = carry_rake(left, bp, rounding, chip)
+        self.carry = left - rake
+        self.batch_stakes[batch] += stakes
+        self.batch_rake[batch] += rake
+
+
+def _draw(deck: list[int], left: int, rnd: Any) -> int:
+    """Take a random card from the first ``left`` of ``deck`` (moving the last one into its place)."""
+    j = int(rnd() * left)
+    card = deck[j]
+    deck[j] = deck[left - 1]
+    return card
+
+
+def simulate(engine: CarouselEngine, cfg: Mapping[str, Any], *, games: int, rng: random.Random) -> dict[str, SimPool]:
+    """Deal ``games`` games in a row (carries pass from game to game) with ``SIM_BETTORS`` bettors.
+
+    Count pool, twice on the same cards: "uniform" bettors each pick a count from 0 to the
+    running hands at random; "likely" bettors all take the most likely count by the deck's
+    composition (``survivor_distribution``). Pony and high card bettors pick a hand at random.
+    """
+    n, stake_all = cfg["foundations"], SIM_BETTORS * cfg["limit"]
+    money = (cfg["rake_bp"], Rounding(cfg["rake_rounding"]), cfg["chip"])
+    pools = {"uniform": SimPool(), "likely": SimPool()}
+    if engine.has_pony:
+        pools[PONY] = SimPool()
+    if engine.has_high_card:
+        pools[HIGH_CARD] = SimPool()
+    rnd = rng.random
+    deck0 = [r for r in range(1, TOP_RANK + 1) for _ in range(r)]
+    for g in range(games):
+        batch = g * SIM_BATCHES // games
+        deck, left, counts = deck0[:], DECK_SIZE, list(range(TOP_RANK + 1))
+        stacks: list[list[int]] = []
+        for _ in range(n):
+            card = _draw(deck, left, rnd)
+            left -= 1
+            counts[card] -= 1
+            stacks.append([card])
+        alive = list(range(n))
+        pony_picks = [int(rnd() * n) for _ in range(SIM_BETTORS)] if engine.has_pony else []
+        while True:
+            k = len(alive)
+            uniform_picks = [int(rnd() * (k + 1)) for _ in range(SIM_BETTORS)]
+            dist = survivor_distribution([sum(counts[r] for r in stacks[h]) / left for h in alive])
+            likely = dist.index(max(dist))
+            hc_picks = [alive[int(rnd() * k)] for _ in range(SIM_BETTORS)] if engine.has_high_card else []
+            survivors, drawn = [], []
+            for h in alive:
+                card = _draw(deck, left, rnd)
+                left -= 1
+                counts[card] -= 1
+                drawn.append(card)
+                if card not in stacks[h]:
+                    survivors.append(h)
+                stacks[h].append(card)
+            s = len(survivors)
+            pools["uniform"].round(batch, stake_all, uniform_picks.count(s), money)
+            pools["likely"].round(batch, stake_all, SIM_BETTORS if likely == s else 0, money)
+            if engine.has_high_card:
+                top = max(drawn)
+                winner = alive[drawn.index(top)] if drawn.count(top) == 1 else -1
+                pools[HIGH_CARD].round(batch, stake_all, hc_picks.count(winner), money)
+            last_round, alive = alive, survivors
+            if len(alive) <= 1 or left < len(alive):
+                break
+        if engine.has_pony:
+            winners = _sim_pony_winners(stacks, alive or last_round)
+            pools[PONY].round(batch, stake_all, sum(p in winners for p in pony_picks), money)
+    return pools
+
+
+def _sim_pony_winners(stacks: Sequence[Sequence[int]], candidates: Sequence[int]) -> list[int]:
+    best = max(tuple(reversed(stacks[h])) for h in candidates)
+    return [h for h in candidates if tuple(reversed(stacks[h])) == best]
+
+
+def living_win_games(n: int, *, games: int, rng: random.Random) -> int:
+    """How many of ``games`` simulated games end with one horse winning alone, alive."""
+    rnd = rng.random
+    deck0 = [r for r in range(1, TOP_RANK + 1) for _ in range(r)]
+    wins = 0
+    for _ in range(games):
+        deck, left = deck0[:], DECK_SIZE
+        stacks = []
+        for _ in range(n):
+            stacks.append([_draw(deck, left, rnd)])
+            left -= 1
+        alive = list(range(n))
+        while len(alive) > 1 and left >= len(alive):
+            survivors = []
+            for h in alive:
+                card = _draw(deck, left, rnd)
+                left -= 1
+                if card not in stacks[h]:
+                    survivors.append(h)
+                stacks[h].append(card)
+            alive = survivors
+        # the deck can run dry with 7 or 8 hands: then the race goes to the better stack
+        if len(alive) == 1 or (alive and len(_sim_pony_winners(stacks, alive)) == 1):
+            wins += 1
+    return wins
+
+
+def _ratio_ci(rake: Sequence[int], stakes: Sequence[int]) -> tuple[float, float]:
+    """95 % interval of Σrake/Σstakes from batch totals (the delta method over batches)."""
+    b = len(stakes)
+    total = sum(rake) / sum(stakes)
+    mean_s = sum(stakes) / b
+    resid = [(r - total * s) / mean_s for r, s in zip(rake, stakes)]
+    var = sum(x * x for x in resid) / (b - 1)
+    half = 1.96 * math.sqrt(var / b)
+    return total - half, total + half
+
+
+def edge_rows(
+    engine: CarouselEngine,
+    cfg: Mapping[str, Any],
+    *,
+    seed: int,
+    games: int = SIM_GAMES,
+    living_games: int = LIVING_WIN_GAMES,
+) -> list[EdgeRow]:
+    """The house's take per chip staked on each pool (and the living-win bet's edge), simulated."""
+    pools = simulate(engine, cfg, games=games, rng=random.Random(seed))
+    method = (
+        f"simulation: {games} games in a row, {SIM_BETTORS} bettors, {cfg['foundations']} hands, "
+        f"95 % CI over {SIM_BATCHES} batches"
+    )
+    labels = {
+        "uniform": ("count (uniform bettors)", "count bettors each pick a count from 0 to the running hands at random"),
+        "likely": (
+            "count (most-likely bettors)",
+            "count bettors all take the most likely count by the deck's composition",
+        ),
+        PONY: ("pony (uniform bettors)", "pony bettors pick a hand at random"),
+        HIGH_CARD: ("high_card (uniform bettors)", "high card bettors pick a running hand at random"),
+    }
+    rows = []
+    for key, pool in pools.items():
+        bet, note = labels[key]
+        rake, stakes = sum(pool.batch_rake), sum(pool.batch_stakes)
+        rows.append(
+            EdgeRow(bet, Fraction(rake, stakes), method, ci95=_ratio_ci(pool.batch_rake, pool.batch_stakes), note=note)
+        )
+    if engine.has_living_win:
+        n, pays = cfg["foundations"], cfg["living_win_pays"]
+        wins = living_win_games(n, games=living_games, rng=random.Random(seed))
+        q = wins / living_games  # chance that some horse wins alone, alive; the hands are exchangeable
+        edge = 1 - (pays + 1) * q / n
+        half = 1.96 * (pays + 1) / n * math.sqrt(q * (1 - q) / living_games)
+        rows.append(
+            EdgeRow(
+                LIVING_WIN,
+                edge,
+                f"simulation: {living_games} games, {n} hands, binomial 95 % CI",
+                ci95=(edge - half, edge + half),
+                note=f"one horse is left standing in {q:.2%} of games; it wins {pays}:1 on 1/{n} of them",
+            )
+        )
+    return rows
+
+
+ENGINES: dict[str, CarouselEngine] = {e.name: e for e in (Carousel(), Pony(), MerryGoRound())}

@@ -1,0 +1,164 @@
+"""The interface every scored card-room game follows.
+
+A card-room game is kept on a score sheet: players (or partnerships), deals, what each deal
+scored under the rules, running totals, the end of the game and its winner. A scorer enters
+what the rules need for one deal (for Hearts: hearts and the queen of spades taken by each
+player; for rummy: melds and deadwood); :meth:`ScoredGame.score_deal` checks it and says what
+each side scored, or refuses it with an :class:`~tables.engines.errors.EngineError` naming the
+field at fault. Like the engines, a game never touches a database; the sheet is a document:
+
+    {"game": "hearts", "config": {...}, "players": ["ann", "bob", "cy", "dee"],
+     "deals": [{"taken": {"ann": {"hearts": 3, "queen": false}, ...}}, ...]}
+
+and :func:`score_sheet` replays it into totals, per-deal scores and the winner.
+
+>>> from tables.scoring.registry import get_game  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tables.engines.base import Json, Setting
+from tables.engines.errors import EngineError
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """What one deal scored: points per side (player or partnership name), and why."""
+
+    points: Mapping[str, int]
+    notes: tuple[str, ...] = ()  # "ann shot the moon", "bob was euchred"…
+    extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts (bids, tricks…)
+    # Optional, for games whose next deal depends on more than the totals (a pot carried to a re-deal,
+    # hands won for a box bonus): what the next deal needs to know. Only read when the game sets
+    # ``carries_state``; it is handed to the next ``score_deal`` as ``state=``.
+    state: Mapping[str, Any] | None = None
+    # Optional: the game ends with this deal and this side wins, for games whose end the totals alone
+    # do not tell (Carousel rummy's winner reached 150 before the game and box bonuses were added).
+    winner: str | None = None
+
+
+class ScoredGame:
+    """Base class. Subclasses set the class attributes and implement :meth:`score_deal`."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    seed: ClassVar[str]  # which seed text holds the rules, e.g. "004 HEARTS"
+    settings: ClassVar[tuple[Setting, ...]] = ()
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    lowest_wins: ClassVar[bool] = False  # Hearts: the lowest score wins
+    # Optional: True if score_deal takes a keyword ``state`` (what the previous deal's DealScore.state
+    # said, :meth:`initial_state` before the first deal).
+    carries_state: ClassVar[bool] = False
+    # Optional: the validity checks the game offers (a rummy meld, a casino build): see :meth:`check`.
+    checks: ClassVar[tuple[str, ...]] = ()
+
+    # -- config and players ------------------------------------------------------------
+    def resolve_config(self, given: Any) -> dict[str, Any]:
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise EngineError("bad_config", "config must be an object of rule settings", field="config")
+        known = {s.name: s for s in self.settings}
+        for name in given:
+            if name not in known:
+                raise EngineError("unknown_setting", f"config.{name} is not a setting of {self.name}",
+                                  field=f"config.{name}")
+        return {s.name: s.clean(given[s.name]) if s.name in given else s.default for s in self.settings}
+
+    def sides(self, players: Sequence[str], config: Mapping[str, Any]) -> list[str]:
+        """Who scores: the players, or partnership names for partnership games (override)."""
+        return list(players)
+
+    def check_players(self, players: Any, config: Mapping[str, Any]) -> list[str]:
+        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+            raise EngineError("bad_players", "players must be a list of names", field="players")
+        if len(set(players)) != len(players):
+            raise EngineError("bad_players", "a player is listed twice", field="players")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise EngineError("bad_players", f"{self.title} takes {self.min_players} to {self.max_players} players",
+                              field="players")
+        return players
+
+    # -- the rules -----------------------------------------------------------------------
+    def score_deal(self, deal: Mapping[str, Any], *, players: Sequence[str], config: Mapping[str, Any],
+                   totals: Mapping[str, int], index: int) -> DealScore:  # pragma: no cover - abstract
+        """Check one deal's entry and score it. ``totals`` are the running totals before this deal."""
+        raise NotImplementedError
+
+    def winner(self, totals: Mapping[str, int], *, config: Mapping[str, Any], deals: int) -> str | None:
+        """The winner once the game is over, else None. Override for each game's end condition."""
+        return None
+
+    # -- optional helpers ----------------------------------------------------------------
+    def initial_state(self, players: Sequence[str], config: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The state before the first deal (games with ``carries_state``)."""
+        return None
+
+    def leader(self, totals: Mapping[str, int], *, config: Mapping[str, Any]) -> str | None:
+        """The one side ahead (lowest or highest total, per ``lowest_wins``), None on a tie or no sides.
+
+        What a sheet closed before the game's own end names as its winner (a chips game of Hearts has
+        no target score: the session ends when the players stop).
+        """
+        if not totals:
+            return None
+        best = min(totals.values()) if self.lowest_wins else max(totals.values())
+        ahead = [side for side, total in totals.items() if total == best]
+        return ahead[0] if len(ahead) == 1 else None
+
+    def check(self, name: str, payload: Any) -> Json:
+        """Run one of the validity checks in ``checks`` (override); unknown names are refused."""
+        raise EngineError("unknown_check", f"{self.title} offers no '{name}' check"
+                          + (f" (checks: {', '.join(self.checks)})" if self.checks else ""), field="check")
+
+    def describe(self) -> Json:
+        return {"game": self.name, "title": self.title, "seed": self.seed, "min_players": self.min_players,
+                "max_players": self.max_players, "lowest_wins": self.lowest_wins,
+                "settings": [{"name": s.name, "kind": s.kind.value, "default": s.default, "help": s.help}
+                             for s in self.settings],
+                **({"checks": list(self.checks)} if self.checks else {})}
+
+
+def score_sheet(game: ScoredGame, doc: Mapping[str, Any]) -> Json:
+    """Replay a whole score sheet: per-deal scores, running totals, the winner (or None)."""
+    if not isinstance(doc, Mapping):
+        raise EngineError("bad_document", "a score sheet must be a JSON object")
+    config = game.resolve_config(doc.get("config"))
+    players = game.check_players(doc.get("players"), config)
+    deals = doc.get("deals") or []
+    if not isinstance(deals, list):
+        raise EngineError("bad_document", "deals must be a list", field="deals")
+    sides = game.sides(players, config)
+    totals = dict.fromkeys(sides, 0)
+    rows: list[Json] = []
+    winner = None
+    state = game.initial_state(players, config) if game.carries_state else None
+    for i, deal in enumerate(deals):
+        if winner is not None:
+            raise EngineError("game_over", f"deal {i}: the game is already won by {winner}", event=i)
+        if not isinstance(deal, Mapping):
+            raise EngineError("bad_deal", f"deal {i} must be an object", event=i)
+        try:
+            more = {"state": state} if game.carries_state else {}
+            scored = game.score_deal(deal, players=players, config=config, totals=dict(totals), index=i, **more)
+        except EngineError as exc:
+            raise exc.at(i) from None
+        for side, pts in scored.points.items():
+            if side not in totals:
+                raise EngineError("bad_deal", f"deal {i}: {side} is not a side of this game", event=i)
+            totals[side] += pts
+        rows.append({"deal": i, "points": dict(scored.points), "totals": dict(totals), "notes": list(scored.notes),
+                     **({"extra": dict(scored.extra)} if scored.extra else {})})
+        if game.carries_state:
+            state = scored.state
+        if scored.winner is not None and scored.winner not in totals:
+            raise EngineError("bad_deal", f"deal {i}: the winner {scored.winner} is not a side of this game", event=i)
+        winner = scored.winner if scored.winner is not None else game.winner(totals, config=config, deals=i + 1)
+    return {"game": game.name, "config": config, "players": players, "sides": sides, "deals": rows,
+            "totals": totals, "winner": winner, "status": "finished" if winner is not None else "in_progress",
+            **({"state": state} if game.carries_state else {})}

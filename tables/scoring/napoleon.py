@@ -1,0 +1,285 @@
+"""Napoleon (Nap), Pool Nap, Peep Nap and Sir Garnet (seed 004, "NAPOLEON"), two to six players, settled
+in chips after each deal.
+
+Each player bids once the tricks, of five, he will win with a trump of his choice; a bid of all five
+is Nap, overcalled by Wellington and that by Blücher (also five tricks, dearer to lose). The bidder
+collects from every other player if he makes the bid and pays every player if he fails:
+
+==============  =====================  =====================
+bid             bidder wins            bidder loses
+==============  =====================  =====================
+1 to 4 tricks   1 a trick bid          1 a trick bid
+Nap             10                     5
+Wellington      10                     10
+Blücher         10                     20
+==============  =====================  =====================
+
+The seed's table prints "11 for each trick" and Nap "15" to lose. They are read as 1 and 5: the seed
+says Wellington and Blücher "incur greater penalties" than Nap, which a Nap penalty of 15 (more than
+Wellington's 10) would contradict, and 1 a trick and Nap 10/5 are the game's standard stakes. A house
+that reads them literally sets ``stakes`` (``per_trick`` 11, ``nap_lose`` 15).
+
+A deal entry::
+
+    {"bidder": "ann", "bid": 3, "tricks": 3}              # tricks: the bidder's (or an object by player)
+    {"bidder": "ann", "bid": "nap", "tricks": 4}
+    {"bidder": "bob", "bid": 2, "revoke": "cy"}            # play abandoned on cy's revoke
+    {"bidder": "bob", "bid": 2, "tricks": 2, "out_of_turn": ["dee"]}
+
+Pool Nap: a pool begun by every player putting in ``ante`` chips, the dealer adding ``ante`` each deal
+after that (the dealer is ``dealer`` in the entry, else the deal passes left from the first player
+listed); the first Nap made takes the pool, a failed Nap doubles it. Peep Nap adds one chip to the pool
+per peep at the widow card (``"peeped": ["ann"]``). Sir Garnet: a player who took up the extra hand
+(``"garnet": true``) must bid Nap and pays double if he fails. Totals are chips won less chips paid;
+in pool games minus their sum is the pool on the table. The game has no end of its own: the sheet is
+closed when the players stop.
+
+>>> from tables.scoring.base import score_sheet
+>>> sheet = score_sheet(GAMES["napoleon"], {"players": ["ann", "bob", "cy", "dee"], "deals": [
+...     {"bidder": "ann", "bid": 3, "tricks": 4}, {"bidder": "bob", "bid": "nap", "tricks": 4}]})
+>>> sheet["totals"]
+{'ann': 14, 'bob': -18, 'cy': 2, 'dee': 2}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tables.engines.base import Setting, SettingKind
+from tables.engines.errors import EngineError
+from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks, with_default
+from tables.scoring.hearts import flag
+
+TRICKS = 5
+FIVE_TRICK_BIDS = ("nap", "wellington", "blucher")  # low to high
+REVOKE_TO_POOL, OUT_OF_TURN = 5, 3  # chips
+PEEP = 1
+
+STAKES = Setting(
+    "stakes",
+    SettingKind.CHART,
+    {
+        "per_trick": 1,
+        "nap_win": 10,
+        "nap_lose": 5,
+        "wellington_win": 10,
+        "wellington_lose": 10,
+        "blucher_win": 10,
+        "blucher_lose": 20,
+    },
+    "chips the bidder collects from (wins) or pays to (loses) each other player: a bid of 1 to 4 tricks "
+    "per_trick a trick either way; the seed's table prints 11 and Nap 15 to lose, read as 1 and 5",
+)
+WELLINGTON = Setting(
+    "wellington_blucher", SettingKind.BOOL, True, "Nap may be overcalled by Wellington, and that by Blücher"
+)
+LOWEST_BID = Setting("lowest_bid", SettingKind.INT, 1, "the fewest tricks a player may bid", minimum=1, maximum=4)
+POOL = Setting(
+    "pool",
+    SettingKind.BOOL,
+    False,
+    "Pool Nap: a pool won by the first Nap made; a failed Nap doubles it; a revoke pays 5 chips and a "
+    "lead out of turn 3 into it",
+)
+ANTE = Setting(
+    "ante",
+    SettingKind.INT,
+    1,
+    "pool games: chips each player puts in to begin a pool, and the dealer adds every deal after",
+    minimum=1,
+    maximum=1000,
+)
+PEEP_SETTING = Setting(
+    "peep", SettingKind.BOOL, False, "Peep Nap: a widow card; a player may peep at it for one chip to the pool"
+)
+GARNET = Setting(
+    "sir_garnet",
+    SettingKind.BOOL,
+    False,
+    "Sir Garnet: an extra hand; the player who takes it up must bid Nap and pays double if he fails",
+)
+
+
+class Napoleon(ScoredGame):
+    name = "napoleon"
+    title = "Napoleon"
+    seed = "004 NAPOLEON"
+    min_players = 2
+    max_players = 6
+    settings = (STAKES, WELLINGTON, LOWEST_BID, POOL, ANTE, PEEP_SETTING, GARNET)
+
+    def resolve_config(self, given: Any) -> dict[str, Any]:
+        config = super().resolve_config(given)
+        if config["peep"] and not config["pool"]:
+            raise EngineError("bad_config", "config.peep: Peep Nap is played with a pool", field="config.peep")
+        return config
+
+    def read_bid(self, raw: Any, config: Mapping[str, Any]) -> tuple[int, str | None]:
+        """The tricks bid and the five-trick call (nap, wellington, blucher) if it is one."""
+        call = raw.lower().replace("ü", "u") if isinstance(raw, str) else None
+        if call in FIVE_TRICK_BIDS:
+            if call != "nap" and not config["wellington_blucher"]:
+                raise EngineError("bad_bid", f"bid: this table does not play {call}", field="bid")
+            return TRICKS, call
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            if config["lowest_bid"] <= raw < TRICKS:
+                return raw, None
+            if raw == TRICKS:
+                return TRICKS, "nap"
+        raise EngineError(
+            "bad_bid",
+            f"bid must be {config['lowest_bid']} to 4 tricks, nap"
+            + (", wellington or blucher" if config["wellington_blucher"] else "")
+            + f", not {raw!r}",
+            field="bid",
+        )
+
+    def score_deal(
+        self,
+        deal: Mapping[str, Any],
+        *,
+        players: Sequence[str],
+        config: Mapping[str, Any],
+        totals: Mapping[str, int],
+        index: int,
+    ) -> DealScore:
+        allowed = ["bidder", "bid", "tricks", "revoke", "out_of_turn", "passed", "dealer"]
+        allowed += ["peeped"] if config["peep"] else []
+        allowed += ["garnet"] if config["sir_garnet"] else []
+        only_keys(deal, allowed, self.title)
+        points = dict.fromkeys(players, 0)
+        notes: list[str] = []
+        pool = -sum(totals.values())
+        if config["pool"]:
+            dealer = dealer_of(deal, players, index)
+            if pool == 0:
+                for p in players:
+                    points[p] -= config["ante"]
+                notes.append(f"a new pool: each player puts in {config['ante']}")
+            else:
+                points[dealer] -= config["ante"]
+            for p in names_of(deal.get("peeped", []), "peeped", players):
+                points[p] -= PEEP
+                notes.append(f"{p} peeps at the widow: {PEEP} to the pool")
+        elif "dealer" in deal:
+            name_of(deal["dealer"], "dealer", players)
+        if "passed" in deal and flag(deal["passed"], "passed"):
+            extra_key = next((k for k in deal if k not in ("passed", "dealer", "peeped")), None)
+            if extra_key is not None:
+                raise EngineError("bad_deal", f"a passed deal has no {extra_key}", field=extra_key)
+            notes.append("all passed")
+            return DealScore(points, tuple(notes), self.pool_extra(config, pool, points, {}))
+        bidder = name_of(deal.get("bidder"), "bidder", players)
+        needed, call = self.read_bid(deal.get("bid"), config)
+        garnet = flag(deal.get("garnet", False), "garnet")
+        if garnet and call is None:
+            raise EngineError("bad_bid", "bid: a player who takes up the extra hand must bid Nap", field="bid")
+        stakes = config["stakes"]
+        win = stakes[f"{call}_win"] if call else stakes["per_trick"] * needed
+        lose = stakes[f"{call}_lose"] if call else stakes["per_trick"] * needed
+        if garnet:
+            lose *= 2
+        others = [p for p in players if p != bidder]
+        offenders = names_of(deal.get("out_of_turn", []), "out_of_turn", players)
+        if bidder in offenders:
+            raise EngineError(
+                "bad_deal", "out_of_turn: a bidder's lead or play out of turn carries no penalty", field="out_of_turn"
+            )
+        bid_name = call.capitalize() if call else f"{needed}"
+        if "revoke" in deal:
+            revoker = name_of(deal["revoke"], "revoke", players)
+            if "tricks" in deal:
+                raise EngineError("bad_deal", "tricks: play is abandoned on a revoke", field="tricks")
+            made = revoker != bidder
+            if made:  # the revoking opponent alone pays what the bidder would have collected
+                points[revoker] -= win * len(others)
+                points[bidder] += win * len(others)
+                notes.append(f"{revoker} revoked: pays {bidder} {win * len(others)}")
+            else:
+                for p in others:
+                    points[p] += lose
+                points[bidder] -= lose * len(others)
+                notes.append(f"{bidder} revoked: pays each player {lose} as though he had lost")
+            if config["pool"]:
+                points[revoker] -= REVOKE_TO_POOL
+                notes.append(f"{revoker} puts {REVOKE_TO_POOL} in the pool for the revoke")
+            tricks = None
+        else:
+            tricks = self.bidder_tricks(deal.get("tricks"), bidder, players)
+            made = tricks >= needed
+            for p in others:
+                points[p] += -win if made else lose
+            points[bidder] += win * len(others) if made else -lose * len(others)
+            notes.append(
+                f"{bidder} makes {bid_name} ({tricks} tricks): collects {win} from each"
+                if made
+                else f"{bidder} fails {bid_name} ({tricks} tricks): pays each {lose}"
+                + (" (double: Sir Garnet)" if garnet else "")
+            )
+        for p in offenders:
+            if config["pool"]:
+                points[p] -= OUT_OF_TURN
+                notes.append(f"{p} played out of turn: {OUT_OF_TURN} to the pool")
+            else:
+                points[p] -= OUT_OF_TURN
+                points[bidder] += OUT_OF_TURN
+                notes.append(f"{p} played out of turn: pays {bidder} {OUT_OF_TURN}")
+            if not made:  # ... and collects nothing if the bidder loses
+                points[p] -= lose
+                points[bidder] += lose
+        if config["pool"] and call is not None:
+            in_pool = pool - sum(points.values())
+            if made and tricks == TRICKS:
+                points[bidder] += in_pool
+                notes.append(f"{bidder} takes the pool of {in_pool}")
+            elif not made:
+                points[bidder] -= in_pool
+                notes.append(f"{bidder} doubles the pool: puts in {in_pool}")
+        extra = {"bidder": bidder, "bid": call or needed, "tricks": tricks, "made": made, "garnet": garnet}
+        return DealScore(points, tuple(notes), self.pool_extra(config, pool, points, extra))
+
+    @staticmethod
+    def bidder_tricks(raw: Any, bidder: str, players: Sequence[str]) -> int:
+        return read_tricks(raw, Seating.individual(players), total=TRICKS, maker=bidder)[bidder]
+
+    @staticmethod
+    def pool_extra(
+        config: Mapping[str, Any], before: int, points: Mapping[str, int], extra: dict[str, Any]
+    ) -> dict[str, Any]:
+        if not config["pool"]:
+            return extra
+        return {**extra, "pool_before": before, "pool_after": before - sum(points.values())}
+
+
+class PoolNap(Napoleon):
+    name = "pool_nap"
+    title = "Pool Nap"
+    seed = "004 NAPOLEON (Pool Nap)"
+    settings = (STAKES, WELLINGTON, LOWEST_BID, with_default(POOL, True), ANTE, PEEP_SETTING, GARNET)
+
+
+class PeepNap(Napoleon):
+    name = "peep_nap"
+    title = "Peep Nap"
+    seed = "004 NAPOLEON (Peep Nap)"
+    settings = (
+        STAKES,
+        WELLINGTON,
+        LOWEST_BID,
+        with_default(POOL, True),
+        ANTE,
+        with_default(PEEP_SETTING, True),
+        GARNET,
+    )
+
+
+class SirGarnet(Napoleon):
+    name = "sir_garnet"
+    title = "Sir Garnet"
+    seed = "004 NAPOLEON (Sir Garnet)"
+    settings = (STAKES, WELLINGTON, LOWEST_BID, POOL, ANTE, PEEP_SETTING, with_default(GARNET, True))
+
+
+GAMES: dict[str, ScoredGame] = {g.name: g for g in (Napoleon(), PoolNap(), PeepNap(), SirGarnet())}

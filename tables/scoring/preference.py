@@ -1,0 +1,133 @@
+"""Preference (seed 004, "PREFERENCE"), three players, 32 cards, in chips with a pot.
+
+The bidding is for the right to name trump, the bidder undertaking six of the ten tricks. In the first
+round each player bids a suit once (higher than the last: hearts, the "preference suit", highest, then
+diamonds, clubs, spades); if all pass, a second round in which players put chips in the pot, the most
+chips winning the bid (and the widow). The stakes are agreed beforehand — the house's settings: each
+player's ``ante`` to the pot every deal, the ``win`` paid from the pot to a bidder who takes six tricks
+or more (at most what the pot holds), the ``lose`` a bidder who fails pays into it.
+
+A deal entry::
+
+    {"bidder": "ann", "suit": "hearts", "tricks": 7}                   # first round
+    {"bidder": "bob", "chips": {"bob": 3, "cy": 2}, "tricks": 5}       # second round: chips put in
+    {"passed": true}                                                   # all passed both rounds
+
+``tricks`` is the bidder's (or an object of each player's, adding up to ten). Totals are chips won
+less chips paid; minus their sum is the pot. The game has no end of its own: the sheet is closed
+when the players stop.
+
+>>> from tables.scoring.base import score_sheet
+>>> sheet = score_sheet(GAMES["preference"], {"players": ["ann", "bob", "cy"], "deals": [
+...     {"bidder": "ann", "suit": "hearts", "tricks": 7}, {"bidder": "bob", "suit": "spades", "tricks": 4}]})
+>>> sheet["totals"], sheet["deals"][1]["extra"]["pot_after"]
+({'ann': 1, 'bob': -5, 'cy': -2}, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tables.engines.base import Setting, SettingKind
+from tables.engines.errors import EngineError
+from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.euchre import Seating, name_of, only_keys, read_tricks
+from tables.scoring.hearts import count, flag
+
+TRICKS, CONTRACT = 10, 6
+SUITS = ("spades", "clubs", "diamonds", "hearts")  # low to high; hearts is the preference suit
+
+
+class Preference(ScoredGame):
+    name = "preference"
+    title = "Preference"
+    seed = "004 PREFERENCE"
+    min_players = 3
+    max_players = 3
+    settings = (
+        Setting("ante", SettingKind.INT, 1, "chips each player puts in the pot every deal", minimum=0, maximum=10_000),
+        Setting(
+            "win",
+            SettingKind.INT,
+            3,
+            "chips paid from the pot to a bidder who takes six tricks or more (at most what the pot holds)",
+            minimum=1,
+            maximum=100_000,
+        ),
+        Setting("lose", SettingKind.INT, 3, "chips a bidder who fails pays into the pot", minimum=1, maximum=100_000),
+    )
+
+    def score_deal(
+        self,
+        deal: Mapping[str, Any],
+        *,
+        players: Sequence[str],
+        config: Mapping[str, Any],
+        totals: Mapping[str, int],
+        index: int,
+    ) -> DealScore:
+        only_keys(deal, ("bidder", "suit", "chips", "tricks", "passed", "dealer"), self.title)
+        if "dealer" in deal:
+            name_of(deal["dealer"], "dealer", players)
+        before = -sum(totals.values())
+        points = dict.fromkeys(players, -config["ante"])
+        notes = [f"each antes {config['ante']}"] if config["ante"] else []
+        if "passed" in deal and flag(deal["passed"], "passed"):
+            stray = next((k for k in deal if k not in ("passed", "dealer")), None)
+            if stray is not None:
+                raise EngineError("bad_deal", f"{stray}: a passed deal has no bid", field=stray)
+            notes.append("all passed both rounds: no bid")
+            return self.deal_score(points, notes, before, {"passed": True})
+        bidder = name_of(deal.get("bidder"), "bidder", players)
+        suit = deal.get("suit")
+        if suit is not None and suit not in SUITS:
+            raise EngineError("bad_deal", f"suit must be one of {', '.join(reversed(SUITS))}", field="suit")
+        if "chips" in deal:
+            chips = self.chips_bid(deal["chips"], bidder, players)
+            for p, c in chips.items():
+                points[p] -= c
+            notes.append(f"second round: {bidder} wins the bid with {chips[bidder]} chips to the pot")
+        elif suit is None:
+            raise EngineError(
+                "bad_deal", "suit: a first-round bid names its suit (a second-round bid gives chips)", field="suit"
+            )
+        else:
+            chips = {}
+            notes.append(f"{bidder} bids {suit}")
+        tricks = read_tricks(deal.get("tricks"), Seating.individual(players), total=TRICKS, maker=bidder)[bidder]
+        made = tricks >= CONTRACT
+        if made:
+            in_pot = before - sum(points.values())
+            paid = min(config["win"], in_pot)
+            points[bidder] += paid
+            notes.append(f"{bidder} takes {tricks} tricks: {paid} from the pot")
+        else:
+            points[bidder] -= config["lose"]
+            notes.append(f"{bidder} takes {tricks} tricks, short of six: pays {config['lose']} into the pot")
+        extra = {"bidder": bidder, "suit": suit, "chips": chips, "tricks": tricks, "made": made}
+        return self.deal_score(points, notes, before, extra)
+
+    @staticmethod
+    def chips_bid(raw: Any, bidder: str, players: Sequence[str]) -> dict[str, int]:
+        """The second round: chips each player who bid put in; the bidder's must be the most."""
+        if not isinstance(raw, Mapping) or not raw:
+            raise EngineError("bad_deal", "chips must be the chips each second-round bidder put in", field="chips")
+        chips: dict[str, int] = {}
+        for key, value in raw.items():
+            who = name_of(key, f"chips.{key}", players)
+            chips[who] = count(value, f"chips.{key}", low=1, high=1_000_000)
+        if bidder not in chips:
+            raise EngineError("bad_deal", f"chips: the bidder {bidder} won with chips, so put some in", field="chips")
+        if any(c >= chips[bidder] for p, c in chips.items() if p != bidder):
+            raise EngineError("bad_deal", f"chips: {bidder} must have put in the most chips", field="chips")
+        return chips
+
+    @staticmethod
+    def deal_score(points: dict[str, int], notes: list[str], before: int, extra: dict[str, Any]) -> DealScore:
+        return DealScore(
+            points, tuple(notes), {**extra, "pot_before": before, "pot_after": before - sum(points.values())}
+        )
+
+
+GAMES: dict[str, ScoredGame] = {g.name: g for g in (Preference(),)}

@@ -1,0 +1,34 @@
+"""Reads of the floor, scoped to what the user may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from casino.core.roles import Role, has_role, roles_of
+from tables.models import Round, ShiftStatus, Table
+
+
+def visible_tables(user: Any) -> QuerySet[Table]:
+    """Admins, accountants and auditors see every table; pit managers their pits; dealers their table now."""
+    tables = Table.objects.select_related("pit")
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
+        return tables
+    held = roles_of(user)
+    now = timezone.now()
+    condition = Q(pk__in=[])
+    if Role.PIT_MANAGER in held:
+        condition |= Q(pit__managers=user)
+    if Role.DEALER in held:
+        condition |= Q(assignments__dealer=user, assignments__starts_at__lte=now, assignments__ends_at__gt=now,
+                       assignments__relieved_at__isnull=True, assignments__shift__status=ShiftStatus.OPEN)
+    return tables.filter(condition).distinct()
+
+
+def visible_rounds(user: Any) -> QuerySet[Round]:
+    rounds = Round.objects.select_related("table", "dealer", "shift")
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
+        return rounds
+    return rounds.filter(table__in=visible_tables(user).values("pk"))

@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tables.models import Assignment, Bet, Pit, Round, Shift, ShiftType, Table
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer and nothing else: no strings, no 12.5, no true."""
+
+    default_error_messages = {"invalid": "must be a whole number (an integer in minor units, not a string or float)"}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Pit
+        fields = ["id", "code", "name"]
+
+
+class TableSerializer(serializers.ModelSerializer):
+    pit = serializers.SlugRelatedField(slug_field="code", read_only=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "code", "name", "pit", "game", "config", "min_bet", "max_bet", "seats", "status"]
+
+
+class TableUpdateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False)
+    config = serializers.DictField(required=False)
+    min_bet = StrictIntegerField(min_value=1, required=False)
+    max_bet = StrictIntegerField(min_value=1, required=False)
+    seats = StrictIntegerField(min_value=1, max_value=14, required=False)
+    status = serializers.ChoiceField(choices=["open", "closed"], required=False)
+
+
+class ShiftTypeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ShiftType
+        fields = ["id", "code", "name", "starts", "ends"]
+
+
+class ShiftSerializer(serializers.ModelSerializer):
+    shift_type = serializers.SlugRelatedField(slug_field="code", read_only=True)
+
+    class Meta:
+        model = Shift
+        fields = ["id", "shift_type", "gaming_date", "starts_at", "ends_at", "status", "closed_at"]
+
+
+class ShiftOpenInput(serializers.Serializer):
+    shift_type = StrictIntegerField(min_value=1)
+    gaming_date = serializers.DateField()
+
+
+class AssignmentSerializer(serializers.ModelSerializer):
+    dealer = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    table = serializers.SlugRelatedField(slug_field="code", read_only=True)
+
+    class Meta:
+        model = Assignment
+        fields = ["id", "dealer", "table", "shift", "starts_at", "ends_at", "relieved_at"]
+
+
+class AssignmentInput(serializers.Serializer):
+    dealer = StrictIntegerField(min_value=1)
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    ends_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class RoundOpenInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1)
+
+
+class BetInput(serializers.Serializer):
+    """A bet as in the round document; game-specific fields (``number``, ``coppered``…) ride along."""
+
+    id = serializers.CharField(max_length=64, required=False)
+    seat = StrictIntegerField(min_value=1, max_value=99)
+    type = serializers.CharField(max_length=40)
+    amount = StrictIntegerField(min_value=1, max_value=10**12)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["a bet must be a JSON object"]})
+        values = super().to_internal_value(data)
+        values["extra"] = {k: v for k, v in data.items() if k not in ("id", "seat", "type", "amount")}
+        return values
+
+
+class EventInput(serializers.Serializer):
+    """One event of the round document: ``{"card": "AS"}``, ``{"seat": 2, "action": "hit"}``, ``{"bet": {…}}``."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict) or not data:
+            raise serializers.ValidationError({"non_field_errors": ["an event must be a non-empty JSON object"]})
+        return dict(data)
+
+    def to_representation(self, instance: Any) -> Any:
+        return instance
+
+
+class VoidInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class EventUndoInput(serializers.Serializer):
+    """A supervisor's approval, given on the dealer's screen."""
+
+    approver_username = serializers.CharField(max_length=150)
+    approver_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class BetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Bet
+        fields = ["id", "client_id", "seat", "type", "amount", "extra", "event_index", "placed_at"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    table = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    table_id = serializers.IntegerField(read_only=True)
+    dealer = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    document = serializers.SerializerMethodField(help_text="the round document (ROUND_FORMAT.md, in)")
+
+    class Meta:
+        model = Round
+        fields = ["id", "table", "table_id", "shift", "number", "game", "status", "dealer", "opened_at",
+                  "betting_closed_at", "settled_at", "document", "state", "void_reason", "voided_at"]
+
+    def get_document(self, rnd: Round) -> dict[str, Any]:
+        from tables.services.rounds import round_document
+
+        return round_document(rnd)

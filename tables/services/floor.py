@@ -1,0 +1,124 @@
+"""Floor set-up: table rules and limits, shifts, dealer assignments. Audited like every change."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.audit.services import audit_log
+from casino.core.roles import Role, has_role, roles_of
+from casino.errors import Conflict, Forbidden, InvalidInput
+from tables.access import ensure_manages
+from tables.engines.errors import EngineError
+from tables.engines.registry import get_engine
+from tables.models import LIVE_STATUSES, Assignment, Shift, ShiftStatus, ShiftType, Table, TableStatus
+from tables.services.locks import lock_table
+
+TABLE_FIELDS = ("name", "config", "min_bet", "max_bet", "seats", "status")
+
+
+def _table_state(table: Table) -> dict[str, Any]:
+    return {f: getattr(table, f) for f in TABLE_FIELDS}
+
+
+@transaction.atomic
+def table_update(*, table_id: int, actor: Any, **changes: Any) -> Table:
+    """Change a table's rules, limits, seats or status (open/closed). Not while a round is live."""
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    unknown = set(changes) - set(TABLE_FIELDS)
+    if unknown:
+        raise InvalidInput(f"cannot change {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
+    if table.rounds.filter(status__in=LIVE_STATUSES).exists() and set(changes) - {"name"}:
+        raise Conflict(f"a round is live at {table.code}: change rules between rounds", code="round_in_progress")
+    before = _table_state(table)
+    for name, value in changes.items():
+        setattr(table, name, value)
+    if table.min_bet < 1 or table.max_bet < table.min_bet:
+        raise InvalidInput("limits must satisfy 1 ≤ min_bet ≤ max_bet", code="bad_limits", field="max_bet")
+    if table.status not in TableStatus.values:
+        raise InvalidInput("status must be open or closed", field="status")
+    try:
+        get_engine(table.game).resolve_config(table.engine_config())
+    except EngineError as exc:
+        raise InvalidInput(exc.message, code=exc.code, field=exc.field) from None
+    table.save(update_fields=list(changes))
+    audit_log(actor=actor, action="table.update", object_type="table", object_id=table.pk, table_code=table.code,
+              before=before, after=_table_state(table))
+    return table
+
+
+def _ensure_floor_manager(actor: Any) -> None:
+    if not has_role(actor, Role.PIT_MANAGER):
+        raise Forbidden("only a pit manager may do this", code="pit_manager_required")
+
+
+@transaction.atomic
+def shift_open(*, shift_type_id: int, gaming_date: dt.date, actor: Any) -> Shift:
+    """Open a casino shift for a gaming day; its times come from the shift type."""
+    _ensure_floor_manager(actor)
+    shift_type = ShiftType.objects.filter(pk=shift_type_id).first()
+    if shift_type is None:
+        raise InvalidInput(f"no shift type {shift_type_id}", code="unknown_shift_type", field="shift_type")
+    if Shift.objects.filter(shift_type=shift_type, gaming_date=gaming_date).exists():
+        raise Conflict(f"the {shift_type.name} shift of {gaming_date} already exists", code="shift_exists")
+    tz = timezone.get_current_timezone()
+    starts = dt.datetime.combine(gaming_date, shift_type.starts, tzinfo=tz)
+    ends = dt.datetime.combine(gaming_date, shift_type.ends, tzinfo=tz)
+    if ends <= starts:  # a shift past midnight (grave) ends the next calendar day
+        ends += dt.timedelta(days=1)
+    shift = Shift.objects.create(shift_type=shift_type, gaming_date=gaming_date, starts_at=starts, ends_at=ends,
+                                 opened_by=actor)
+    audit_log(actor=actor, action="shift.open", object_type="shift", object_id=shift.pk,
+              after={"type": shift_type.code, "gaming_date": gaming_date, "starts_at": starts, "ends_at": ends})
+    return shift
+
+
+@transaction.atomic
+def assignment_create(*, dealer_id: int, table_id: int, shift_id: int, starts_at: dt.datetime | None,
+                      ends_at: dt.datetime | None, actor: Any) -> Assignment:
+    """Put a dealer on a table for part of a shift (the whole shift by default)."""
+    from django.contrib.auth import get_user_model
+
+    table = lock_table(table_id)
+    ensure_manages(actor, table)
+    dealer = get_user_model().objects.filter(pk=dealer_id, is_active=True).first()
+    if dealer is None or Role.DEALER not in roles_of(dealer):
+        raise InvalidInput("dealer must be an active member of staff with the dealer role", code="not_a_dealer",
+                           field="dealer")
+    shift = Shift.objects.filter(pk=shift_id, status=ShiftStatus.OPEN).first()
+    if shift is None:
+        raise InvalidInput("shift must be an open shift", code="shift_not_open", field="shift")
+    starts_at = starts_at or shift.starts_at
+    ends_at = ends_at or shift.ends_at
+    if ends_at <= starts_at:
+        raise InvalidInput("ends_at must be after starts_at", code="bad_period", field="ends_at")
+    overlapping = Assignment.objects.filter(dealer=dealer, relieved_at__isnull=True, starts_at__lt=ends_at,
+                                            ends_at__gt=starts_at)
+    if overlapping.exists():
+        other = overlapping.select_related("table").first()
+        raise Conflict(f"{dealer.username} is already assigned to {other.table.code} then", code="dealer_busy")
+    assignment = Assignment.objects.create(dealer=dealer, table=table, shift=shift, starts_at=starts_at,
+                                           ends_at=ends_at, assigned_by=actor)
+    audit_log(actor=actor, action="assignment.create", object_type="assignment", object_id=assignment.pk,
+              table_code=table.code, after={"dealer": dealer.username, "table": table.code, "shift": shift.pk,
+                                            "starts_at": starts_at, "ends_at": ends_at})
+    return assignment
+
+
+@transaction.atomic
+def assignment_relieve(*, assignment_id: int, actor: Any) -> Assignment:
+    assignment = Assignment.objects.select_related("table").get(pk=assignment_id)
+    lock_table(assignment.table_id)
+    ensure_manages(actor, assignment.table)
+    if assignment.relieved_at is not None:
+        raise Conflict("this dealer was already relieved", code="already_relieved")
+    now = timezone.now()
+    Assignment.objects.filter(pk=assignment.pk).update(relieved_at=now)
+    assignment.refresh_from_db()
+    audit_log(actor=actor, action="assignment.relieve", object_type="assignment", object_id=assignment.pk,
+              table_code=assignment.table.code, before={"relieved_at": None}, after={"relieved_at": now})
+    return assignment

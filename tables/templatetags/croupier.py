@@ -1,0 +1,159 @@
+"""Template helpers for the screens: money and percentages exactly (integers in), cards, the role menu."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from django import template
+from django.urls import NoReverseMatch, reverse
+
+from accounting.money import money_text, percent_text
+from casino.core.roles import Role, has_role, roles_of
+
+register = template.Library()
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+
+
+@register.filter
+def money(value: Any) -> str:
+    """Minor units as the currency's decimal text; blank for None."""
+    if value is None or value == "":
+        return "—"
+    return money_text(int(value))
+
+
+@register.filter
+def percent(value: Fraction | None) -> str:
+    return "—" if value is None else f"{percent_text(value)} %"
+
+
+@register.filter
+def card(code: Any) -> str:
+    """``"TS"`` → ``"10♠"``; a triangle-deck card ("7") or anything else unchanged."""
+    text = str(code)
+    if len(text) == 2 and text[1] in SUITS:
+        return ("10" if text[0] == "T" else text[0]) + SUITS[text[1]]
+    return text
+
+
+@register.filter
+def card_name(code: Any) -> str:
+    """``"TS"`` → ``"10 of spades"`` for screen readers."""
+    text = str(code)
+    if len(text) == 2 and text[1] in SUITS:
+        return f"{RANK_NAMES.get(text[0], text[0])} of {SUIT_NAMES[text[1]]}"
+    return text
+
+
+@register.filter
+def as_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _url(*names: str) -> str | None:
+    for name in names:
+        try:
+            return reverse(name)
+        except NoReverseMatch:
+            continue
+    return None
+
+
+# URL names the accounting pages may use, in order of preference (the first that exists is linked)
+ACCOUNTING_PAGES = ("accounting-web:index", "accounting_web:index", "accounting-reports-page", "accounting-home")
+
+
+def accounting_home() -> str | None:
+    return _url(*ACCOUNTING_PAGES)
+
+
+@register.simple_tag(takes_context=True)
+def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sections the signed-in user's roles open, the current one marked."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    links: list[tuple[str, str]] = []
+    if user is not None and roles_of(user):
+        if Role.DEALER in roles_of(user):
+            links.append(("Dealer screen", reverse("dealer-home")))
+        if has_role(user, Role.PIT_MANAGER):
+            links.append(("Pit dashboard", reverse("pit-dashboard")))
+        if has_role(user, Role.ACCOUNTANT):
+            page = accounting_home()
+            links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
+        if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
+            links.append(("Card room", reverse("cardroom-web:index")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("slots-web:index"):
+            links.append(("Slot floor", reverse("slots-web:index")))
+        if has_role(user, Role.PIT_MANAGER, Role.COMPLIANCE) and _url("players-directory"):
+            links.append(("Players", reverse("players-directory")))
+        if has_role(user, Role.COMPLIANCE) and _url("players-compliance"):
+            links.append(("Cash log", reverse("players-compliance")))
+        if has_role(user, Role.AUDITOR):
+            audit = _url("audit-index")
+            if audit:
+                links.append(("Audit trail", audit))
+    path = getattr(request, "path", "")
+    return [{"label": label, "url": url, "current": path.startswith(url)} for label, url in links]
+
+
+def _hand_label(name: str) -> str:
+    parts = name.split(":")
+    if parts[0] == "seat" and len(parts) == 3:
+        return f"Seat {parts[1]} hand {int(parts[2]) + 1}"
+    if parts[0] in ("seat", "hand") and len(parts) == 2:
+        return f"{parts[0].title()} {parts[1]}"
+    return name.replace("_", " ").capitalize()
+
+
+@register.filter
+def event_text(payload: Any) -> str:
+    """One round event in words: ``{"card": "9S"}`` → ``9♠``; a choice → ``Seat 2: hit``."""
+    if not isinstance(payload, dict):
+        return str(payload)
+    if "card" in payload:
+        to = payload.get("to")
+        return card(payload["card"]) + (f" to {_hand_label(str(to))}" if to else "")
+    if "action" in payload:
+        who = f"Seat {payload['seat']}" if payload.get("seat") is not None else "Dealer"
+        hand = f" hand {int(payload['hand']) + 1}" if isinstance(payload.get("hand"), int) else ""
+        more = f" ({str(payload['result']).replace('_', ' ')})" if payload.get("result") else ""
+        return f"{who}{hand}: {str(payload['action']).replace('_', ' ')}{more}"
+    if isinstance(payload.get("bet"), dict):
+        bet = payload["bet"]
+        return f"Bet: seat {bet.get('seat')} {bet.get('type')} {money(bet.get('amount'))}"
+    return as_json(payload)
+
+
+@register.filter
+def hands_text(state: Any) -> str:
+    """The hands of an engine answer in one line: ``Player 9♠ 5♦ (4) · Banker K♥ (0)``."""
+    hands = (state or {}).get("hands") if isinstance(state, dict) else None
+    if not isinstance(hands, dict):
+        return ""
+    parts = []
+    for name, hand in hands.items():
+        if not isinstance(hand, dict):
+            continue
+        cards = " ".join(card(c) for c in hand.get("cards") or [])
+        total = f" ({hand['total']})" if hand.get("total") is not None else ""
+        parts.append(f"{_hand_label(name)} {cards}{total}".strip())
+    return " · ".join(parts)
+
+
+@register.filter
+def state_say(state: Any) -> str:
+    if not isinstance(state, dict):
+        return ""
+    nxt = state.get("next") or {}
+    return str(nxt.get("say") or state.get("say") or state.get("status") or "")
+
+
+@register.filter
+def get_line(lines: dict[int, Any], bet_id: int) -> Any:
+    return lines.get(bet_id) if isinstance(lines, dict) else None

@@ -1,0 +1,84 @@
+"""The auditors' web page."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.test import Client
+
+from casino.audit.models import AuditRecord, AuditVerification
+from casino.audit.services import audit_log
+from casino.audit.verification import audit_verify
+
+
+@pytest.fixture
+def trail(floor):
+    with transaction.atomic():
+        audit_log(actor=floor.dealer, action="round.open", object_type="round", object_id=1, table_code="BAC1",
+                  after={"number": 1, "note": "<script>alert(1)</script>"})
+        audit_log(actor=floor.manager, action="table.update", object_type="table", object_id=5, table_code="BAC2",
+                  before={"max_bet": 500_000}, after={"max_bet": 100_000})
+
+
+def browser(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_auditor_sees_the_trail_filtered_with_export_links_and_status(floor, trail):
+    # given a clean verification
+    audit_verify(trigger="command")
+    # when the auditor filters by table
+    response = browser(floor.auditor).get("/audit/?table_code=BAC1")
+    # then the page shows BAC1's record only, escaped, with export links carrying the filter
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "round.open" in html
+    assert "table.update" not in html
+    assert "&lt;script&gt;" in html
+    assert "<script>alert" not in html
+    assert 'href="/api/audit/records/export.csv?table_code=BAC1"' in html
+    assert 'href="/api/audit/records/export.pdf?table_code=BAC1"' in html
+    assert "chains intact" in html
+    assert response.context["page"].paginator.count == 1
+
+
+def test_a_broken_trail_is_shown_as_such(floor, trail):
+    AuditVerification.objects.create(trigger="beat", requested_at="2026-01-01T00:00Z", status="done",
+                                     finished_at="2026-01-01T00:01Z", ok=False, first_broken_chain="casino",
+                                     first_broken_seq=4, first_broken_reason="hash",
+                                     breaks=[{"message": "casino#4 (record 9) was altered"}])
+    html = browser(floor.auditor).get("/audit/").content.decode()
+    assert "BROKEN" in html
+    assert "casino#4 (record 9) was altered" in html
+
+
+def test_a_bad_filter_shows_its_error_and_no_records(floor, trail):
+    response = browser(floor.auditor).get("/audit/?created_after=soon")
+    assert response.status_code == 200
+    assert response.context["page"].paginator.count == 0
+    assert "Enter a valid date/time." in response.content.decode()
+
+
+@pytest.mark.parametrize("role", ["dealer", "manager", "accountant", "nobody"])
+def test_others_are_refused(floor, trail, role):
+    client = browser(getattr(floor, role))
+    assert client.get("/audit/").status_code == 403
+    assert client.post("/audit/verify/").status_code == 403
+    assert AuditVerification.objects.count() == 0
+
+
+def test_anonymous_is_sent_to_log_in(db):
+    response = Client().get("/audit/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login/?next=/audit/")
+
+
+def test_verify_now_from_the_page(floor, trail, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = browser(floor.admin).post("/audit/verify/")
+    assert (response.status_code, response["Location"]) == (302, "/audit/")
+    verification = AuditVerification.objects.get()
+    assert (verification.trigger, verification.ok, verification.requested_by_id) == ("web", True, floor.admin.pk)
+    assert verification.records == AuditRecord.objects.count()

@@ -1,0 +1,113 @@
+"""factory_boy factories and a ready-made floor for tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from casino.core.models import StaffProfile
+from casino.core.roles import Role
+from tables.models import Assignment, Pit, Shift, ShiftType, Table
+
+User = get_user_model()
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", "pass")
+
+    @factory.post_generation
+    def roles(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        for role in extracted or ():
+            group, _ = Group.objects.get_or_create(name=Role(role).value)
+            self.groups.add(group)
+        self.save()
+        StaffProfile.objects.get_or_create(user=self, defaults={"employee_id": f"E{self.pk:05d}",
+                                                                "display_name": self.username})
+
+
+class PitFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Pit
+
+    code = factory.Sequence(lambda n: f"pit{n}")
+    name = factory.Sequence(lambda n: f"Pit {n}")
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    code = factory.Sequence(lambda n: f"T{n}")
+    name = factory.Sequence(lambda n: f"Table {n}")
+    pit = factory.SubFactory(PitFactory)
+    game = "baccarat"
+    config = factory.LazyFunction(dict)
+    min_bet = 500
+    max_bet = 500_000
+    seats = 7
+    status = "open"
+
+
+def open_shift(opened_by: Any, *, code: str = "day", hours: int = 8) -> Shift:
+    shift_type, _ = ShiftType.objects.get_or_create(code=code, defaults={"name": code.title(), "starts": dt.time(6),
+                                                                         "ends": dt.time(14)})
+    now = timezone.now()
+    return Shift.objects.create(shift_type=shift_type, gaming_date=now.date(), starts_at=now - dt.timedelta(hours=1),
+                                ends_at=now + dt.timedelta(hours=hours), opened_by=opened_by)
+
+
+def assign(dealer: Any, table: Table, shift: Shift, by: Any) -> Assignment:
+    return Assignment.objects.create(dealer=dealer, table=table, shift=shift, starts_at=shift.starts_at,
+                                     ends_at=shift.ends_at, assigned_by=by)
+
+
+@dataclass
+class Floor:
+    pit: Pit
+    other_pit: Pit
+    table: Table
+    other_table: Table
+    shift: Shift
+    dealer: Any
+    other_dealer: Any
+    manager: Any
+    other_manager: Any
+    accountant: Any
+    auditor: Any
+    admin: Any
+    nobody: Any
+
+
+def build_floor() -> Floor:
+    """Two pits; a baccarat table in each, each with its dealer; staff of every role; an open shift."""
+    manager = UserFactory(username="pm", roles=[Role.PIT_MANAGER])
+    other_manager = UserFactory(username="pm2", roles=[Role.PIT_MANAGER])
+    pit, other_pit = PitFactory(code="main", name="Main pit"), PitFactory(code="salon", name="Salon prive")
+    pit.managers.add(manager)
+    other_pit.managers.add(other_manager)
+    table = TableFactory(code="BAC1", pit=pit)
+    other_table = TableFactory(code="BAC2", pit=other_pit)
+    shift = open_shift(manager)
+    dealer = UserFactory(username="dealer", roles=[Role.DEALER])
+    other_dealer = UserFactory(username="dealer2", roles=[Role.DEALER])
+    assign(dealer, table, shift, manager)
+    assign(other_dealer, other_table, shift, other_manager)
+    return Floor(
+        pit=pit, other_pit=other_pit, table=table, other_table=other_table, shift=shift, dealer=dealer,
+        other_dealer=other_dealer, manager=manager, other_manager=other_manager,
+        accountant=UserFactory(username="accountant", roles=[Role.ACCOUNTANT]),
+        auditor=UserFactory(username="auditor", roles=[Role.AUDITOR]),
+        admin=UserFactory(username="admin", roles=[Role.ADMIN]),
+        nobody=UserFactory(username="nobody"),
+    )

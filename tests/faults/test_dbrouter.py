@@ -1,0 +1,49 @@
+"""The optional read replica: dashboard and report reads go there, writes and everything else never."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from casino import dbrouter
+from tables.models import Round
+
+
+def test_without_a_replica_everything_stays_on_default():
+    router = dbrouter.ReplicaRouter()
+    with dbrouter.replica_reads():
+        assert router.db_for_read(Round) is None  # no replica configured: Django's default
+    assert router.db_for_write(Round) == "default"
+
+
+def test_reads_inside_replica_reads_go_to_the_replica_and_writes_never(monkeypatch):
+    monkeypatch.setattr(dbrouter, "replica_alias", lambda: "replica")
+    router = dbrouter.ReplicaRouter()
+    assert router.db_for_read(Round) is None
+    with dbrouter.replica_reads():
+        assert router.db_for_read(Round) == "replica"
+        assert router.db_for_write(Round) == "default"
+    assert router.db_for_read(Round) is None
+    assert router.allow_migrate("replica", "tables") is False
+    assert router.allow_migrate("default", "tables") is True
+
+
+def test_the_middleware_serves_only_dashboard_and_report_gets_from_the_replica(settings, floor):
+    settings.DATABASE_REPLICA_PATHS = ["/pit/", "/api/accounting/reports/"]
+    seen = {}
+
+    def view(request):
+        seen[request.method, request.path] = dbrouter.reads_from_replica()
+        return HttpResponse("ok")
+
+    middleware = dbrouter.ReplicaReadsMiddleware(lambda request: view(request))
+    factory = RequestFactory()
+    for method, path in (("get", "/pit/"), ("post", "/pit/"), ("get", "/api/rounds/"),
+                         ("get", "/api/accounting/reports/revenue/")):
+        request = getattr(factory, method)(path)
+        request.user = floor.manager
+        middleware.process_view(request, view, (), {})
+        middleware(request)
+        assert dbrouter.reads_from_replica() is False  # reset after each request
+    assert seen == {("GET", "/pit/"): True, ("POST", "/pit/"): False, ("GET", "/api/rounds/"): False,
+                    ("GET", "/api/accounting/reports/revenue/"): True}

@@ -1,0 +1,47 @@
+"""The floor as tests need it: a pit, a baccarat table, an open shift, staff of every role."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def floor(db: Any) -> Any:
+    from tests.factories import build_floor
+
+    return build_floor()
+
+
+@pytest.fixture
+def api() -> Any:
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+def as_user(user: Any) -> Any:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def dealer_api(floor: Any) -> Any:
+    return as_user(floor.dealer)
+
+
+@pytest.fixture
+def manager_api(floor: Any) -> Any:
+    return as_user(floor.manager)
+
+
+@pytest.fixture
+def now() -> dt.datetime:
+    from django.utils import timezone
+
+    return timezone.now()

@@ -1,0 +1,91 @@
+"""The card room's screens in a browser (Playwright in Debian's chromium): open a sheet, enter deals,
+see the running totals, the refusal and the winner."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from cardroom.models import ScoreSheet, SheetDeal
+from tests.browser.conftest import PHONE, assert_labelled, assert_layout, browser, screens  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+LAYOUT = ["header.app nav a", "header.app button", "h1", "h2", ".kv div", "table", "form button"]
+
+
+def fill_hearts(page, hearts: dict[str, int], queen: str) -> None:
+    for player, n in hearts.items():
+        page.get_by_label(f"hearts taken by {player}").fill(str(n))
+    page.get_by_label(f"{player} took the queen of spades".replace(player, queen)).check()
+    page.get_by_role("button", name="Record deal").click()
+
+
+def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):  # noqa: F811
+    # given the dealer on the card-room page
+    page = screens.page("dealer")
+    page.goto("/cardroom/")
+    expect(page.get_by_role("link", name="Card room")).to_have_attribute("aria-current", "page")
+    # when they open a Hearts sheet to 26 for four players
+    page.get_by_label("Table").select_option(str(floor.table.pk))
+    page.get_by_label("Game").select_option("hearts")
+    page.get_by_label("Players (in seat order, commas between)").fill("ann, bob, cy, dee")
+    page.get_by_label("Settings (JSON, optional)").fill('{"game_to": 26, "moon": "none"}')
+    page.get_by_role("button", name="Open sheet").click()
+    page.wait_for_url("**/cardroom/sheets/*/")
+    sheet = ScoreSheet.objects.get()
+    # and enter a deal that misses a heart: the server's refusal is shown, nothing recorded
+    fill_hearts(page, {"bob": 12}, "cy")
+    expect(page.locator("#error")).to_contain_text("the players took 12 hearts: all 13 must be accounted for")
+    assert SheetDeal.objects.count() == 0
+    # then two good deals: the running totals, and the winner once bob reaches 26
+    fill_hearts(page, {"bob": 13}, "cy")
+    expect(page.locator('tr[data-deal="1"]')).to_contain_text("13")
+    fill_hearts(page, {"bob": 13}, "dee")
+    expect(page.locator("#sheet-winner")).to_have_text("ann")
+    expect(page.locator("tfoot")).to_contain_text("26")
+    assert ScoreSheet.objects.get(pk=sheet.pk).status == "finished"
+    assert_labelled(page)
+    assert_layout(page, LAYOUT)
+    screens.shot(page, "cardroom-hearts-sheet")
+    page.set_viewport_size(PHONE)
+    assert_layout(page, ["header.app nav a", "h1", "h2"])
+
+
+def test_the_build_check_on_a_crazy_casino_sheet(screens, floor, dealer_api):  # noqa: F811
+    answer = dealer_api.post(
+        "/api/cardroom/sheets/",
+        {"table": floor.table.pk, "game": "crazy_casino", "players": ["ann", "bob"]},
+        format="json",
+    )
+    page = screens.page("dealer")
+    page.goto(f"/cardroom/sheets/{answer.json()['id']}/")
+    page.get_by_label("Cards to build (spaces between: 9H 4D 6S)").fill("AS KS JH JD")
+    page.get_by_label("Captured by / left for (optional)").fill("5C")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#build-answer")).to_contain_text("5♣: yes")
+    expect(page.locator("#build-answer")).to_contain_text("black 3")
+    screens.shot(page, "cardroom-crazy-casino-sheet")
+
+
+def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, dealer_api):  # noqa: F811
+    answer = dealer_api.post(
+        "/api/cardroom/sheets/",
+        {"table": floor.table.pk, "game": "carousel_rummy", "players": ["ann", "bob"]},
+        format="json",
+    )
+    page = screens.page("dealer")
+    page.goto(f"/cardroom/sheets/{answer.json()['id']}/")
+    # the meld check: the seed's K-A-2 is not a sequence
+    page.get_by_label("Melds (; between melds, cards with spaces: 8D 9D 10D; JD JS JH)").fill("8D 9D 10D; KS AS 2S")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#meld-answer")).to_contain_text("KS AS 2S: not valid — an ace may start or end a sequence")
+    # ann knocks on 3 (A♣ 2♦) holding a set; bob has K♠ 9♦
+    page.get_by_role("radio", name="ann").check()
+    page.locator('input[name="deadwood:ann"]').fill("AC 2D")
+    page.locator('input[name="melds:ann"]').fill("7H 7S JK=7D")
+    page.locator('input[name="deadwood:bob"]').fill("KS 9D")
+    page.get_by_role("button", name="Record deal").click()
+    expect(page.locator('tr[data-deal="1"]')).to_contain_text("+16")
+    expect(page.locator('tr[data-deal="1"]')).to_contain_text("ann wins on the knock: 16")
+    screens.shot(page, "cardroom-carousel-sheet")

@@ -1,0 +1,81 @@
+"""Retries with the same Idempotency-Key: one effect; a different body under the same key: 409."""
+
+from __future__ import annotations
+
+from tables.models import Bet, Round, RoundEvent, Settlement
+from tests.tables.helpers import BANKER_WIN, counts, open_round
+
+
+def test_same_key_same_body_replays_the_first_response(floor, dealer_api):
+    # given
+    body = {"table": floor.table.pk}
+    first = dealer_api.post("/api/rounds/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-open-1")
+    before = counts()
+    # when the tablet retries (it never heard the answer)
+    again = dealer_api.post("/api/rounds/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-open-1")
+    # then one round, the same answer, nothing new written
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Round.objects.count() == 1
+    assert counts() == before
+
+
+def test_same_key_different_body_is_409(floor, dealer_api):
+    rnd = open_round(dealer_api, floor.table)
+    url = f"/api/rounds/{rnd['id']}/bets/"
+    assert dealer_api.post(url, {"seat": 1, "type": "player", "amount": 1000}, format="json",
+                           HTTP_IDEMPOTENCY_KEY="bet-1").status_code == 201
+    before = counts()
+    response = dealer_api.post(url, {"seat": 1, "type": "player", "amount": 9000}, format="json",
+                               HTTP_IDEMPOTENCY_KEY="bet-1")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "idempotency_key_reused"
+    assert counts() == before
+    assert list(Bet.objects.values_list("amount", flat=True)) == [1000]
+
+
+def test_retried_bets_cards_and_settle_have_one_effect_each(floor, dealer_api):
+    rnd = open_round(dealer_api, floor.table)
+    url = f"/api/rounds/{rnd['id']}"
+    for _ in range(3):
+        r = dealer_api.post(f"{url}/bets/", {"seat": 2, "type": "banker", "amount": 2500}, format="json",
+                            HTTP_IDEMPOTENCY_KEY="bet-a")
+        assert r.status_code == 201
+    for _ in range(2):
+        assert dealer_api.post(f"{url}/close-betting/", HTTP_IDEMPOTENCY_KEY="close").status_code == 200
+    for i, card in enumerate(BANKER_WIN):
+        for _ in range(2):
+            r = dealer_api.post(f"{url}/events/", {"card": card}, format="json", HTTP_IDEMPOTENCY_KEY=f"card-{i}")
+            assert r.status_code == 201, r.json()
+    answers = [dealer_api.post(f"{url}/settle/", HTTP_IDEMPOTENCY_KEY="settle") for _ in range(3)]
+    assert {a.status_code for a in answers} == {200}
+    assert answers[0].json() == answers[2].json()
+    assert Bet.objects.count() == 1
+    assert RoundEvent.objects.count() == 6
+    assert Settlement.objects.count() == 1
+
+
+def test_keys_are_per_user(floor, dealer_api, manager_api):
+    # the pit manager reusing a dealer's key string is a different request, not a replay
+    dealer_api.post("/api/rounds/", {"table": floor.table.pk}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    response = manager_api.post("/api/rounds/", {"table": floor.table.pk}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "round_in_progress"
+
+
+def test_a_refused_request_is_not_remembered(floor, dealer_api):
+    rnd = open_round(dealer_api, floor.table)
+    url = f"/api/rounds/{rnd['id']}/bets/"
+    over = {"seat": 1, "type": "player", "amount": 999_999_999}
+    assert dealer_api.post(url, over, format="json", HTTP_IDEMPOTENCY_KEY="b").status_code == 400
+    ok = {"seat": 1, "type": "player", "amount": 1000}
+    assert dealer_api.post(url, ok, format="json", HTTP_IDEMPOTENCY_KEY="b2").status_code == 201
+
+
+def test_bad_idempotency_key_is_400(floor, dealer_api):
+    response = dealer_api.post("/api/rounds/", {"table": floor.table.pk}, format="json",
+                               HTTP_IDEMPOTENCY_KEY="x" * 200)
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "Idempotency-Key"
+    assert Round.objects.count() == 0
