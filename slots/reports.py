@@ -1,0 +1,136 @@
+"""The slot reports, written by accounting's report writers (CSV, XLSX, PDF; ``accounting.reports.base``).
+
+* ``slot_liabilities`` — what the slot floor owes now: each progressive's jackpot and each credits
+  bonus meter, from the ledger, with what play contributed, what the house funded and what was paid.
+* ``slot_hold`` — each machine's meters over a period (by reading date): coin in, coin out, jackpots,
+  win and hold = win / coin in, exact until written: as a percentage with two decimals, rounded half
+  away from zero (``accounting.money.percent_text``). The TOTAL row's hold is Σ win / Σ coin in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+from accounting.reports.base import INT, MONEY, PERCENT, TEXT, Column, Report
+from casino.errors import InvalidInput, NotFound
+from slots import selectors
+
+
+@dataclass(frozen=True)
+class SlotFilters:
+    date_from: dt.date | None = None  # reading date, inclusive
+    date_to: dt.date | None = None
+    machine: str | None = None  # asset number
+    game: str | None = None
+
+    @classmethod
+    def parse(cls, params: Any) -> SlotFilters:
+        values: dict[str, Any] = {}
+        for name in ("date_from", "date_to"):
+            raw = params.get(name)
+            if raw in (None, ""):
+                continue
+            try:
+                values[name] = dt.date.fromisoformat(str(raw))
+            except ValueError:
+                raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)", code="bad_filter", field=name) from None
+        for name in ("machine", "game"):
+            raw = params.get(name)
+            if raw not in (None, ""):
+                values[name] = str(raw)[:80]
+        if values.get("date_from") and values.get("date_to") and values["date_from"] > values["date_to"]:
+            raise InvalidInput("date_from is after date_to", code="bad_filter", field="date_from")
+        return cls(**values)
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}
+
+
+class LiabilitiesReport(Report):
+    """Progressive jackpots and bonus-meter credits owed: the ledger's figure against what the floor shows."""
+
+    name = "slot_liabilities"
+    title = "Slot liabilities: progressives and bonus meters"
+    filters_used = ()
+    columns = (
+        Column("kind", "Kind"),
+        Column("code", "Code"),
+        Column("name", "Name"),
+        Column("machines", "Machines"),
+        Column("reset_value", "Reset value", MONEY),
+        Column("rate", "Rate (bp of coin in)", INT),
+        Column("hits", "Hits", INT, total=True),
+        Column("contributed", "Contributed from play", MONEY, total=True),
+        Column("funded", "Funded by the house", MONEY, total=True),
+        Column("paid", "Paid out", MONEY, total=True),
+        Column("released", "Released / other", MONEY, total=True),
+        Column("liability", "Liability (ledger)", MONEY, total=True),
+        Column("shown", "Shown on the floor", MONEY, total=True),
+        Column("carried", "Carried fraction of a minor unit"),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        for r in selectors.progressive_liabilities():
+            p = r["progressive"]
+            yield (
+                "progressive", p.code, p.name, " ".join(r["machines"]), p.reset_value, p.contribution_bp, p.hits,
+                r["contributed"], r["funded"], r["paid"], r["other"], r["liability"], p.amount,
+                selectors.carried_text(p.remainder),
+            )
+        for r in selectors.bonus_liabilities():
+            m = r["meter"]
+            yield (
+                "bonus meter", f"{m.machine.asset_number}:{m.name}", m.label, m.machine.asset_number,
+                m.reset_value * m.machine.denomination, None, m.hits, r["contributed"], r["funded"], r["paid"],
+                r["released"], r["liability"], m.owed, None,
+            )
+
+
+class HoldReport(Report):
+    """Each machine's meters and hold over the period."""
+
+    name = "slot_hold"
+    title = "Slot machine hold"
+    filters_used = ("date_from", "date_to", "machine", "game")
+    columns = (
+        Column("machine", "Machine"),
+        Column("game", "Game"),
+        Column("location", "Location"),
+        Column("denomination", "Denomination", MONEY),
+        Column("status", "Status", TEXT),
+        Column("readings", "Readings", INT, total=True),
+        Column("games_played", "Games played", INT, total=True),
+        Column("coin_in", "Coin in", MONEY, total=True),
+        Column("coin_out", "Coin out", MONEY, total=True),
+        Column("jackpots", "Jackpots", MONEY, total=True),
+        Column("win", "Win", MONEY, total=True),
+        Column("hold", "Hold % (2 dp, half away from zero)", PERCENT),
+        Column("drop", "Drop", MONEY, total=True),
+        Column("contributions", "Set aside for progressives", MONEY, total=True),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        f = self.filters
+        for r in selectors.machine_hold(date_from=f.date_from, date_to=f.date_to, machine=f.machine, game=f.game):
+            m = r["machine"]
+            yield (
+                m.asset_number, m.game, m.location, m.denomination, m.status, r["readings"], r["games_played"],
+                r["coin_in"], r["coin_out"], r["jackpots"], r["win"], r["hold"], r["drop"], r["contributions"],
+            )
+
+    def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
+        return {"hold": selectors.hold(sums.get("win", 0), sums.get("coin_in", 0))}
+
+
+REPORTS: dict[str, type[Report]] = {r.name: r for r in (LiabilitiesReport, HoldReport)}
+
+
+def get_report(name: str, filters: SlotFilters) -> Report:
+    cls = REPORTS.get(name)
+    if cls is None:
+        raise NotFound(f"no slot report {name!r}; there are {', '.join(REPORTS)}", code="unknown_report")
+    return cls(filters)  # type: ignore[arg-type]

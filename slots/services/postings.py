@@ -1,0 +1,91 @@
+"""The slot floor's ledger accounts and postings (``accounting.services.ledger``).
+
+A progressive's jackpot is owed to the players: a liability, ``progressive:<code>`` (accounting's
+``progressive_account``). So are the credits a bonus meter holds (``slots:machine:<asset>:bonus:<name>``).
+
+* Contributions and bonus accruals come out of the machine's coin in: they are debited to the
+  machine's contributions account, a contra-revenue (the ledger has no expense kind; a casino books
+  progressive accruals as a reduction of gaming revenue), and credited to the liability.
+* A reset is funded by the house: debited to a seed account (contra-revenue as well), credited to
+  the liability — the progressive's for a progressive, the machine's for its bonus meters.
+* A hit pays the liability out: a hand-pay leaves the cage; credits paid on the machine leave the
+  machine's cash (``slots:machine:<asset>:cash``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounting.models import Account, AccountKind, LedgerTransaction
+from accounting.services.ledger import account_for, casino_accounts, ledger_post, progressive_account
+from slots.models import BonusMeter, Machine, PaidBy, Progressive
+from tables.models import Shift, ShiftStatus
+
+READING = "slot_reading"
+PROGRESSIVE_SEED = "slot_progressive_seed"
+PROGRESSIVE_HIT = "slot_progressive_hit"
+PROGRESSIVE_RESET = "slot_progressive_reset"
+BONUS = "slot_bonus"
+
+
+def liability_account(progressive: Progressive) -> Account:
+    return progressive_account(progressive.code)
+
+
+def seed_account(progressive: Progressive) -> Account:
+    return account_for(
+        f"slots:progressive:{progressive.code}:seed",
+        name=f"{progressive.name}: resets funded by the house (contra-revenue)",
+        kind=AccountKind.REVENUE,
+    )
+
+
+def contributions_account(machine: Machine) -> Account:
+    return account_for(
+        f"slots:machine:{machine.asset_number}:contributions",
+        name=f"{machine.asset_number}: coin in set aside for progressives and bonus meters (contra-revenue)",
+        kind=AccountKind.REVENUE,
+    )
+
+
+def machine_seed_account(machine: Machine) -> Account:
+    return account_for(
+        f"slots:machine:{machine.asset_number}:seed",
+        name=f"{machine.asset_number}: bonus-meter resets funded by the house (contra-revenue)",
+        kind=AccountKind.REVENUE,
+    )
+
+
+def machine_cash_account(machine: Machine) -> Account:
+    return account_for(
+        f"slots:machine:{machine.asset_number}:cash",
+        name=f"{machine.asset_number}: cash in the machine",
+        kind=AccountKind.ASSET,
+    )
+
+
+def bonus_account(meter: BonusMeter) -> Account:
+    return account_for(
+        f"slots:machine:{meter.machine.asset_number}:bonus:{meter.name}",
+        name=f"{meter.machine.asset_number} {meter.label}: credits owed",
+        kind=AccountKind.LIABILITY,
+    )
+
+
+def payout_account(machine: Machine, paid_by: str) -> Account:
+    return casino_accounts()["cage"] if paid_by == PaidBy.HANDPAY else machine_cash_account(machine)
+
+
+def open_shift() -> Shift | None:
+    """The shift a slot posting belongs to: the latest open one, if any."""
+    return Shift.objects.filter(status=ShiftStatus.OPEN).order_by("-starts_at").first()
+
+
+def post(
+    *, kind: str, source_id: Any, lines: list[tuple[Account, int]], memo: str, actor: Any
+) -> LedgerTransaction | None:
+    """One balanced transaction; nothing when every line is zero (a reading with no coin in)."""
+    if not any(amount for _, amount in lines):
+        return None
+    return ledger_post(kind=kind, source_type=kind, source_id=source_id, lines=lines, memo=memo, actor=actor,
+                       shift=open_shift())

@@ -1,0 +1,99 @@
+/* Slot-floor screens: every form posts JSON to /api/slots/… with an Idempotency-Key (kept across retries of
+ * the same submission, fresh after an answer) and the CSRF token, then the page reloads. The server is the
+ * only judge: its refusal is shown as is.
+ *
+ * Fields: data-type="int" → a whole number; data-type="money" → a decimal amount turned into minor units
+ * exactly (text arithmetic, no floats; the form's data-digits decimals); a checkbox → true/false; empty
+ * fields are left out. "{name}" in the form's data-api is filled from the field of that name. */
+(() => {
+  "use strict";
+
+  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  const errorBox = document.getElementById("error");
+  const key = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+
+  function showError(message) {
+    if (!errorBox) return;
+    errorBox.textContent = message;
+    errorBox.hidden = !message;
+    if (message) errorBox.scrollIntoView({ block: "nearest" });
+  }
+
+  function minorUnits(text, digits, label) {
+    const match = /^(\d+)(?:\.(\d*))?$/.exec(text);
+    if (!match || (match[2] || "").length > digits) {
+      throw new Error(`${label}: an amount with at most ${digits} decimals`);
+    }
+    const units = `${match[1]}${(match[2] || "").padEnd(digits, "0")}`.replace(/^0+(?=\d)/, "");
+    const value = Number(units);
+    if (!Number.isSafeInteger(value)) throw new Error(`${label} is too large`);
+    return value;
+  }
+
+  function build(form) {
+    const digits = Number(form.dataset.digits || 2);
+    const body = {};
+    for (const el of form.elements) {
+      if (!el.name) continue;
+      if (el.type === "checkbox") {
+        body[el.name] = el.checked;
+        continue;
+      }
+      const text = el.value.trim();
+      if (text === "") continue;
+      if (el.dataset.type === "int") {
+        if (!/^\d+$/.test(text)) throw new Error(`${el.name.replace(/_/g, " ")}: a whole number`);
+        body[el.name] = Number(text);
+      } else if (el.dataset.type === "money") {
+        body[el.name] = minorUnits(text, digits, el.name.replace(/_/g, " "));
+      } else {
+        body[el.name] = text;
+      }
+    }
+    let url = form.dataset.api;
+    url = url.replace(/\{(\w+)\}/g, (_, name) => {
+      const value = body[name];
+      delete body[name];
+      return encodeURIComponent(value === undefined ? "" : value);
+    });
+    return { url, body };
+  }
+
+  for (const form of document.querySelectorAll("form[data-api]")) {
+    let pending = null; // the key of a submission not yet answered: a retry reuses it
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      showError("");
+      let request;
+      try {
+        request = build(form);
+      } catch (e) {
+        showError(e.message);
+        return;
+      }
+      pending = pending || key();
+      const button = form.querySelector('button[type="submit"]');
+      if (button) button.disabled = true;
+      try {
+        const resp = await fetch(request.url, {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf,
+            "Idempotency-Key": pending },
+          body: JSON.stringify(request.body),
+        });
+        const answer = await resp.json().catch(() => ({}));
+        pending = null; // answered: refused (nothing written) or done; a new try is a new request
+        if (!resp.ok) {
+          const err = answer.error || {};
+          showError(`${err.message || resp.statusText}${err.field ? ` (${err.field})` : ""}`);
+          return;
+        }
+        window.location.reload();
+      } catch (e) {
+        showError("No answer from the server: send again (the same entry is not recorded twice).");
+      } finally {
+        if (button) button.disabled = false;
+      }
+    });
+  }
+})();
