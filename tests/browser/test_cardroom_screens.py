@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cardroom.models import ScoreSheet, SheetDeal
-from tests.browser.conftest import PHONE, assert_labelled, assert_layout, browser, screens  # noqa: F401
+from tests.browser.conftest import PHONE, assert_labelled, assert_layout
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def fill_hearts(page, hearts: dict[str, int], queen: str) -> None:
     page.get_by_role("button", name="Record deal").click()
 
 
-def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):  # noqa: F811
+def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
     # given the dealer on the card-room page
     page = screens.page("dealer")
     page.goto("/cardroom/")
@@ -52,7 +52,7 @@ def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):  # noqa: F811
     assert_layout(page, ["header.app nav a", "h1", "h2"])
 
 
-def test_the_build_check_on_a_crazy_casino_sheet(screens, floor, dealer_api):  # noqa: F811
+def test_the_build_check_on_a_crazy_casino_sheet(screens, floor, dealer_api):
     answer = dealer_api.post(
         "/api/cardroom/sheets/",
         {"table": floor.table.pk, "game": "crazy_casino", "players": ["ann", "bob"]},
@@ -68,7 +68,7 @@ def test_the_build_check_on_a_crazy_casino_sheet(screens, floor, dealer_api):  #
     screens.shot(page, "cardroom-crazy-casino-sheet")
 
 
-def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, dealer_api):  # noqa: F811
+def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, dealer_api):
     answer = dealer_api.post(
         "/api/cardroom/sheets/",
         {"table": floor.table.pk, "game": "carousel_rummy", "players": ["ann", "bob"]},
