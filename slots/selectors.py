@@ -138,7 +138,7 @@ def bonus_liabilities() -> list[dict[str, Any]]:
             paid=Sum("paid"), funded=Sum("funded"), accrued=Sum("accrued"), released=Sum("released")
         )
     }
-    codes = {m.pk: f"slots:machine:{m.machine.asset_number}:bonus:{m.name}" for m in meters}
+    codes = {m.pk: postings.bonus_account_code(m.machine, m.name) for m in meters}
     ledger = balances(list(codes.values()))
     rows = []
     for m in meters:

@@ -19,7 +19,7 @@ from accounting.reports.base import WRITERS
 from casino.core.roles import Role, has_role
 from casino.errors import InvalidInput
 from slots import selectors
-from slots.models import Machine, MachineStatus, PaidBy, Progressive
+from slots.models import Machine, MachineStatus, PaidBy, Progressive, ProgressiveScope
 from slots.reports import REPORTS, SlotFilters
 
 READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
@@ -73,6 +73,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "active_machines": [m for m in machines if m.status != MachineStatus.RETIRED],
             "all_progressives": Progressive.objects.order_by("code"),
             "paid_by": PaidBy.choices,
+            "scopes": ProgressiveScope.choices,
             "digits": int_knob("MINOR_UNIT_DIGITS"),
         },
     )
@@ -87,6 +88,10 @@ def machine(request: HttpRequest, pk: int) -> HttpResponse:
     hold = selectors.machine_hold(machine=obj.asset_number)[0]
     readings = obj.meter_readings.select_related("supervisor", "recorded_by").prefetch_related(
         "contributions__progressive").order_by("-seq")[:50]
+    linked = obj.progressives.order_by("code")
+    # a machine's own progressive that already has its machine takes no other
+    linkable = Progressive.objects.exclude(pk__in=linked.values("pk")).exclude(
+        scope=ProgressiveScope.MACHINE, machines__isnull=False).distinct().order_by("code")
     return render(
         request,
         "slots/machine.html",
@@ -94,7 +99,8 @@ def machine(request: HttpRequest, pk: int) -> HttpResponse:
             "machine": obj,
             "hold": hold,
             "readings": readings,
-            "progressives": obj.progressives.order_by("code"),
+            "progressives": linked,
+            "linkable": linkable,
             "meters": obj.bonus_meters.select_related("machine").order_by("name"),
             "writer": has_role(request.user, Role.PIT_MANAGER) and obj.status != MachineStatus.RETIRED,
             "statuses": MachineStatus.choices,

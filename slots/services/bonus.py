@@ -117,6 +117,11 @@ def bonus_meter_create(
     machine = lock_machine(machine_id)
     if machine.status == MachineStatus.RETIRED:
         raise Conflict(f"{machine.asset_number} is retired", code="machine_retired", field="machine")
+    if len(postings.bonus_account_code(machine, name)) > postings.CODE_MAX:
+        # the name is part of the ledger account's code, which also carries the asset number
+        room = postings.CODE_MAX - len(postings.bonus_account_code(machine, ""))
+        raise InvalidInput(f"on {machine.asset_number} a meter's name is at most {room} characters",
+                           code="name_too_long", field="name")
     if BonusMeter.objects.filter(machine=machine, name=name).exists():
         raise Conflict(f"{machine.asset_number} already has a meter {name}", code="bonus_meter_exists", field="name")
     meter = BonusMeter.objects.create(

@@ -127,8 +127,8 @@ def contribution(remainder: int, coin_in: int, rate_bp: int) -> tuple[int, int]:
 
     >>> contribution(0, 12_345, 150)  # 1.5 % of 123.45 = 1.85175
     (185, 1750)
-    >>> contribution(1750, 12_345, 150)  # 1.85175 + 0.175 carried
-    (187, 3500)
+    >>> contribution(1750, 12_345, 150)  # 1.85175 + 0.00175 carried = 1.8535
+    (185, 3500)
     """
     return divmod(remainder + coin_in * rate_bp, BASIS_POINTS)
 

@@ -27,48 +27,59 @@ PROGRESSIVE_HIT = "slot_progressive_hit"
 PROGRESSIVE_RESET = "slot_progressive_reset"
 BONUS = "slot_bonus"
 
+# accounting.models.Account: code and name lengths
+CODE_MAX = 80
+NAME_MAX = 120
+
+
+def _account(code: str, name: str, kind: AccountKind) -> Account:
+    # a long game, progressive or meter label is cut in the account's name (the code stays exact)
+    return account_for(code, name=name[:NAME_MAX], kind=kind)
+
 
 def liability_account(progressive: Progressive) -> Account:
     return progressive_account(progressive.code)
 
 
 def seed_account(progressive: Progressive) -> Account:
-    return account_for(
+    return _account(
         f"slots:progressive:{progressive.code}:seed",
-        name=f"{progressive.name}: resets funded by the house (contra-revenue)",
-        kind=AccountKind.REVENUE,
+        f"{progressive.name}: resets funded by the house (contra-revenue)",
+        AccountKind.REVENUE,
     )
 
 
 def contributions_account(machine: Machine) -> Account:
-    return account_for(
+    return _account(
         f"slots:machine:{machine.asset_number}:contributions",
-        name=f"{machine.asset_number}: coin in set aside for progressives and bonus meters (contra-revenue)",
-        kind=AccountKind.REVENUE,
+        f"{machine.asset_number}: coin in set aside for progressives and bonus meters (contra-revenue)",
+        AccountKind.REVENUE,
     )
 
 
 def machine_seed_account(machine: Machine) -> Account:
-    return account_for(
+    return _account(
         f"slots:machine:{machine.asset_number}:seed",
-        name=f"{machine.asset_number}: bonus-meter resets funded by the house (contra-revenue)",
-        kind=AccountKind.REVENUE,
+        f"{machine.asset_number}: bonus-meter resets funded by the house (contra-revenue)",
+        AccountKind.REVENUE,
     )
 
 
 def machine_cash_account(machine: Machine) -> Account:
-    return account_for(
-        f"slots:machine:{machine.asset_number}:cash",
-        name=f"{machine.asset_number}: cash in the machine",
-        kind=AccountKind.ASSET,
+    return _account(
+        f"slots:machine:{machine.asset_number}:cash", f"{machine.asset_number}: cash in the machine", AccountKind.ASSET
     )
 
 
+def bonus_account_code(machine: Machine, name: str) -> str:
+    return f"slots:machine:{machine.asset_number}:bonus:{name}"
+
+
 def bonus_account(meter: BonusMeter) -> Account:
-    return account_for(
-        f"slots:machine:{meter.machine.asset_number}:bonus:{meter.name}",
-        name=f"{meter.machine.asset_number} {meter.label}: credits owed",
-        kind=AccountKind.LIABILITY,
+    return _account(
+        bonus_account_code(meter.machine, meter.name),
+        f"{meter.machine.asset_number} {meter.label}: credits owed",
+        AccountKind.LIABILITY,
     )
 
 

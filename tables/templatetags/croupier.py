@@ -88,8 +88,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
             links.append(("Card room", reverse("cardroom-web:index")))
-        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("slots-web:index"):
-            links.append(("Slot floor", reverse("slots-web:index")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
+            links.append(("Slots", reverse("slots-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.COMPLIANCE) and _url("players-directory"):
             links.append(("Players", reverse("players-directory")))
         if has_role(user, Role.COMPLIANCE) and _url("players-compliance"):

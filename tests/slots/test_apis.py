@@ -8,7 +8,7 @@ from accounting.models import LedgerTransaction
 from casino.audit.models import AuditRecord
 from slots.models import BonusMeter, Machine, MeterReading, Progressive
 from tests.fixtures import as_user
-from tests.slots.helpers import CRAZY_DRAGON_RESET, liability, machine, progressive, read
+from tests.slots.helpers import liability, machine, progressive, read
 
 
 def _counts() -> tuple:
@@ -176,3 +176,42 @@ def test_the_openapi_schema_has_the_slot_endpoints(floor):
     paths = answer.json()["paths"]
     assert "/api/slots/machines/{id}/readings/" in paths
     assert "/api/slots/progressives/{id}/hit/" in paths
+
+
+def test_the_accountant_exports_each_progressives_liability_and_each_machines_hold(floor):
+    # given a Crazy Dragon machine read twice (1,000.00 in, hold 7.00 %) and hit once, and a 25¢ piggy bank
+    from slots.services import bonus, progressives
+
+    m = machine(floor.manager, "CD-1", game="Crazy Dragon", denomination=100)
+    p = progressive(floor.manager, machines_=[m], bp=150)
+    read(m, floor.manager, 0)
+    read(m, floor.manager, 100_000, 92_000, 1_000, 300, 80_000)
+    progressives.progressive_hit(progressive_id=p.pk, machine_id=m.pk, actor=floor.manager)
+    piggy = machine(floor.manager, "BO-1", game="Bank on It!", denomination=25)
+    bonus.bonus_meter_create(machine_id=piggy.pk, name="piggy_bank", label="Piggy Bank", unit="credits",
+                             reset_value=150, actor=floor.manager)
+    accountant = as_user(floor.accountant)
+    # when the accountant asks for the liabilities report
+    answer = accountant.get("/api/slots/reports/slot_liabilities/")
+    # then each progressive and credits meter shows what play contributed, the house funded, was paid and is owed
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    keys = [c["key"] for c in body["columns"]]
+    rows = [dict(zip(keys, row)) for row in body["rows"]]
+    assert [(r["kind"], r["code"], r["contributed"], r["funded"], r["paid"], r["liability"], r["shown"])
+            for r in rows[:2]] == [
+        ("progressive", "crazy-dragon", "15.00", "4000.00", "2015.00", "2000.00", "2000.00"),
+        ("bonus meter", "BO-1:piggy_bank", "0.00", "37.50", "0.00", "37.50", "37.50"),
+    ]
+    # and the hold report has each machine's win and hold, the CSV streams, and each export is audited
+    hold = accountant.get("/api/slots/reports/slot_hold/", {"machine": "CD-1"}).json()
+    keys = [c["key"] for c in hold["columns"]]
+    row = dict(zip(keys, hold["rows"][0]))
+    assert (row["machine"], row["coin_in"], row["win"], row["hold"], row["contributions"]) == (
+        "CD-1", "1000.00", "70.00", "7.00", "15.00")
+    csv = accountant.get("/api/slots/reports/slot_hold/", {"format": "csv"})
+    assert csv.status_code == 200
+    assert "CD-1" in b"".join(csv.streaming_content).decode()
+    assert AuditRecord.objects.filter(action__contains="export").count() == 3
+    # and a pit manager reads the floor but does not export
+    assert as_user(floor.manager).get("/api/slots/reports/slot_hold/").status_code == 403

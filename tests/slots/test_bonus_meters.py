@@ -179,3 +179,37 @@ def test_a_machine_owing_bonus_credits_cannot_be_retired(floor):
     with pytest.raises(Conflict) as refused:
         machine_update(machine_id=meter.machine_id, status="retired", actor=floor.manager)
     assert refused.value.code == "bonus_owed"
+
+
+def test_a_meter_name_that_would_overflow_its_ledger_account_code_is_refused(floor):
+    # given a machine with the longest asset number (32): the account code has room for a 27-character name
+    m = machine(floor.manager, "A" * 32, game="Bank on It!", denomination=25)
+    before = (BonusMeter.objects.count(), LedgerTransaction.objects.count(), AuditRecord.objects.count())
+    # when a meter with a 28-character name is added
+    with pytest.raises(InvalidInput) as refused:
+        bonus.bonus_meter_create(machine_id=m.pk, name="p" * 28, label="Piggy Bank", unit="credits",
+                                 reset_value=150, actor=floor.manager)
+    # then it is refused, saying how long a name may be, and nothing was written
+    assert (refused.value.code, refused.value.field) == ("name_too_long", "name")
+    assert "at most 27 characters" in refused.value.message
+    assert (BonusMeter.objects.count(), LedgerTransaction.objects.count(), AuditRecord.objects.count()) == before
+    # and 27 characters with an 80-character label fit (the account's name is cut at 120)
+    meter = bonus.bonus_meter_create(machine_id=m.pk, name="p" * 27, label="L" * 80, unit="credits",
+                                     reset_value=150, actor=floor.manager)
+    assert -balance(f"slots:machine:{'A' * 32}:bonus:{'p' * 27}") == meter.owed == 3_750
+
+
+def test_a_count_meter_goes_down_as_the_game_says_and_posts_nothing(floor):
+    # given Frozen Assets' snowflakes at 120
+    m = machine(floor.manager, game="Frozen Assets", denomination=25)
+    flakes = bonus.bonus_meter_create(machine_id=m.pk, name="snowflakes", label="Snowflakes", unit="count",
+                                      reset_value=0, target=200, value=120, actor=floor.manager)
+    transactions = LedgerTransaction.objects.count()
+    # when a sun icon takes one off
+    event = bonus.bonus_meter_update(meter_id=flakes.pk, value=119, note="sun", actor=floor.manager)
+    # then the count is 119, the event says so, and no money moved
+    flakes.refresh_from_db()
+    assert (flakes.value, event.value_before, event.value_after, event.accrued, event.transaction) == (
+        119, 120, 119, 0, None)
+    assert LedgerTransaction.objects.count() == transactions
+    assert AuditRecord.objects.filter(action="slots.bonus.update").get().after["note"] == "sun"

@@ -196,3 +196,69 @@ def test_a_machine_linked_to_a_progressive_cannot_be_retired(floor):
     with pytest.raises(Conflict) as link:
         services.progressive_link(progressive_id=p.pk, machine_id=m.pk, actor=floor.manager)
     assert link.value.code == "machine_retired"
+
+
+def test_one_reading_feeds_a_system_progressive_and_the_machines_own_in_one_balanced_posting(floor):
+    # given a 25¢ Light Speed machine linked to the $700 system-wide progressive (1 %) and its own (0.25 %)
+    m = machine(floor.manager, "LS-1", game="Light Speed", denomination=25)
+    system = progressive(floor.manager, "light-speed", name="Light Speed", machines_=[m], reset=LIGHT_SPEED_RESET,
+                         bp=100)
+    own = progressive(floor.manager, "ls-1-own", name="LS-1 own", scope="machine", machines_=[m], reset=5_000, bp=25)
+    read(m, floor.manager, 0)
+    # when 987.65 is played (1 % = 9.8765 → 9.87, carry 0.0065; 0.25 % = 2.469125 → 2.46, carry 0.009125)
+    r = read(m, floor.manager, 98_765)
+    # then one transaction: the machine's contributions debited 12.33, each liability credited its share
+    assert entries(r.transaction) == {"slots:machine:LS-1:contributions": 987 + 246, "progressive:light-speed": -987,
+                                      "progressive:ls-1-own": -246}
+    assert sorted(r.contributions.values_list("progressive__code", "amount", "remainder_after")) == [
+        ("light-speed", 987, 6_500), ("ls-1-own", 246, 9_125)]
+    assert (liability(system), liability(own)) == (LIGHT_SPEED_RESET + 987, 5_000 + 246)
+    # when the machine's own progressive is hit, credited on the machine
+    hit = services.progressive_hit(progressive_id=own.pk, machine_id=m.pk, paid_by="machine", actor=floor.manager)
+    # then the system progressive is untouched, the own one is back at 50.00, and every balance is exact
+    assert entries(hit.payout_transaction) == {"progressive:ls-1-own": 5_246, "slots:machine:LS-1:cash": -5_246}
+    assert entries(hit.reset_transaction) == {"slots:progressive:ls-1-own:seed": 5_000, "progressive:ls-1-own": -5_000}
+    assert (liability(system), liability(own)) == (LIGHT_SPEED_RESET + 987, 5_000)
+    assert balance("slots:machine:LS-1:contributions") == 1_233
+    assert balance("slots:machine:LS-1:cash") == -5_246
+    assert balance("slots:progressive:ls-1-own:seed") == 10_000  # the start and the reset
+    assert balance("slots:progressive:light-speed:seed") == LIGHT_SPEED_RESET
+    assert_ledger_balanced()
+
+
+def test_a_long_progressive_name_is_cut_in_the_account_name_only(floor):
+    # given an 80-character progressive name (the seed account's name would pass the ledger's 120)
+    m = machine(floor.manager)
+    name = "Crazy Dragon " + "x" * 67
+    # when it is set up and hit
+    p = progressive(floor.manager, "crazy-dragon", name=name, machines_=[m])
+    services.progressive_hit(progressive_id=p.pk, machine_id=m.pk, actor=floor.manager)
+    # then its accounts keep their exact codes and the seed account holds the start and the reset
+    seed = Account.objects.get(code="slots:progressive:crazy-dragon:seed")
+    assert (len(seed.name), seed.name.startswith(name)) == (120, True)
+    assert balance(seed.code) == 2 * CRAZY_DRAGON_RESET
+    assert liability(p) == CRAZY_DRAGON_RESET
+
+
+def test_a_retried_hit_is_paid_once(floor):
+    from tests.fixtures import as_user
+
+    # given a progressive at $2,000
+    m = machine(floor.manager)
+    p = progressive(floor.manager, machines_=[m])
+    pm = as_user(floor.manager)
+    body = {"machine": m.pk, "expected_amount": CRAZY_DRAGON_RESET}
+    # when the attendant's tablet sends the hit twice with one key, then once more with a new key
+    first = pm.post(f"/api/slots/progressives/{p.pk}/hit/", body, format="json", HTTP_IDEMPOTENCY_KEY="h-1")
+    again = pm.post(f"/api/slots/progressives/{p.pk}/hit/", body, format="json", HTTP_IDEMPOTENCY_KEY="h-1")
+    state = _state(p)
+    # then one hit was paid, and the replay is the first answer
+    assert (first.status_code, again.status_code, again.json()) == (201, 201, first.json())
+    assert ProgressiveHit.objects.count() == 1
+    assert balance("cage") == -CRAZY_DRAGON_RESET
+    assert liability(p) == CRAZY_DRAGON_RESET
+    # and a new hit entered at an amount the progressive does not stand at is refused, nothing paid
+    third = pm.post(f"/api/slots/progressives/{p.pk}/hit/", {**body, "expected_amount": CRAZY_DRAGON_RESET + 1},
+                    format="json", HTTP_IDEMPOTENCY_KEY="h-2")
+    assert (third.status_code, third.json()["error"]["code"]) == (409, "amount_changed")
+    assert _state(p) == state

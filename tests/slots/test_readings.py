@@ -124,7 +124,7 @@ def test_a_ram_clear_needs_a_reason_and_another_supervisor(floor):
     p = progressive(floor.manager, machines_=[m], bp=100)
     read(m, floor.manager, 500_000, 450_000, 0, 900, 200_000)
     before = _state(p)
-    later = dict(coin_in=20_000, coin_out=15_000, jackpots=0, games=40, drop=10_000, ram_clear=True)
+    later = {"coin_in": 20_000, "coin_out": 15_000, "jackpots": 0, "games": 40, "drop": 10_000, "ram_clear": True}
     # when the clear is entered without a reason, without a supervisor, signed by the recorder, or by a dealer
     refusals = []
     for extra in ({"supervisor": floor.other_manager.staff.employee_id},
@@ -220,3 +220,9 @@ def test_the_database_refuses_to_rewrite_a_reading_or_a_wrong_rounding(floor):
                                                remainder_before=0, amount=186, remainder_after=0)
     # then the records stand as written
     assert MeterReading.objects.get(pk=r.pk).coin_in == 12_345
+
+
+def test_the_rounding_examples_in_the_docstring_hold():
+    import doctest
+
+    assert doctest.testmod(machine_services).failed == 0

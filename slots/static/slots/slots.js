@@ -3,8 +3,8 @@
  * only judge: its refusal is shown as is.
  *
  * Fields: data-type="int" → a whole number; data-type="money" → a decimal amount turned into minor units
- * exactly (text arithmetic, no floats; the form's data-digits decimals); a checkbox → true/false; empty
- * fields are left out. "{name}" in the form's data-api is filled from the field of that name. */
+ * exactly (text arithmetic, no floats; the form's data-digits decimals); a checkbox → true/false; a multiple
+ * select → a list; empty fields are left out. "{name}" in the form's data-api is filled from the field of that name. */
 (() => {
   "use strict";
 
@@ -37,6 +37,11 @@
       if (!el.name) continue;
       if (el.type === "checkbox") {
         body[el.name] = el.checked;
+        continue;
+      }
+      if (el.multiple) { // a list: every option chosen (ids for data-type="int")
+        const chosen = [...el.selectedOptions].map((o) => o.value);
+        body[el.name] = el.dataset.type === "int" ? chosen.map(Number) : chosen;
         continue;
       }
       const text = el.value.trim();
