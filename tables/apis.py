@@ -28,6 +28,7 @@ from tables.services import floor, rounds
 
 STAFF = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 FLOOR_READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT)
+MAX_ID = 2**63 - 1  # a bigger id in a URL is no round, not a database overflow
 
 
 class GamesView(APIView):
@@ -170,7 +171,19 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise Forbidden(f"you may not act on table {rnd.table.code}", code="not_your_table")
         return rnd
 
+    @staticmethod
+    def _round_id(pk: str | None) -> int:
+        """The round a hot write acts on. The service finds, locks and checks it (404 for no such round,
+        403 for someone else's table), so the API does not read it first."""
+        if not str(pk).isdigit() or int(str(pk)) > MAX_ID:
+            raise NotFound(f"no round {pk}", code="unknown_round")
+        return int(str(pk))
+
     def _answer(self, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
+        """The round as the service left it: the instance it locked and wrote, table and dealer loaded."""
+        return Response(s.RoundSerializer(rnd).data, status=code)
+
+    def _answer_fresh(self, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
         rnd = Round.objects.select_related("table", "dealer").get(pk=rnd.pk)  # one query for what the answer shows
         return Response(s.RoundSerializer(rnd).data, status=code)
 
@@ -191,20 +204,20 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @idempotent
     def bets(self, request: Request, pk: str | None = None) -> Response:
         """Record a bet by seat (the engine checks the type and the table's limits)."""
-        rnd = self._round(pk)
+        round_id = self._round_id(pk)
         data = s.BetInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        rounds.bet_place(round_id=rnd.pk, actor=request.user, seat=v["seat"], type=v["type"], amount=v["amount"],
-                         extra=v["extra"], client_id=v.get("id"))
-        return self._answer(rnd, status.HTTP_201_CREATED)
+        bet = rounds.bet_place(round_id=round_id, actor=request.user, seat=v["seat"], type=v["type"],
+                               amount=v["amount"], extra=v["extra"], client_id=v.get("id"))
+        return self._answer(bet.round, status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="close-betting")
     @idempotent
     def close_betting(self, request: Request, pk: str | None = None) -> Response:
         """No more bets; the answer's ``state.next`` says where the first card goes."""
-        rnd = rounds.betting_close(round_id=self._round(pk).pk, actor=request.user)
+        rnd = rounds.betting_close(round_id=self._round_id(pk), actor=request.user)
         return self._answer(rnd)
 
     @extend_schema(request=dict, responses={201: s.RoundSerializer})
@@ -212,20 +225,19 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @idempotent
     def events(self, request: Request, pk: str | None = None) -> Response:
         """Post one card or choice; the answer's ``state`` is the engine's (``next`` says what is due)."""
-        rnd = self._round(pk)
+        round_id = self._round_id(pk)
         data = s.EventInput(data=request.data)
         data.is_valid(raise_exception=True)
-        rounds.event_post(round_id=rnd.pk, actor=request.user, event=data.validated_data)
-        return self._answer(rnd, status.HTTP_201_CREATED)
+        event, _state = rounds.event_post(round_id=round_id, actor=request.user, event=data.validated_data)
+        return self._answer(event.round, status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"])
     @idempotent
     def settle(self, request: Request, pk: str | None = None) -> Response:
         """Settle a complete round, once: per-bet results, commission and the house's net."""
-        rnd = self._round(pk)
-        rounds.round_settle(round_id=rnd.pk, actor=request.user)
-        return self._answer(rnd)
+        settlement = rounds.round_settle(round_id=self._round_id(pk), actor=request.user)
+        return self._answer(settlement.round)
 
     @extend_schema(request=s.VoidInput, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="void")
@@ -236,7 +248,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data = s.VoidInput(data=request.data)
         data.is_valid(raise_exception=True)
         rounds.round_void_request(round_id=rnd.pk, actor=request.user, reason=data.validated_data["reason"])
-        return self._answer(rnd)
+        return self._answer_fresh(rnd)
 
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="void/approve")
@@ -245,7 +257,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         """A pit manager other than the requester approves the void."""
         rnd = self._round(pk)
         rounds.round_void_approve(round_id=rnd.pk, actor=request.user)
-        return self._answer(rnd)
+        return self._answer_fresh(rnd)
 
     @extend_schema(request=s.EventUndoInput, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="events/undo", throttle_classes=[ApprovalThrottle])
@@ -265,4 +277,4 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             return Response(error_body("approval_refused", "the supervisor's username or password is wrong",
                                        field="approver_password"), status=status.HTTP_403_FORBIDDEN)
         rounds.event_undo(round_id=rnd.pk, actor=request.user, approver=approver)
-        return self._answer(rnd)
+        return self._answer_fresh(rnd)

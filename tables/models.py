@@ -145,6 +145,11 @@ class Round(models.Model):
     betting_closed_at = models.DateTimeField(null=True, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True, help_text="the engine's last answer (status, next, hands…)")
+    # The bets and events of the round document, kept beside the rows by the services under the round's
+    # lock: a card post reads one row instead of two tables. The Bet and RoundEvent rows stay the record;
+    # null for rounds written in bulk (imports, benchmarks), which are read from the rows.
+    document = models.JSONField(null=True, blank=True, editable=False,
+                                help_text='{"bets": [...], "events": [...]} as the engine reads them')
     void_reason = models.TextField(blank=True)
     void_requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                           related_name="+")

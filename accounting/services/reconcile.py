@@ -71,7 +71,7 @@ def _compare_round(rnd: Round) -> list[dict[str, Any]]:
     if settlement is None:
         return [{"cause": "mismatch", **where, "detail": "settled round has no settlement"}]
     try:
-        state = play(round_document(rnd))
+        state = play(round_document(rnd, from_rows=True))  # the record, not the round row's copy
     except EngineError as exc:
         return [{"cause": "mismatch", **where, "detail": f"the engine refuses the round: {exc.message}"}]
     if state.get("status") != "settled":

@@ -24,4 +24,5 @@ def lock_round(round_id: int) -> Round:
         raise NotFound(f"no round {round_id}", code="unknown_round")
     # of=("self",): lock the round only; locking the joined shift row too would make every table's
     # rounds wait for each other on the one open shift
-    return Round.objects.select_for_update(of=("self",)).select_related("table", "shift").get(pk=round_id)
+    # the dealer rides along for the answer the API builds from this instance
+    return Round.objects.select_for_update(of=("self",)).select_related("table", "shift", "dealer").get(pk=round_id)

@@ -37,16 +37,25 @@ TAKE_BETS = {"expect": "bets", "say": "Place your bets"}
 
 
 def round_document(rnd: Round, *, extra_bets: list[Json] | None = None,
-                   extra_events: list[Json] | None = None) -> Json:
-    """The round as the engines read it (ROUND_FORMAT.md)."""
-    # plain values, no model instances: every event_post reads the whole round again
+                   extra_events: list[Json] | None = None, from_rows: bool = False) -> Json:
+    """The round as the engines read it (ROUND_FORMAT.md). ``from_rows``: from the Bet and RoundEvent
+    rows, the record, not the copy on the round row (reconciliation checks the record)."""
+    stored = _stored_document(rnd, from_rows=from_rows)
+    return {"game": rnd.game, "config": rnd.config, "bets": stored["bets"] + (extra_bets or []),
+            "events": stored["events"] + (extra_events or [])}
+
+
+def _stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
+    """The bets placed at betting time and the events not undone: the copy on the round row, or,
+    for a round written in bulk without one, read from the rows (plain values, no model instances)."""
+    if rnd.document is not None and not from_rows:
+        return rnd.document
     rows = rnd.bets.filter(event_index__isnull=True).order_by("id").values_list("client_id", "seat", "type", "amount",
                                                                                "extra")
     bets = [{"id": bet_id, "seat": seat, "type": kind, "amount": amount, **extra}
             for bet_id, seat, kind, amount, extra in rows]
     events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq").values_list("payload", flat=True))
-    return {"game": rnd.game, "config": rnd.config, "bets": bets + (extra_bets or []),
-            "events": events + (extra_events or [])}
+    return {"bets": bets, "events": events}
 
 
 def _play(doc: Json) -> Json:
@@ -93,7 +102,8 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     if players:
         state["carried_players"] = players
     rnd = Round.objects.create(table=table, shift=shift, number=last + 1, game=table.game, config=config,
-                               dealer=actor, opened_at=timezone.now(), state=state)
+                               dealer=actor, opened_at=timezone.now(), state=state,
+                               document={"bets": [], "events": []})
     audit_log(actor=actor, action="round.open", object_type="round", object_id=rnd.pk, table_code=table.code,
               after={"number": rnd.number, "game": rnd.game, "config": config, "shift": shift.pk,
                      "carried": carried, "carried_players": players})
@@ -185,6 +195,9 @@ def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, e
         limit_max=cfg.get("max_bet") if spec.limits_apply else None,
         placed_by=actor, placed_at=timezone.now(),
     )
+    stored = _stored_document(rnd)
+    rnd.document = {"bets": [*stored["bets"], bet.as_document()], "events": stored["events"]}
+    Round.objects.filter(pk=rnd.pk).update(document=rnd.document)
     audit_log(actor=actor, action="bet.place", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               after={"round": rnd.pk, **bet.as_document()})
     _after_commit("bet_placed", bet_id=bet.pk, amount=bet.amount)
@@ -200,18 +213,21 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
         raise Conflict(f"round #{rnd.number} is {rnd.status}, not open for bets", code="not_open")
     now = timezone.now()
     players = (rnd.state or {}).get("carried_players")
+    document = _stored_document(rnd)
     if players:
         # a game that starts with a carry: only the players still in may bet (Carousel); the
         # engine learns who they are from this first event, which the service posts itself
         event = {"players": players}
         _play(round_document(rnd, extra_events=[event]))
         RoundEvent.objects.create(round=rnd, seq=0, payload=event, posted_by=actor, posted_at=now)
+        document = {"bets": document["bets"], "events": [*document["events"], event]}
+    rnd.document = document
     state = _play(round_document(rnd))
     updated = Round.objects.filter(pk=rnd.pk, status=RoundStatus.OPEN).update(
-        status=RoundStatus.BETTING_CLOSED, betting_closed_at=now, state=state)
+        status=RoundStatus.BETTING_CLOSED, betting_closed_at=now, state=state, document=document)
     if updated != 1:
         raise Conflict("the round changed meanwhile", code="concurrent_change")
-    rnd.refresh_from_db()
+    rnd.status, rnd.betting_closed_at, rnd.state = RoundStatus.BETTING_CLOSED, now, state
     audit_log(actor=actor, action="round.close_betting", object_type="round", object_id=rnd.pk,
               table_code=rnd.table.code, before={"status": RoundStatus.OPEN}, after={"status": rnd.status})
     return rnd
@@ -243,9 +259,13 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
             limit_max=rnd.config.get("max_bet") if limits else None,
             event_index=seq, placed_by=actor, placed_at=now,
         )
-    Round.objects.filter(pk=rnd.pk).update(status=RoundStatus.DEALING, state=state)
+    document = {"bets": doc["bets"], "events": doc["events"]}
+    Round.objects.filter(pk=rnd.pk).update(status=RoundStatus.DEALING, state=state, document=document)
+    before = rnd.status
+    # the caller answers from this instance (ev.round): no second read of what was just written
+    rnd.status, rnd.state, rnd.document = RoundStatus.DEALING, state, document
     audit_log(actor=actor, action="event.post", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
-              before={"status": rnd.status, "events": seq}, after={"seq": seq, "event": event, "next": state["next"]})
+              before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": state["next"]})
     return ev, state
 
 
@@ -280,7 +300,7 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
                        commission=row.get("commission", 0))
         for row in state["bets"]
     ])
-    rnd.refresh_from_db()
+    rnd.status, rnd.settled_at, rnd.state = RoundStatus.SETTLED, now, state
     _post_to_ledger(settlement)
     audit_log(actor=actor, action="round.settle", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": RoundStatus.DEALING},
@@ -410,10 +430,11 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
         undone_at=now, undone_by=actor, undo_approved_by=approver)
     if updated != 1:
         raise Conflict("the round changed meanwhile", code="concurrent_change")
+    stored = _stored_document(rnd)
+    rnd.document = {"bets": stored["bets"], "events": stored["events"][:last.seq]}
     state = _play(round_document(rnd))
-    remaining = rnd.events.filter(undone_at__isnull=True).count()
-    status = RoundStatus.DEALING if remaining else RoundStatus.BETTING_CLOSED
-    Round.objects.filter(pk=rnd.pk).update(status=status, state=state)
+    status = RoundStatus.DEALING if rnd.document["events"] else RoundStatus.BETTING_CLOSED
+    Round.objects.filter(pk=rnd.pk).update(status=status, state=state, document=rnd.document)
     last.refresh_from_db()
     audit_log(actor=actor, action="event.undo", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": rnd.status, "seq": last.seq, "event": last.payload},
