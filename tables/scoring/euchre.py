@@ -521,12 +521,17 @@ class AuctionEuchre(ScoredGame):
         made = tricks >= contract.tricks
         for s in makers if made else opponents:
             points[s] = bid
-        who = " & ".join(makers) if len(makers) > 1 else makers[0]
-        note = (
-            f"{who} make {bid} ({tricks} tricks): each scores {bid}"
-            if made
-            else f"{who} are euchred ({tricks} of {contract.tricks} tricks): each opponent scores {bid}"
-        )
+        who = " & ".join(makers)
+        alone = makers[0] in players and len(makers) == 1  # a lone maker, not a side of three
+        if made:
+            note = f"{who} makes {bid} ({tricks} tricks): {bid}"
+            if not alone:
+                note = f"{who} make {bid} ({tricks} tricks): each scores {bid}"
+        else:
+            note = (
+                f"{who} {'is' if alone else 'are'} euchred ({tricks} of {contract.tricks} tricks): "
+                f"each opponent scores {bid}"
+            )
         extra = {"maker": maker, "bid": bid, "makers": makers, "tricks": tricks, "made": made}
         return DealScore(points, (note,), extra)
 
@@ -658,8 +663,14 @@ class CincinnatiEuchre(ScoredGame):
             needed, value, moon = bid, bid, None
         else:
             raise EngineError("bad_bid", f"bid must be 3 to 6 tricks or {', '.join(MOONS)}, not {bid!r}", field="bid")
-        if flag(deal.get("forced", False), "forced") and bid != 3:
-            raise EngineError("bad_bid", "forced: the dealer's forced bid is three", field="bid")
+        if flag(deal.get("forced", False), "forced"):
+            if bid != 3:
+                raise EngineError("bad_bid", "forced: the dealer's forced bid is three", field="bid")
+            dealer = dealer_of(deal, players, index)
+            if bidder != dealer:  # "If no player bids (all pass), the dealer must accept a Force bid of three"
+                raise EngineError(
+                    "bad_deal", f"forced: only the dealer ({dealer}) is forced to bid, not {bidder}", field="bidder"
+                )
         if "trump" in deal and deal["trump"] not in ("clubs", "diamonds", "hearts", "spades", "notrump"):
             raise EngineError("bad_deal", "trump must be clubs, diamonds, hearts, spades or notrump", field="trump")
         tricks = read_tricks(deal.get("tricks"), seating, total=CINCINNATI_TRICKS, maker=side)

@@ -173,6 +173,7 @@ class FiveHundred(ScoredGame):
         points = dict.fromkeys(seating.sides, 0)
         notes: list[str] = []
         who = " & ".join(contracting)
+        one = individual and len(contracting) == 1  # "ann makes", "ann & dee make", "ann & cy make"
         if needed is None:  # nullo: the contractor alone must lose every trick
             if individual and partners:
                 raise EngineError("bad_deal", "partners: a nullo contractor plays alone", field="partners")
@@ -180,7 +181,7 @@ class FiveHundred(ScoredGame):
             for s in contracting:
                 points[s] = value if made else -value
             if made:
-                notes.append(f"{who} make{'s' if individual else ''} nullo: {value}")
+                notes.append(f"{who} make{'s' if one else ''} nullo: {value}")
             else:
                 for s in opponents:
                     points[s] = TRICK * won
@@ -191,9 +192,9 @@ class FiveHundred(ScoredGame):
             for s in contracting:
                 points[s] = score if made else -score
             notes.append(
-                f"{who} make {bid} with {won} tricks: {score}"
+                f"{who} make{'s' if one else ''} {bid} with {won} tricks: {score}"
                 if made
-                else f"{who} are set on {bid} ({won} tricks): -{score}"
+                else f"{who} {'is' if one else 'are'} set on {bid} ({won} tricks): -{score}"
             )
             for s in opponents:
                 points[s] = TRICK * tricks[s]
@@ -288,6 +289,14 @@ class FiveHundred(ScoredGame):
         )
 
     # -- the end of the game ---------------------------------------------------------------------
+    def leader(self, totals: Mapping[str, int], *, config: Mapping[str, Any]) -> str | None:
+        """The one side ahead of a sheet closed early — none when the game is void: a side at or past
+        ``game_to`` that did not win it can only be the player back from 500 in the hole who went out
+        first, and then "no one wins the game"."""
+        if any(total >= config["game_to"] for total in totals.values()):
+            return None
+        return super().leader(totals, config=config)
+
     def game_end(
         self,
         deal: Mapping[str, Any],

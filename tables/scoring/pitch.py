@@ -117,10 +117,10 @@ class _AllFours(ScoredGame):
                 awards[point.name] = seating.side(raw, point.name)
         if "counts" in deal and GAME in awards:
             from_counts = self.game_from_counts(deal, seating, players, index)
-            if deal.get(GAME) is not None and awards[GAME] != from_counts:
+            if GAME in deal and awards[GAME] != from_counts:  # null (no one, a tie) must agree too
                 raise EngineError(
                     "bad_deal",
-                    f"game: the counts give game to {from_counts or 'nobody'}, not {awards[GAME]}",
+                    f"game: the counts give game to {from_counts or 'nobody'}, the entry to {awards[GAME] or 'nobody'}",
                     field=GAME,
                 )
             awards[GAME] = from_counts
@@ -373,12 +373,7 @@ class Sellout(AuctionPitch):
                 )
             if pitcher == seller:
                 raise EngineError("bad_deal", "pitcher: the seller sold the pitch to another player", field="pitcher")
-            if totals[seller] + bid >= target:
-                raise EngineError(
-                    "bad_bid",
-                    f"bid: {bid} would put the seller ({seller}, {totals[seller]}) out if he sold",
-                    field="bid",
-                )
+            self.check_bid_for_sale(seller, bid, totals, target)
             return {seller: bid}, [f"{seller} sells to {pitcher} for {bid}"]
         if pitcher != seller:
             raise EngineError(
@@ -390,6 +385,8 @@ class Sellout(AuctionPitch):
             bidder = name_of(deal["refused"], "refused", players)
             if bidder == seller:
                 raise EngineError("bad_deal", "refused: the high bidder the seller refused", field="refused")
+            # the bid was made before the seller chose: it may not be one that would put him out if he sold
+            self.check_bid_for_sale(seller, bid, totals, target)
             if totals[bidder] + bid >= target:
                 raise EngineError(
                     "bad_deal",
@@ -402,6 +399,17 @@ class Sellout(AuctionPitch):
                 "bad_bid", "bid: a seller who takes the contract without selling or refusing bids 4", field="bid"
             )
         return {}, [f"{seller} takes the contract for 4"]
+
+    @staticmethod
+    def check_bid_for_sale(seller: str, bid: int, totals: Mapping[str, int], target: int) -> None:
+        """The seed: "a player is not permitted to make any bid high enough to put the player on the
+        dealer's left out if he sells" — whether he then sells or not."""
+        if totals[seller] + bid >= target:
+            raise EngineError(
+                "bad_bid",
+                f"bid: {bid} would put the seller ({seller}, {totals[seller]}) out if he sold",
+                field="bid",
+            )
 
 
 # -- Cinch ---------------------------------------------------------------------------------------
