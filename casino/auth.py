@@ -179,3 +179,4 @@ class ObtainTokenView(APIView):
             token, _ = Token.objects.get_or_create(user=user)
             user_logged_in.send(sender=type(user), request=request._request, user=user)  # audited as auth.login
         return Response({"token": token.key})
+

@@ -10,6 +10,7 @@ admin: everything.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -30,12 +31,19 @@ def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> frozenset[Role]:
         return frozenset()
     cached = getattr(user, "_croupier_roles", None)
     if cached is None:
-        names = set(user.groups.values_list("name", flat=True))
-        cached = frozenset(r for r in Role if r.value in names)
-        if user.is_superuser:
-            cached |= {Role.ADMIN}
-        user._croupier_roles = cached
+        cached = remember_roles(user, user.groups.values_list("name", flat=True))
     return cached
+
+
+def remember_roles(user: AbstractBaseUser, group_names: Iterable[str | None]) -> frozenset[Role]:
+    """Cache the roles of ``user`` (for this request) from the names of its groups, read by the caller:
+    the API's token check reads them with the token, in one query."""
+    names = set(group_names)
+    roles = frozenset(r for r in Role if r.value in names)
+    if user.is_superuser:
+        roles |= {Role.ADMIN}
+    user._croupier_roles = roles  # type: ignore[attr-defined]
+    return roles
 
 
 def has_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role) -> bool:

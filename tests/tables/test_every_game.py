@@ -75,6 +75,8 @@ def play_through_the_api(client: Any, table: Any, rng: random.Random) -> int:
 def assert_settled_once_as_the_engine_says(rnd: Round) -> dict[str, Any]:
     """The settlement is the engine's reading of the round's document; it is posted once and balances."""
     out = registry.play(round_document(rnd))
+    # the copy on the round row is the record: the Bet and RoundEvent rows, in order
+    assert round_document(rnd) == round_document(rnd, from_rows=True)
     assert rnd.status == RoundStatus.SETTLED
     assert out["status"] == "settled"
     settlement = Settlement.objects.get(round=rnd)

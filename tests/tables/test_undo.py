@@ -6,6 +6,7 @@ import pytest
 
 from casino.audit.models import AuditRecord
 from tables.models import Round, RoundEvent, Settlement
+from tables.services.rounds import round_document
 from tests.fixtures import as_user
 from tests.tables.helpers import counts, open_round
 
@@ -56,6 +57,8 @@ def test_dealer_undoes_a_wrong_card_with_a_pit_managers_approval(floor, dealer_a
     assert settled.status_code == 200, settled.json()
     assert settled.json()["state"]["hands"]["banker"]["cards"] == ["KH", "3D", "4S"]
     assert Settlement.objects.get(round_id=round_id).house_net == -2375
+    rnd = Round.objects.get(pk=round_id)
+    assert round_document(rnd) == round_document(rnd, from_rows=True)  # the row's copy lost the undone card too
     trail = RoundEvent.objects.filter(round_id=round_id, seq=3).order_by("id")
     assert [(e.payload, e.undone_at is None) for e in trail] == [({"card": "3C"}, False), ({"card": "3D"}, True)]
 
