@@ -16,6 +16,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+PLAYER_NAME_MAX = 40
+# A sheet's winner is one of its sides, and a partnership side is named by its players joined with " & "
+# (``tables.scoring.euchre.Seating.teams``). The largest side any game seats is three (six-hand Five
+# Hundred, Forty-Five, Auction Forty-Fives, Auction Euchre): three longest names and two joins, 126.
+# tests/scoring/test_cardroom_service.py checks every registered game's longest side fits.
+SIDE_PLAYERS_MAX = 3
+SIDE_NAME_MAX = SIDE_PLAYERS_MAX * PLAYER_NAME_MAX + (SIDE_PLAYERS_MAX - 1) * len(" & ")
+
 
 class SheetStatus(models.TextChoices):
     OPEN = "open", "In progress"
@@ -70,7 +78,7 @@ class TournamentEntry(models.Model):
     """A player entered, and what they paid (append-only)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
-    player = models.CharField(max_length=40)
+    player = models.CharField(max_length=PLAYER_NAME_MAX)
     fee = models.BigIntegerField()
     house_fee = models.BigIntegerField()
     registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -89,7 +97,7 @@ class TournamentPayout(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="payouts")
     place = models.PositiveSmallIntegerField()
-    player = models.CharField(max_length=40)
+    player = models.CharField(max_length=PLAYER_NAME_MAX)
     amount = models.BigIntegerField()
     paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     paid_at = models.DateTimeField()
@@ -117,7 +125,9 @@ class ScoreSheet(models.Model):
     entries = models.PositiveIntegerField(default=0, help_text="deal entries made, corrections included")
     totals = models.JSONField(default=dict)
     state = models.JSONField(null=True, blank=True, help_text="the sheet replayed: per-deal scores, totals, winner")
-    winner = models.CharField(max_length=40, blank=True)
+    winner = models.CharField(
+        max_length=SIDE_NAME_MAX, blank=True, help_text="the winning side: a player or a partnership"
+    )
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -47,14 +47,19 @@ def sheet_entries(sheet: ScoreSheet) -> list[Json]:
 
 
 def tournament_standings(tournament: Tournament) -> list[Json]:
-    """Each player across the tournament's sheets: games won, points, sheets played (in progress included),
-    best first — most wins, then the better points total (lowest for games where the lowest wins)."""
+    """The sides across the tournament's sheets — each player, or each partnership in partnership games:
+    sheets played (in progress included), games won (finished or closed sheets), points.
+
+    Only what was played is ranked: best first — most wins, then the better points total (lowest for
+    games where the lowest wins) — ties sharing a place. An entrant seated at no sheet yet follows,
+    unplaced (``place`` None), by name: no score is not a score of 0, which would outrank every side
+    behind on points (or, where the lowest wins, ahead). In partnership games an entrant who has played
+    is counted in his side's row, not again on his own."""
     lowest = get_game(tournament.game).lowest_wins
-    rows: dict[str, Json] = {
-        p: {"player": p, "sheets": 0, "wins": 0, "points": 0}
-        for p in tournament.entries.values_list("player", flat=True)
-    }
-    for totals, winner, status in tournament.sheets.values_list("totals", "winner", "status"):
+    rows: dict[str, Json] = {}
+    seated: set[str] = set()
+    for players, totals, winner, status in tournament.sheets.values_list("players", "totals", "winner", "status"):
+        seated.update(players)
         for side, points in (totals or {}).items():
             row = rows.setdefault(side, {"player": side, "sheets": 0, "wins": 0, "points": 0})
             row["sheets"] += 1
@@ -68,7 +73,8 @@ def tournament_standings(tournament: Tournament) -> list[Json]:
         if key != previous:
             place, previous = i + 1, key
         row["place"] = place
-    return ordered
+    waiting = tournament.entries.exclude(player__in=seated).order_by("player").values_list("player", flat=True)
+    return ordered + [{"player": p, "sheets": 0, "wins": 0, "points": 0, "place": None} for p in waiting]
 
 
 def tournament_detail(tournament: Tournament) -> Json:

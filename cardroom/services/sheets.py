@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.models import ScoreSheet, SheetDeal, SheetRake, SheetStatus, Tournament, TournamentStatus
+from cardroom.models import PLAYER_NAME_MAX, ScoreSheet, SheetDeal, SheetRake, SheetStatus, Tournament, TournamentStatus
 from cardroom.services import postings
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput, NotFound
@@ -145,8 +145,8 @@ def sheet_open(
         if missing:
             raise InvalidInput(f"not entered in {tournament.name}: {', '.join(map(str, missing))}", field="players")
     rules = get_game(game)
-    if isinstance(players, list) and any(isinstance(p, str) and len(p) > 40 for p in players):
-        raise InvalidInput("a player's name is at most 40 characters", field="players")
+    if isinstance(players, list) and any(isinstance(p, str) and len(p) > PLAYER_NAME_MAX for p in players):
+        raise InvalidInput(f"a player's name is at most {PLAYER_NAME_MAX} characters", field="players")
     state = score_sheet(rules, {"config": config, "players": players, "deals": []})
     busy = ScoreSheet.objects.filter(table=table, status=SheetStatus.OPEN).first()
     if busy is not None:

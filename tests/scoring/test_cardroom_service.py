@@ -6,8 +6,18 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from accounting.models import Account, Entry, LedgerTransaction
-from cardroom.models import ScoreSheet, SheetDeal, SheetRake, Tournament, TournamentEntry, TournamentPayout
+from cardroom.models import (
+    PLAYER_NAME_MAX,
+    SIDE_NAME_MAX,
+    ScoreSheet,
+    SheetDeal,
+    SheetRake,
+    Tournament,
+    TournamentEntry,
+    TournamentPayout,
+)
 from casino.audit.models import AuditRecord
+from tables.scoring.registry import all_games
 from tests.fixtures import as_user
 
 FOUR = ["ann", "bob", "cy", "dee"]
@@ -496,6 +506,70 @@ def test_a_tournament_entries_sheets_standings_and_prizes(floor, dealer_api, man
         format="json",
     )
     assert (fix.status_code, fix.json()["error"]["code"]) == (409, "tournament_ended")
+
+
+def standings_of(client, url: str) -> list[tuple]:
+    rows = client.get(f"{url}/").json()["detail"]["standings"]
+    return [(r["place"], r["player"], r["wins"], r["points"], r["sheets"]) for r in rows]
+
+
+def test_standings_rank_what_was_played_and_list_entrants_still_to_play_unplaced(
+    floor, dealer_api, manager_api, client
+):
+    # given a Hearts tournament (lowest wins) with six entries, four of them seated at the first sheet
+    t = make_tournament(manager_api, floor, entry_fee=0, house_fee=0)
+    url = f"/api/cardroom/tournaments/{t['id']}"
+    for p in ("fay", *FOUR, "eve"):
+        assert manager_api.post(f"{url}/entries/", {"player": p}, format="json").status_code == 201
+    assert manager_api.post(f"{url}/start/", format="json").status_code == 200
+    first = open_sheet(dealer_api, floor.table, players=FOUR, tournament=t["id"])
+    dealer_api.post(f"{SHEETS}{first['id']}/deals/", hearts(bob={"hearts": 13}, cy={"queen": True}), format="json")
+    done = dealer_api.post(
+        f"{SHEETS}{first['id']}/deals/", hearts(bob={"hearts": 13}, dee={"queen": True}), format="json"
+    ).json()
+    assert (done["status"], done["winner"]) == ("finished", "ann")
+    # when the standings are read
+    # then the four who played are ranked; eve and fay, on no sheet yet, follow unplaced (their 0 would
+    # otherwise have put them second, ahead of everyone who took a point)
+    assert standings_of(manager_api, url) == [
+        (1, "ann", 1, 0, 1),
+        (2, "cy", 0, 13, 1),
+        (2, "dee", 0, 13, 1),
+        (4, "bob", 0, 26, 1),
+        (None, "eve", 0, 0, 0),
+        (None, "fay", 0, 0, 0),
+    ]
+    client.force_login(floor.manager)
+    page = client.get(f"/cardroom/tournaments/{t['id']}/").content.decode()
+    assert '<tr><td class="num">—</td><th scope="row">eve</th>' in page
+    # when eve and fay sit down with ann and a deal is entered (the sheet in progress counts)
+    second = open_sheet(dealer_api, floor.table, players=["eve", "fay", "ann"], tournament=t["id"])
+    answer = dealer_api.post(
+        f"{SHEETS}{second['id']}/deals/", hearts(eve={"hearts": 13}, fay={"queen": True}), format="json"
+    )
+    assert answer.status_code == 201, answer.json()
+    # then they are ranked with the others
+    assert standings_of(manager_api, url) == [
+        (1, "ann", 1, 0, 2),
+        (2, "cy", 0, 13, 1),
+        (2, "dee", 0, 13, 1),
+        (2, "eve", 0, 13, 1),
+        (2, "fay", 0, 13, 1),
+        (6, "bob", 0, 26, 1),
+    ]
+
+
+def test_every_games_longest_side_fits_a_sheets_winner():
+    # given every registered game, seated with as many players as it takes, each name as long as allowed
+    longest = ScoreSheet._meta.get_field("winner").max_length
+    assert longest == SIDE_NAME_MAX == 126
+    for name, game in all_games().items():
+        for n in range(game.min_players, game.max_players + 1):
+            players = [chr(ord("a") + i) * PLAYER_NAME_MAX for i in range(n)]
+            # when its sides are named
+            sides = game.sides(players, game.resolve_config(None))
+            # then the longest side's name fits the sheet's winner
+            assert max(map(len, sides)) <= longest, (name, n)
 
 
 def test_a_cancelled_tournament_refunds_every_entry(floor, manager_api):

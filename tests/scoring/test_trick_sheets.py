@@ -27,9 +27,10 @@ def tournament(manager_api, floor, game: str, players: list[str], config: dict |
     return url
 
 
-def play(dealer_api, manager_api, floor, game: str, players: list[str], deals: list[dict], config=None):
-    """Open a sheet of ``game`` in a tournament and enter ``deals``; the last answer and the tournament URL."""
-    url = tournament(manager_api, floor, game, players, config)
+def play(dealer_api, manager_api, floor, game: str, players: list[str], deals: list[dict], config=None, waiting=()):
+    """Open a sheet of ``game`` in a tournament and enter ``deals``; the last answer and the tournament URL.
+    ``waiting``: more entrants, not seated at the sheet."""
+    url = tournament(manager_api, floor, game, [*players, *waiting], config)
     opened = dealer_api.post(
         SHEETS, {"table": floor.table.pk, "players": players, "tournament": int(url.rsplit("/", 1)[1])}, format="json"
     )
@@ -49,12 +50,6 @@ def standings(manager_api, url: str) -> list[tuple]:
     return [(r["place"], r["player"], r["wins"], r["points"], r["sheets"]) for r in rows]
 
 
-def sides_standing(manager_api, url: str) -> list[tuple]:
-    """The rows of the sides that played (partnership games list the sheets' sides)."""
-    rows = manager_api.get(f"{url}/").json()["detail"]["standings"]
-    return [(r["player"], r["wins"], r["points"]) for r in rows if r["sheets"]]
-
-
 def test_euchre_partnerships_to_five(floor, dealer_api, manager_api):
     # given a four-hand Euchre tournament, partners opposite: ann & cy against bob & dee
     players = ["ann", "bob", "cy", "dee"]
@@ -69,7 +64,62 @@ def test_euchre_partnerships_to_five(floor, dealer_api, manager_api):
     assert done["totals"] == {"ann & cy": 6, "bob & dee": 1}
     assert (done["status"], done["winner"], done["deals"]) == ("finished", "ann & cy", 3)
     assert done["state"]["deals"][2]["notes"] == ["bob & dee are euchred: ann & cy score 2", "ann & cy win the game"]
-    assert sides_standing(manager_api, url) == [("ann & cy", 1, 6), ("bob & dee", 0, 1)]
+    # and the standings are the two sides, ranked: no row for a partner on his own
+    assert standings(manager_api, url) == [(1, "ann & cy", 1, 6, 1), (2, "bob & dee", 0, 1, 1)]
+
+
+def test_five_hundred_partnerships_rank_the_sides_and_list_entrants_still_to_play_unplaced(
+    floor, dealer_api, manager_api
+):
+    # given a four-hand Five Hundred tournament, eve and fay entered but not yet seated
+    players = ["ann", "bob", "cy", "dee"]
+    deals = [
+        {"contractor": "ann", "bid": "8C", "tricks": 6},  # ann & cy set: -260, bob & dee 40
+        {"contractor": "cy", "bid": "6C", "tricks": 5},  # ann & cy set: -60, bob & dee 50
+        {"contractor": "bob", "bid": "10NT", "tricks": 10},  # bob & dee 520
+    ]
+    # when the game is played to its end
+    done, url = play(dealer_api, manager_api, floor, "five_hundred", players, deals, waiting=["eve", "fay"])
+    assert done["totals"] == {"ann & cy": -320, "bob & dee": 610}
+    assert (done["status"], done["winner"]) == ("finished", "bob & dee")
+    # then the sides that played are ranked, ann & cy second at -320, and the two still to play follow
+    # unplaced (as 0-point rows they would have come ahead of ann & cy)
+    assert standings(manager_api, url) == [
+        (1, "bob & dee", 1, 610, 1),
+        (2, "ann & cy", 0, -320, 1),
+        (None, "eve", 0, 0, 0),
+        (None, "fay", 0, 0, 0),
+    ]
+
+
+LONGEST_NAMES = [
+    "Alexandrina Montgomery-Fitzwilliam Bryce",
+    "Bartholomew Featherstone-Cholmondeley Jr",
+    "Cordelia Wolfeschlegel Abernathy-Rexford",
+    "Demetrius Vanderbilt-Oppenheimer Nowicki",
+    "Evangelina Rosalind Marchbanks-Delacroix",
+    "Florentino Maximiliano Castellanos-Ortiz",
+]
+
+
+def test_six_hand_five_hundred_with_the_longest_names_finishes_with_its_winner(floor, dealer_api, manager_api):
+    # given a six-hand Five Hundred tournament, partnerships of three, every name the 40 characters allowed
+    players = LONGEST_NAMES
+    assert {len(p) for p in players} == {40}
+    odd, even = " & ".join(players[0::2]), " & ".join(players[1::2])
+    assert (len(odd), len(even)) == (126, 126)
+    deals = [
+        {"contractor": players[0], "bid": "7H", "tricks": 5},  # odd set: -200, even 50
+        {"contractor": players[1], "bid": "10NT", "tricks": 10},  # even 520: 570, past 500
+    ]
+    # when the game is played to its end (the winning deal used to be refused: the winner did not fit)
+    done, url = play(dealer_api, manager_api, floor, "five_hundred", players, deals)
+    # then the side of the second, fourth and sixth players wins, and the sheet says so
+    assert done["totals"] == {odd: -200, even: 570}
+    assert (done["status"], done["winner"], done["deals"]) == ("finished", even, 2)
+    stored = ScoreSheet.objects.get(pk=done["id"])
+    assert (stored.status, stored.winner) == ("finished", even)
+    assert standings(manager_api, url) == [(1, even, 1, 570, 1), (2, odd, 0, -200, 1)]
 
 
 def test_euchre_an_impossible_deal_is_a_400_naming_the_field_and_nothing_is_written(floor, dealer_api, manager_api):
