@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from casino.audit.services import audit_log
 from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.idempotency import request_service
 from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
 from tables.engines.base import Json, parse_bet
 from tables.engines.errors import EngineError
@@ -79,7 +80,7 @@ def _open_shift_for(actor: Any, table: Table) -> Shift:
     return shift
 
 
-@transaction.atomic
+@request_service
 def round_open(*, table_id: int, actor: Any) -> Round:
     """Open the next round at a table for bets."""
     table = lock_table(table_id)
@@ -165,7 +166,7 @@ def _bet_of_an_incomplete_set(engine: Any, rnd: Round, raw: Json, exc: EngineErr
     return bet
 
 
-@transaction.atomic
+@request_service
 def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, extra: Json | None = None,
               client_id: str | None = None) -> Bet:
     """Record a bet at a seat while the round is open for bets; the engine checks type and limits."""
@@ -204,7 +205,7 @@ def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, e
     return bet
 
 
-@transaction.atomic
+@request_service
 def betting_close(*, round_id: int, actor: Any) -> Round:
     """No more bets; the engine says where the first card goes."""
     rnd = lock_round(round_id)
@@ -233,7 +234,7 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
     return rnd
 
 
-@transaction.atomic
+@request_service
 def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, Json]:
     """Append one card, choice or between-stage bet; returns the event and the engine's answer."""
     rnd = lock_round(round_id)
@@ -269,7 +270,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     return ev, state
 
 
-@transaction.atomic
+@request_service
 def round_settle(*, round_id: int, actor: Any) -> Settlement:
     """Settle a complete round once: per-bet lines and the house's totals, atomically."""
     rnd = lock_round(round_id)

@@ -79,3 +79,39 @@ def test_bad_idempotency_key_is_400(floor, dealer_api):
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "Idempotency-Key"
     assert Round.objects.count() == 0
+
+
+def test_in_one_request_transaction_a_refusal_writes_nothing_and_a_retry_replays(transactional_db, floor, dealer_api):
+    # given real request transactions (no test transaction around them): the round services join the
+    # request's transaction without a savepoint (casino.idempotency.request_service)
+    rnd = open_round(dealer_api, floor.table)
+    url = f"/api/rounds/{rnd['id']}"
+    assert dealer_api.post(f"{url}/bets/", {"seat": 1, "type": "banker", "amount": 2500}, format="json",
+                           HTTP_IDEMPOTENCY_KEY="t-bet").status_code == 201
+    assert dealer_api.post(f"{url}/close-betting/", HTTP_IDEMPOTENCY_KEY="t-close").status_code == 200
+    before = counts()
+    # when an impossible card is posted
+    refused = dealer_api.post(f"{url}/events/", {"card": "1X"}, format="json", HTTP_IDEMPOTENCY_KEY="t-bad")
+    # then it is refused, nothing is written, and the connection serves the next request
+    assert refused.status_code == 400, refused.json()
+    assert counts() == before
+    for i, card in enumerate(BANKER_WIN):
+        r = dealer_api.post(f"{url}/events/", {"card": card}, format="json", HTTP_IDEMPOTENCY_KEY=f"t-card-{i}")
+        assert r.status_code == 201, r.json()
+    # and a card retried after the round moved on replays its first answer, writing nothing
+    first_card = dealer_api.post(f"{url}/events/", {"card": BANKER_WIN[0]}, format="json",
+                                 HTTP_IDEMPOTENCY_KEY="t-card-0")
+    assert first_card.status_code == 201
+    assert first_card["Idempotent-Replayed"] == "true"
+    assert first_card.json()["document"]["events"] == [{"card": BANKER_WIN[0]}]
+    settled = dealer_api.post(f"{url}/settle/", HTTP_IDEMPOTENCY_KEY="t-settle")
+    again = dealer_api.post(f"{url}/settle/", HTTP_IDEMPOTENCY_KEY="t-settle")
+    assert settled.status_code == again.status_code == 200
+    assert again.json() == settled.json()
+    # and the same key for another request is still a conflict
+    reused = dealer_api.post(f"{url}/bets/", {"seat": 2, "type": "player", "amount": 500}, format="json",
+                             HTTP_IDEMPOTENCY_KEY="t-bet")
+    assert reused.status_code == 409
+    assert reused.json()["error"]["code"] == "idempotency_key_reused"
+    assert RoundEvent.objects.filter(round_id=rnd["id"]).count() == len(BANKER_WIN)
+    assert Settlement.objects.filter(round_id=rnd["id"]).count() == 1
