@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from casino.audit.models import AuditRecord
 from casino.context import current
+from casino.core import sql
 from casino.core.roles import primary_role
 
 GENESIS = "0" * 64
@@ -73,7 +74,9 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
         raise RuntimeError("audit_log must be called inside the transaction of the change it records")
     chain = chain or (chain_for_table(table_code) if table_code else CASINO_CHAIN)
     _lock_chain(chain)
-    last = AuditRecord.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
+    # written once, not built by the ORM: every audited request reads its chain's head (casino/core/sql.py)
+    last = sql.fetch_one(f"SELECT seq, hash FROM {sql.table(AuditRecord)} WHERE chain = %s ORDER BY seq DESC LIMIT 1",
+                         [chain])
     seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS)
     ctx = current()
     user = actor if getattr(actor, "pk", None) is not None else None

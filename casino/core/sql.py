@@ -1,0 +1,89 @@
+"""Statements of the dealer's hot path, written once instead of built by the ORM on every request.
+
+A card post runs a handful of statements; built through the ORM, each one costs 1–2 ms of Python
+(filter, join and column compilation) before PostgreSQL sees it, several times what PostgreSQL
+then spends on it (bench/api.py). The few statements every dealer request runs (the token and its
+roles, the table and round locks, the dealer's assignment, the audit chain's head) are written
+here once, from the models' own metadata, and their rows come back as ordinary model instances
+through ``Model.from_db``. Everything else stays on the ORM.
+
+Only the default database (writes, locks and sign-in never read a replica, casino/dbrouter.py).
+Statements must run on SQLite too (the embedded mode), so row locks go through :func:`for_update`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+def table(model: type[Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def columns(model: type[Model], alias: str, names: Sequence[str] | None = None) -> str:
+    """The model's columns (or those of the fields ``names``) as ``alias."column", …``, in the order
+    :func:`instance` reads them."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(f.column)}" for f in _fields(model, names))
+
+
+def instance(model: type[M], row: Sequence[Any], start: int = 0, names: Sequence[str] | None = None) -> M:
+    """The model instance of the columns that :func:`columns` listed, from ``row[start:]``; fields left
+    out are deferred (loaded on first access, like ``.only()``). Values pass through the same
+    converters the ORM applies (JSON, SQLite's dates and booleans)."""
+    fields = _fields(model, names)
+    values = list(row[start:start + len(fields)])
+    for i, (field, converters) in enumerate(_converters(model, names)):
+        for converter in converters:
+            values[i] = converter(values[i], field, connection)
+    return model.from_db(connection.alias, [f.attname for f in fields], values)
+
+
+@functools.cache
+def _cached_converters(model: type[Model], names: tuple[str, ...] | None, vendor: str) -> list[tuple[Any, list[Any]]]:
+    out = []
+    for field in _fields(model, names):
+        col = field.get_col(model._meta.db_table)
+        out.append((field, [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]))
+    return out
+
+
+def _converters(model: type[Model], names: Sequence[str] | None) -> list[tuple[Any, list[Any]]]:
+    return _cached_converters(model, tuple(names) if names is not None else None, connection.vendor)
+
+
+def width(model: type[Model], names: Sequence[str] | None = None) -> int:
+    return len(_fields(model, names))
+
+
+def for_update(of: str = "") -> str:
+    """The row-lock clause for this database: nothing on SQLite, which locks the whole database
+    for a write transaction anyway."""
+    if not connection.features.has_select_for_update:
+        return ""
+    return f" FOR UPDATE OF {of}" if of and connection.features.has_select_for_update_of else " FOR UPDATE"
+
+
+def moment(value: Any) -> Any:
+    """A datetime as a statement parameter (SQLite keeps them as UTC text)."""
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def _fields(model: type[Model], names: Sequence[str] | None) -> list[Any]:
+    concrete = model._meta.concrete_fields
+    if names is None:
+        return list(concrete)
+    return [f for f in concrete if f.name in names or f.attname in names]
