@@ -329,23 +329,25 @@ class Table:
         self.shoe = LazyShoe(rules.decks)
         self.bets = bets
         self.main: dict[int, Bet] = {}
+        banker = rules.banker_seat if rules.pontoon else None
         for i, bet in enumerate(bets):
-            where = f"bets[{i}]"
             if bet.seat > rules.seats:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: the table has seats 1 to {rules.seats}", field=f"{where}.seat"
+                    "bad_bet", f"bet {bet.id}: the table has seats 1 to {rules.seats}", field=f"bets[{i}].seat"
                 )
             if bet.seat in self.main:
-                raise EngineError("bad_bet", f"bet {bet.id}: seat {bet.seat} already has a bet", field=f"{where}.seat")
-            if rules.pontoon and bet.seat == rules.banker_seat:
+                raise EngineError("bad_bet", f"bet {bet.id}: seat {bet.seat} already has a bet", field=f"bets[{i}].seat")
+            if bet.seat == banker:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and does not bet", field=f"{where}.seat"
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and does not bet", field=f"bets[{i}].seat"
                 )
             self.main[bet.seat] = bet
-        ids = {b.id for b in bets}
-        for bet in bets:
-            if f"{bet.id}:insurance" in ids:
-                raise EngineError("duplicate_bet", f"bet id {bet.id}:insurance is kept for the insurance of {bet.id}")
+        if any(bet.id.endswith(":insurance") for bet in bets):  # rare: only then is the full check worth it
+            ids = {b.id for b in bets}
+            for bet in bets:
+                if f"{bet.id}:insurance" in ids:
+                    raise EngineError("duplicate_bet",
+                                      f"bet id {bet.id}:insurance is kept for the insurance of {bet.id}")
         if not self.main:
             raise EngineError(
                 "bad_bet", "no seat has a bet: the deal starts once at least one 'bet' is down", field="bets"
@@ -1625,3 +1627,55 @@ def play_out(
 BLACKJACK = Blackjack()
 PONTOON = Pontoon()
 ENGINES: dict[str, Engine] = {"blackjack": BLACKJACK, "pontoon": PONTOON}
+
+
+class ShoeSettler:
+    """Settle round after round as a shoe is dealt: the same :class:`Table` the document path
+    replays (every card checked against the turn and against the shoe, every choice against the
+    rules, the dealer's draws against S17/H17), without the round-document envelope (no parsing
+    of config and bets per round, no report) — for replaying recorded shoes and simulations.
+
+    The shoe is the dealer's: cards are counted across rounds until :meth:`new_shoe`. A round
+    that fails a check, or is not complete, changes nothing.
+
+    >>> shoe = ShoeSettler()
+    >>> shoe.round([(1, 100), (2, 500)], [{"card": "TS"}, {"card": "AH"}, {"card": "6H"}, {"card": "9D"},
+    ...     {"card": "KD"}, {"seat": 1, "action": "stand"}, {"card": "KC"}, {"card": "8S"}])
+    ([(1, 0, 'win', 100), (2, 0, 'win', 750)], -850)
+    """
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        self.rules = Rules.of(BLACKJACK.resolve_config(config or {}), pontoon=False)
+        self.dealt: dict[str, int] = {}
+        self._bets: dict[tuple[tuple[int, int], ...], list[Bet]] = {}
+
+    def new_shoe(self) -> None:
+        self.dealt = {}
+
+    def round(
+        self, stakes: Sequence[tuple[int, int]], events: Sequence[Mapping[str, Any]]
+    ) -> tuple[list[tuple[int, int, str, int]], int]:
+        """``stakes``: (seat, amount) of each main bet; ``events``: the cards and choices in
+        document form. Returns each hand's (seat, hand, result, net), insurance as hand -1, and
+        the house's net."""
+        key = tuple(stakes)
+        bets = self._bets.get(key)
+        if bets is None:
+            bets = [Bet(f"s{seat}", seat, MAIN_BET, amount) for seat, amount in stakes]
+            if len(self._bets) < 4096:
+                self._bets[key] = bets
+        table = Table(self.rules, bets)
+        table.shoe._dealt = dict(self.dealt)  # noqa: SLF001 - the round's shoe starts where the last ended
+        for index, event in enumerate(events):
+            table.apply(event, index)
+        if table.phase is not PH_DONE:
+            step = table.next_step()
+            raise EngineError("incomplete_round", f"the round is not complete: {step['say'] if step else ''}")
+        table.settle_hands()
+        out = [(h.seat, h.index, h.result or "", h.net or 0) for s in table.seats for h in table.hands[s]]
+        if table.peek is not None:
+            won = table.peek == "blackjack"
+            out += [(seat, -1, "win" if won else "lose", 2 * taken if won else -taken)
+                    for seat, taken in table.insurance.items() if taken]
+        self.dealt = table.shoe._dealt  # noqa: SLF001
+        return out, -sum(row[3] for row in out)

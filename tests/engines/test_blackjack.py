@@ -18,6 +18,7 @@ from tables.engines.blackjack import (
     BasicStrategy,
     LazyShoe,
     Rules,
+    ShoeSettler,
     hand_total,
     play_out,
     round_player,
@@ -1126,3 +1127,73 @@ def test_pontoon_edge_favours_the_banker() -> None:
     rules = Rules.of(PONTOON.resolve_config({}), pontoon=True)
     mean, half = simulate(rules, 40_000, 1)
     assert -mean - half > 0.03
+
+
+# -- the shoe path (ShoeSettler): the same rules without the round document ---------------------------
+
+
+def _random_chooser(rng: random.Random):
+    def choose(step: Doc, out: Doc) -> Doc:
+        action = rng.choice([a for a in step["allowed"] if a != "peek"])
+        event = {"seat": step["seat"], "action": action}
+        if step.get("hand") is not None:
+            event["hand"] = step["hand"]
+        if action == "insurance":
+            stake = next(b["amount"] for b in out["bets"] if b["seat"] == step["seat"]) if out["bets"] else 100
+            event["amount"] = max(1, min(stake, 100) // 2)
+        return event
+
+    return choose
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{}, {"dealer_hits_soft_17": True, "surrender": "late"}, {"double_after_split": False, "decks": 2},
+     {"blackjack_pays_numerator": 6, "blackjack_pays_denominator": 5, "resplit_aces": True}],
+)
+def test_the_shoe_path_settles_every_round_as_the_document_path_does(config: Doc) -> None:
+    # given 400 rounds dealt from shoes cut 60 cards from the end, choices made at random among those allowed
+    rng = random.Random(f"shoe-path:{sorted(config.items())}")
+    settler = ShoeSettler(config)
+    shoe: list[str] = []
+    for _ in range(400):
+        if len(shoe) < 60:
+            shoe = [str(c) for c in full_deck()] * BLACKJACK.resolve_config(config)["decks"]
+            rng.shuffle(shoe)
+            settler.new_shoe()
+        stakes = [(seat, rng.choice([100, 250, 500])) for seat in sorted(rng.sample(range(1, 8), rng.randint(1, 4)))]
+        bets = [bet(seat, amount, f"s{seat}") for seat, amount in stakes]
+        doc, out = play_out(BLACKJACK, config, bets, shoe.pop, _random_chooser(rng))
+        # when the shoe path settles the same cards and choices
+        rows, house = settler.round(stakes, doc["events"])
+        # then every bet nets what the document path says, insurance included, and so does the house
+        by_bet: dict[str, int] = {}
+        for seat, hand, _result, net in rows:
+            key = f"s{seat}:insurance" if hand == -1 else f"s{seat}"
+            by_bet[key] = by_bet.get(key, 0) + net
+        assert by_bet == {r["id"]: r["net"] for r in out["bets"]}, doc
+        assert house == out["house"]["net"]
+
+
+def test_the_shoe_path_counts_the_shoe_across_rounds_and_a_refused_round_changes_nothing() -> None:
+    # given a one-deck shoe whose first round dealt the ten of spades (seat 17, dealer 6 + K + 8 busts)
+    settler = ShoeSettler({"decks": 1})
+    first = cards("TS", "6H", "7D") + [{"seat": 1, "action": "stand"}] + cards("KC", "8S")
+    assert settler.round([(1, 100)], first) == ([(1, 0, "win", 100)], -100)
+    dealt = dict(settler.dealt)
+    # when the next round deals the ten of spades again
+    again = cards("TS", "6S", "7H") + [{"seat": 1, "action": "stand"}] + cards("QC", "8H")
+    with pytest.raises(EngineError) as refused:
+        settler.round([(1, 100)], again)
+    # then it is refused, naming the card and the event, and the shoe is as it was
+    assert refused.value.code == "card_exhausted"
+    assert refused.value.event == 0
+    assert settler.dealt == dealt
+    # and an incomplete round is refused too, changing nothing
+    with pytest.raises(EngineError) as incomplete:
+        settler.round([(1, 100)], cards("2S", "3S", "4S"))
+    assert incomplete.value.code == "incomplete_round"
+    assert settler.dealt == dealt
+    # and after a new shoe the ten of spades is there again
+    settler.new_shoe()
+    assert settler.round([(1, 100)], again) == ([(1, 0, "win", 100)], -100)
