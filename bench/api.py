@@ -185,6 +185,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     parser.add_argument("--pace", type=float, default=0.5,
                         help="seconds a dealer takes between two taps in the paced phase (default 0.5, ±50 %%)")
+    parser.add_argument("--paced-seconds", type=float, default=None,
+                        help="how long the dealer-pace phase runs (default: as long as --seconds; its p99 is the "
+                             "card-post target, and a single stall of the VM's disk in a short window moves it)")
     parser.add_argument("--keep", action="store_true", help="leave the database for inspection")
     args = parser.parse_args()
 
@@ -233,7 +236,7 @@ def main() -> int:
 
         print(f"full speed: {args.tablets} tablets for {args.seconds:.0f} s …", flush=True)
         tablets, elapsed = play(0.0, args.seconds, min(5.0, args.seconds / 6))
-        paced_seconds = max(10.0, args.seconds / 2)
+        paced_seconds = max(10.0, args.paced_seconds if args.paced_seconds is not None else args.seconds)
         print(f"dealer pace ({args.pace * 1000:.0f} ms between taps): {paced_seconds:.0f} s …", flush=True)
         paced, paced_elapsed = play(args.pace, paced_seconds, 2.0)
 

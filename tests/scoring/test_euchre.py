@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.euchre import GAMES
 from tables.scoring.registry import get_game
+from tests.scoring.helpers import scorer
 
 FOUR = ["ann", "bob", "cy", "dee"]
 US, THEM = "ann & cy", "bob & dee"  # partners sit opposite
@@ -16,14 +16,7 @@ SIX = ["ann", "bob", "cy", "dee", "eve", "fay"]
 SEVEN = ["ann", "bob", "cy", "dee", "eve", "fay", "gus"]
 
 
-def sheet(game, deals, *, players=FOUR, config=None):
-    return score_sheet(GAMES[game], {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(game, deal, *, players=FOUR, config=None, before=()) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet(game, [*before, deal], players=players, config=config)
-    return exc.value
+sheet, refused = scorer(GAMES, players=FOUR)
 
 
 def points(game, deal, *, players=FOUR, config=None) -> dict[str, int]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.five_hundred import AVONDALE, GAMES
 from tables.scoring.registry import get_game
+from tests.scoring.helpers import one_game_scorer
 
 GAME = GAMES["five_hundred"]
 THREE = ["ann", "bob", "cy"]
@@ -16,14 +16,7 @@ FIVE = ["ann", "bob", "cy", "dee", "eve"]
 US, THEM = "ann & cy", "bob & dee"
 
 
-def sheet(deals, *, players=THREE, config=None):
-    return score_sheet(GAME, {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(deal, *, players=THREE, config=None, before=()) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet([*before, deal], players=players, config=config)
-    return exc.value
+sheet, refused = one_game_scorer(GAME, players=THREE)
 
 
 def made(bid, tricks, *, contractor="ann", rest=None):

@@ -7,21 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.hearts import GAMES
 from tables.scoring.registry import get_game
+from tests.scoring.helpers import scorer
 
 FOUR = ["ann", "bob", "cy", "dee"]
 
 
-def sheet(game, deals, *, players=FOUR, config=None):
-    return score_sheet(GAMES[game], {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(game, deal, *, players=FOUR, config=None) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet(game, [deal], players=players, config=config)
-    return exc.value
+sheet, refused = scorer(GAMES, players=FOUR)
 
 
 def test_every_hearts_game_is_in_the_registry():

@@ -5,23 +5,16 @@ from __future__ import annotations
 import pytest
 
 from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.loo import GAMES
 from tables.scoring.registry import get_game
+from tests.scoring.helpers import one_game_scorer
 
 GAME = GAMES["loo"]
 FIVE = ["ann", "bob", "cy", "dee", "eve"]
 SINGLE = {"tricks": {"bob": 2, "cy": 1}}  # ann deals: ann, dee and eve are looed
 
 
-def sheet(deals, *, players=FIVE, config=None):
-    return score_sheet(GAME, {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(deal, *, players=FIVE, config=None, before=()) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet([*before, deal], players=players, config=config)
-    return exc.value
+sheet, refused = one_game_scorer(GAME, players=FIVE)
 
 
 def pot(s) -> int:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.pitch import GAMES
 from tables.scoring.registry import get_game
+from tests.scoring.helpers import scorer
 
 THREE = ["ann", "bob", "cy"]
 FOUR = ["ann", "bob", "cy", "dee"]
@@ -16,14 +15,7 @@ TWO = ["ann", "bob"]
 US, THEM = "ann & cy", "bob & dee"
 
 
-def sheet(game, deals, *, players=THREE, config=None):
-    return score_sheet(GAMES[game], {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(game, deal, *, players=THREE, config=None, before=()) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet(game, [*before, deal], players=players, config=config)
-    return exc.value
+sheet, refused = scorer(GAMES, players=THREE)
 
 
 def pitch(pitcher, bid, high, low, jack=None, game=None, **more):

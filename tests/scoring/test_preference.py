@@ -5,22 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.preference import GAMES
 from tables.scoring.registry import get_game
+from tests.scoring.helpers import one_game_scorer
 
 GAME = GAMES["preference"]
 THREE = ["ann", "bob", "cy"]
 
 
-def sheet(deals, *, players=THREE, config=None):
-    return score_sheet(GAME, {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(deal, *, players=THREE, config=None) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet([deal], players=players, config=config)
-    return exc.value
+sheet, refused = one_game_scorer(GAME, players=THREE)
 
 
 def pot(s) -> int:

@@ -6,22 +6,15 @@ import pytest
 
 from tables.engines.cards import parse_card
 from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.rummy import GAMES, card_points, check_melds, check_table
+from tests.scoring.helpers import one_game_scorer
 
 GAME = GAMES["carousel_rummy"]
 TWO = ["ann", "bob"]
 THREE = ["ann", "bob", "cy"]
 
 
-def sheet(deals, *, players=THREE, config=None):
-    return score_sheet(GAME, {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(deal, *, players=THREE) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet([deal], players=players)
-    return exc.value
+sheet, refused = one_game_scorer(GAME, players=THREE)
 
 
 # -- melds -----------------------------------------------------------------------------------

@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from tables.engines.errors import EngineError
-from tables.scoring.base import score_sheet
 from tables.scoring.registry import get_game
 from tables.scoring.spoil_five import GAMES
+from tests.scoring.helpers import scorer
 
 THREE = ["ann", "bob", "cy"]
 FOUR = ["ann", "bob", "cy", "dee"]
 US, THEM = "ann & cy", "bob & dee"
 
 
-def sheet(game, deals, *, players=THREE, config=None):
-    return score_sheet(GAMES[game], {"players": players, "config": config or {}, "deals": deals})
-
-
-def refused(game, deal, *, players=THREE, config=None, before=()) -> EngineError:
-    with pytest.raises(EngineError) as exc:
-        sheet(game, [*before, deal], players=players, config=config)
-    return exc.value
+sheet, refused = scorer(GAMES, players=THREE)
 
 
 def pot(s) -> int:
