@@ -21,6 +21,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.core import sql
 from casino.core.models import IdempotencyRecord
 from casino.errors import Conflict, InvalidInput
 
@@ -76,9 +77,9 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                 if 200 <= response.status_code < 300:
                     body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
                     try:  # no savepoint needed: losing the race rolls the whole write back anyway
-                        IdempotencyRecord.objects.create(
+                        sql.insert(IdempotencyRecord(
                             user=request.user, key=key, method=request.method, path=request.path[:300],
-                            request_hash=request_hash, status_code=response.status_code, response_body=body)
+                            request_hash=request_hash, status_code=response.status_code, response_body=body))
                     except IntegrityError:
                         raise _LostRace from None
                 return response

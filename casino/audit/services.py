@@ -91,8 +91,7 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
         before=_jsonable(before), after=_jsonable(after), prev_hash=prev_hash,
     )
     rec.hash = compute_hash(rec)
-    rec.save(force_insert=True)
-    return rec
+    return sql.insert(rec)  # every audited change inserts one: written once (casino/core/sql.py)
 
 
 def audit_export_logged(actor: Any, report: str, filters: Any = None, *, rows: int | None = None) -> AuditRecord:

@@ -87,3 +87,24 @@ def _fields(model: type[Model], names: Sequence[str] | None) -> list[Any]:
     if names is None:
         return list(concrete)
     return [f for f in concrete if f.name in names or f.attname in names]
+
+
+def insert(obj: M) -> M:
+    """INSERT one new model instance, as ``obj.save(force_insert=True)`` would, without the ORM's
+    statement building: field defaults and ``pre_save`` (auto_now…) applied, values adapted by the
+    fields, the new primary key read back. No signals are sent (none of these models has receivers).
+    A constraint violation raises Django's IntegrityError, as the ORM's save would."""
+    meta = obj._meta
+    pk = meta.pk
+    fields = [f for f in meta.concrete_fields if not (f is pk and getattr(obj, f.attname) is None)]
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    row = fetch_one(
+        f"INSERT INTO {table(type(obj))} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(pk.column)}",
+        values)
+    assert row is not None
+    setattr(obj, pk.attname, row[0])
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj

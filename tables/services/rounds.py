@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.audit.services import audit_log
+from casino.core import sql
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.idempotency import request_service
 from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
@@ -247,7 +248,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     seq = len(doc["events"]) - 1
     state = _play(doc)
     now = timezone.now()
-    ev = RoundEvent.objects.create(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now)
+    ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
     if isinstance(event.get("bet"), dict):
         engine = get_engine(rnd.game)
         raw = event["bet"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from rest_framework import serializers as drf
+
 from accounting.models import Entry, LedgerTransaction
 from casino.audit.models import AuditRecord
 from tables.models import Bet, Round, Settlement, SettlementLine
+from tables.serializers import RoundSerializer
+from tests.tables.helpers import BANKER_WIN
 
 
 def open_round(client, table) -> dict:
@@ -90,3 +94,19 @@ def test_settling_an_incomplete_round_says_what_is_missing(floor, dealer_api):
                                         "message": "the round is not complete: Deal card 2 to the banker"}
     assert Bet.objects.count() == 0
     assert Settlement.objects.count() == 0
+
+
+def test_the_round_answer_written_out_is_what_drf_would_answer(floor, dealer_api):
+    # given rounds in every state a dealer sees: open, dealing, settled
+    rnd = open_round(dealer_api, floor.table)
+    url = f"/api/rounds/{rnd['id']}"
+    seen = [dealer_api.post(f"{url}/bets/", {"seat": 1, "type": "banker", "amount": 2500}, format="json").json()]
+    seen.append(dealer_api.post(f"{url}/close-betting/").json())
+    seen += [dealer_api.post(f"{url}/events/", {"card": c}, format="json").json() for c in BANKER_WIN]
+    seen.append(dealer_api.post(f"{url}/settle/").json())
+    # when each is read back, the written-out answer and DRF's field-by-field answer agree
+    answer = RoundSerializer(Round.objects.select_related("table", "dealer").get(pk=rnd["id"]))
+    generic = drf.ModelSerializer.to_representation(answer, answer.instance)
+    assert answer.data == generic
+    assert seen[-1] == generic  # the settle answer came from the service's instance, not a re-read
+    assert [a["status"] for a in seen] == ["open", "betting_closed"] + ["dealing"] * len(BANKER_WIN) + ["settled"]
