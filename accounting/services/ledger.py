@@ -116,7 +116,7 @@ def casino_accounts() -> dict[str, Account]:
 
 
 def progressive_account(name: str) -> Account:
-    """A progressive jackpot's liability (reserved: no engine funds one yet)."""
+    """A progressive jackpot's liability, funded by coin-in contributions (slots/services/postings.py)."""
     return account_for(f"progressive:{name}", name=f"Progressive {name}", kind=AccountKind.LIABILITY)
 
 
