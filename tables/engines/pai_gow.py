@@ -50,13 +50,13 @@ from tables.engines.base import (
     rounding_setting,
     settled,
 )
-from tables.engines.cards import JOKER_CARD, Card, Shoe, full_deck, parse_card
+from tables.engines.cards import JOKER_CARD, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.house_way import BUILT_IN, STANDARD, HouseWay, set_hand
 from tables.engines.money import Rounding, percent_of
 from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_codes, rank_paigow5, rank_paigow_codes
+from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
-DEALER = "dealer"
 SEATS = 6  # one dealer against up to six players (seed 004)
 POSITIONS = SEATS + 1
 HAND_SIZE = 7
@@ -218,7 +218,7 @@ class PaiGowPoker(Engine):
                 continue
             to = table.next_card_to()
             if to is not None:
-                card = _read_card(event, index, to, table.order, shoe)
+                card = read_card(event, index, to, table.order, shoe, describe=_describe, allow_joker=True)
                 table.cards.setdefault(to, []).append(card)
                 continue
             seat = next((s for s in seats if s not in table.sets), None)
@@ -267,8 +267,8 @@ class PaiGowPoker(Engine):
         if action == HOUSE_WAY:
             s = set_hand(hand, way)
             return SeatHand(s.back, s.front, "house_way", rule=s.rule)
-        back = _read_cards(event.get("back"), 5, "back", index)
-        front = _read_cards(event.get("front"), 2, "front", index)
+        back = read_cards(event.get("back"), 5, "back", index, allow_joker=True)
+        front = read_cards(event.get("front"), 2, "front", index, allow_joker=True)
         if Counter(back + front) != Counter(hand):
             raise EngineError(
                 "bad_event",
@@ -292,11 +292,11 @@ class PaiGowPoker(Engine):
         to = table.next_card_to()
         if to is not None:
             n = len(table.cards.get(to, []))
-            say = f"{_label(to)}: card {n + 1} of {HAND_SIZE}"
+            say = f"{position_label(to)}: card {n + 1} of {HAND_SIZE}"
             if not table.cards:
                 total = sum(table.dice)
                 first = position_name(first_position(total))
-                who = "the dealer" if first == DEALER else _label(first).lower()
+                who = "the dealer" if first == DEALER else position_label(first).lower()
                 say = f"Dice {total}: first hand to {who}. {say}"
             return awaiting(expect_card(to, say), hands=hands, dice=list(table.dice), dealing_order=table.order)
         decided = [self._foul_row(b) for b in rnd.bets if b.seat in table.sets and _lost_by_foul(table.sets[b.seat])]
@@ -415,9 +415,6 @@ def _lost_by_foul(seat_hand: SeatHand) -> bool:
     return seat_hand.foul and not seat_hand.reset
 
 
-def _label(position: str) -> str:
-    return "Dealer" if position == DEALER else f"Seat {position.split(':')[1]}"
-
 
 def _set_doc(back: Sequence[Card], front: Sequence[Card], back_rank: int, front_rank: int) -> Json:
     return {
@@ -463,41 +460,6 @@ def _read_dice(event: Mapping[str, Any], index: int) -> tuple[int, int, int]:
     return dice[0], dice[1], dice[2]
 
 
-def _read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequence[str], shoe: Shoe) -> Card:
-    if "card" not in event:
-        raise EngineError(
-            "out_of_turn",
-            f"event {index}: a card for {_label(expected).lower()} is due, not {_describe(event)}",
-            event=index,
-        )
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
-    to = event.get("to")
-    if to is not None and to != expected:
-        if to not in order:
-            raise EngineError(
-                "bad_event", f"event {index}: 'to' must be one of the hands in play: {', '.join(order)}", event=index
-            )
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index)
-    try:
-        card = parse_card(event["card"], allow_joker=True)
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
-
-
-def _read_cards(raw: Any, count: int, name: str, index: int) -> list[Card]:
-    if not isinstance(raw, list) or len(raw) != count:
-        raise EngineError("bad_event", f"event {index}: '{name}' must be a list of {count} cards", event=index)
-    cards = []
-    for text in raw:
-        try:
-            cards.append(parse_card(text, allow_joker=True))
-        except EngineError as exc:
-            raise exc.at(index) from None
-    return cards
 
 
 ENGINE = PaiGowPoker()

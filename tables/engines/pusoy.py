@@ -48,11 +48,11 @@ from tables.engines.base import (
     expect_card,
     settled,
 )
-from tables.engines.cards import RANKS, Card, Shoe, full_deck, parse_card
+from tables.engines.cards import RANKS, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_front3, rank_front3_codes
+from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
-DEALER = "dealer"
 SEATS = 3  # exactly four participants in casino play (seed 004): the dealer and three seats
 HAND_SIZE = 13
 WAGER = "wager"
@@ -317,7 +317,7 @@ class Pusoy(Engine):
         for index, event in enumerate(rnd.events):
             to = table.next_card_to()
             if to is not None:
-                card = _read_card(event, index, to, table.order, shoe)
+                card = read_card(event, index, to, table.order, shoe, describe=_describe)
                 table.cards.setdefault(to, []).append(card)
                 continue
             seat = next((s for s in seats if s not in table.seats), None)
@@ -380,7 +380,7 @@ class Pusoy(Engine):
             return Decision(ROYALTY, royalty=line)
         if action == HOUSE_WAY:
             return Decision(HOUSE_WAY, house_set(cards))
-        parts = [_read_cards(event.get(name), size, name, index) for name, size in PARTS]
+        parts = [read_cards(event.get(name), size, name, index) for name, size in PARTS]
         if Counter(parts[0] + parts[1] + parts[2]) != Counter(cards):
             raise EngineError(
                 "bad_event",
@@ -396,7 +396,7 @@ class Pusoy(Engine):
         to = table.next_card_to()
         if to is not None:
             n = len(table.cards.get(to, []))
-            say = f"{_label(to)}: card {n + 1} of {HAND_SIZE}"
+            say = f"{position_label(to)}: card {n + 1} of {HAND_SIZE}"
             return awaiting(expect_card(to, say), hands=hands, dealing_order=table.order)
         decided = [
             self._early_row(b, table.seats[b.seat], rnd.config)
@@ -554,9 +554,6 @@ def _say_allowed(allowed: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] + "?"
 
 
-def _label(position: str) -> str:
-    return "Dealer" if position == DEALER else f"Seat {position.split(':')[1]}"
-
 
 def _hand_doc(hand: PusoyHand) -> Json:
     b, m, f = hand.ranks
@@ -596,41 +593,6 @@ def _describe(event: Mapping[str, Any]) -> str:
     return "this event"
 
 
-def _read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequence[str], shoe: Shoe) -> Card:
-    if "card" not in event:
-        raise EngineError(
-            "out_of_turn",
-            f"event {index}: a card for {_label(expected).lower()} is due, not {_describe(event)}",
-            event=index,
-        )
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
-    to = event.get("to")
-    if to is not None and to != expected:
-        if to not in order:
-            raise EngineError(
-                "bad_event", f"event {index}: 'to' must be one of the hands in play: {', '.join(order)}", event=index
-            )
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index)
-    try:
-        card = parse_card(event["card"])
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
-
-
-def _read_cards(raw: Any, count: int, name: str, index: int) -> list[Card]:
-    if not isinstance(raw, list) or len(raw) != count:
-        raise EngineError("bad_event", f"event {index}: '{name}' must be a list of {count} cards", event=index)
-    cards = []
-    for text in raw:
-        try:
-            cards.append(parse_card(text))
-        except EngineError as exc:
-            raise exc.at(index) from None
-    return cards
 
 
 ENGINE = Pusoy()

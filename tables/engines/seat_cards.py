@@ -1,0 +1,57 @@
+"""Reading the cards of the seat-by-seat hand games (Pai Gow Poker, Pusoy): one card at a time as
+they are dealt to the positions in dealing order, and a seat's setting as lists of cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tables.engines.cards import Card, Shoe, parse_card
+from tables.engines.errors import EngineError
+
+DEALER = "dealer"
+
+
+def position_label(position: str) -> str:
+    """``"dealer"`` → Dealer, ``"seat:3"`` → Seat 3."""
+    return "Dealer" if position == DEALER else f"Seat {position.split(':')[1]}"
+
+
+def read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequence[str], shoe: Shoe, *,
+              describe: Callable[[Mapping[str, Any]], str], allow_joker: bool = False) -> Card:
+    """The card of event ``index``, which must go to ``expected`` (a ``to`` may say so) and be in the shoe."""
+    if "card" not in event:
+        raise EngineError(
+            "out_of_turn",
+            f"event {index}: a card for {position_label(expected).lower()} is due, not {describe(event)}",
+            event=index,
+        )
+    extra = set(event) - {"card", "to"}
+    if extra:
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+    to = event.get("to")
+    if to is not None and to != expected:
+        if to not in order:
+            raise EngineError(
+                "bad_event", f"event {index}: 'to' must be one of the hands in play: {', '.join(order)}", event=index
+            )
+        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index)
+    try:
+        card = parse_card(event["card"], allow_joker=allow_joker)
+        shoe.take(card)
+    except EngineError as exc:
+        raise exc.at(index) from None
+    return card
+
+
+def read_cards(raw: Any, count: int, name: str, index: int, *, allow_joker: bool = False) -> list[Card]:
+    """The ``count`` cards of the field ``name`` of event ``index`` (a hand as a seat sets it)."""
+    if not isinstance(raw, list) or len(raw) != count:
+        raise EngineError("bad_event", f"event {index}: '{name}' must be a list of {count} cards", event=index)
+    cards = []
+    for text in raw:
+        try:
+            cards.append(parse_card(text, allow_joker=allow_joker))
+        except EngineError as exc:
+            raise exc.at(index) from None
+    return cards
