@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, actions_input, card_input
 from tables.engines.money import Rounding
 
 Json = dict[str, Any]
@@ -102,6 +103,10 @@ class BetSpec:
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
     limits_apply: bool = True  # False for bets whose size the rules fix (insurance, a pot bet)
+    fields: tuple[BetField, ...] = ()  # how each extra field is entered (one per required/optional name)
+
+    def field(self, name: str) -> BetField:
+        return next(f for f in self.fields if f.name == name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,10 +239,14 @@ class Engine:
         lo, hi = config.get("min_bet"), config.get("max_bet")
         if lo is not None and bet.amount < lo:
             raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the table minimum {lo}",
-                              event=event, field=f"{where}.amount")
+                              event=event, field=f"{where}.amount",
+                              params={"bet": bet.id, "seat": bet.seat, "type": bet.type, "amount": bet.amount,
+                                      "min": lo})
         if hi is not None and bet.amount > hi:
             raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}",
-                              event=event, field=f"{where}.amount")
+                              event=event, field=f"{where}.amount",
+                              params={"bet": bet.id, "seat": bet.seat, "type": bet.type, "amount": bet.amount,
+                                      "max": hi})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         if raw_bets is None:
@@ -294,7 +303,8 @@ class Engine:
             ],
             "bet_types": {
                 name: {"description": spec.description, "required": list(spec.required),
-                       "optional": list(spec.optional)}
+                       "optional": list(spec.optional), "limits_apply": spec.limits_apply,
+                       "fields": [f.as_dict() for f in spec.fields]}
                 for name, spec in self.bet_types.items()
             },
         }
@@ -330,13 +340,25 @@ def settled(*, hands: Json, outcome: Json, bets: Sequence[Json], house: Json, **
     return doc
 
 
-def expect_card(to: str | None, say: str, **more: Any) -> Json:
+def expect_card(to: str | None, say: str, *, inp: Json | None = None, **more: Any) -> Json:
+    """A card is due at ``to``; ``inp`` is its input (default: a card of the standard deck)."""
     step: Json = {"expect": "card", "to": to, "say": say}
     step.update(more)
+    step["input"] = inp if inp is not None else card_input(to)
     return step
 
 
-def expect_action(seat: int | None, allowed: Sequence[str], say: str, **more: Any) -> Json:
+def expect_action(seat: int | None, allowed: Sequence[str], say: str, *, inp: Json | None = None,
+                  **more: Any) -> Json:
+    """A choice is due at ``seat``; ``inp`` is its input (default: one option per action, ``{"seat", "action"}``)."""
     step: Json = {"expect": "action", "seat": seat, "allowed": list(allowed), "say": say}
     step.update(more)
+    if inp is None:
+        # a hand named by number (blackjack's split hands) or by name (chemin de fer's, pontoon's
+        # banker) is part of the event that answers; a hand given as its cards is not
+        hand = more.get("hand")
+        named = isinstance(hand, int | str) and not isinstance(hand, bool)
+        base: Json = {"seat": seat, "hand": hand} if named else {"seat": seat}
+        inp = actions_input(seat, allowed, event=base, hand=hand if named else None)
+    step["input"] = inp
     return step

@@ -54,6 +54,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import Card, Shoe, full_deck, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import amount_input, choice_input, option
 from tables.engines.money import Rounding, divide, pay_ratio
 
 DEALER = "dealer"
@@ -111,6 +112,7 @@ ST_OPEN, ST_STOOD, ST_BUST, ST_NATURAL, ST_SURRENDERED = Status
 A_HIT, A_STAND, A_DOUBLE, A_SPLIT, A_SURRENDER, A_INSURANCE, A_NO_INSURANCE, A_PEEK = Action
 _ACTIONS = frozenset(a.value for a in Action)
 PEEK_RESULTS = ("blackjack", "no_blackjack")
+PEEK_LABELS = {"blackjack": "Dealer has blackjack", "no_blackjack": "No blackjack"}
 DOUBLE_ON = ("9_10_11", "10_11", "any_two")
 
 
@@ -454,16 +456,24 @@ class Table:
         if ph is PH_INSURANCE:
             seat = self.insurance_queue[0]
             most = self.main[seat].amount // 2
+            decline = {"seat": seat, "action": str(A_NO_INSURANCE)}
+            full = {"seat": seat, "action": str(A_INSURANCE), "amount": most}
             return expect_action(
                 seat,
                 [str(A_INSURANCE), str(A_NO_INSURANCE)],
                 f"Seat {seat}: insurance? (up to {most})",
                 max_amount=most,
+                inp=amount_input(
+                    seat, "Insurance", 1, most, {"seat": seat, "action": str(A_INSURANCE)}, "amount",
+                    options=[option("insurance", full, "Full insurance"), option("no_insurance", decline)],
+                ),
             )
         if ph is PH_PEEK:
             shows = "an ace" if self.dealer_ranks[0] == "A" else "a ten"
             return expect_action(
-                None, [str(A_PEEK)], f"Dealer shows {shows}: peek for blackjack", results=list(PEEK_RESULTS)
+                None, [str(A_PEEK)], f"Dealer shows {shows}: peek for blackjack", results=list(PEEK_RESULTS),
+                inp=choice_input(None, [option(result, {"action": str(A_PEEK), "result": result},
+                                               PEEK_LABELS[result]) for result in PEEK_RESULTS]),
             )
         if ph is PH_HOLE_BLACKJACK:
             return expect_card(DEALER, "Dealer has blackjack: turn the hole card")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -49,6 +49,7 @@ from tables.engines.base import (
     settled,
 )
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
 
 TOP_RANK = 10  # the triangle deck: rank n present n times, 1..10
@@ -56,6 +57,8 @@ DECK_SIZE = TOP_RANK * (TOP_RANK + 1) // 2
 MAX_SEAT = 99
 
 COUNT, PONY, LIVING_WIN, HIGH_CARD = "count", "pony", "living_win", "high_card"
+BET_LABELS = {COUNT: "Count (hands to survive)", PONY: "Pony (last hand standing)",
+              LIVING_WIN: "Living win (house-backed)", HIGH_CARD: "High card"}
 
 
 # -- the triangle deck -------------------------------------------------------------------
@@ -223,6 +226,7 @@ class Game:
         self.cfg = config
         self.n = config["foundations"]
         self.limit = config["limit"]
+        self.bet_id: str | None = None  # the id the engine gives a bet placed by the next event
         self.chip = config["chip"]
         self.button = config["button"]
         self.bp = config["rake_bp"]
@@ -563,13 +567,16 @@ class Game:
             return self.button
         return min(self.players_ever, key=lambda s: seat_order_key(s, self.button + 1))
 
-    def next_step(self) -> Json:
+    def next_step(self, bet_id: str | None = None) -> Json:
+        """What comes next; ``bet_id`` is the id the engine gives a bet placed by the next event."""
         if self.phase is Phase.FOUNDATIONS:
             target = self.expected_to()
             assert target is not None
-            return expect_card(hand_name(target), f"Deal to hand {target}", round=0)
+            to = hand_name(target)
+            return expect_card(to, f"Deal to hand {target}", round=0, inp=card_input(to, Deck.TRIANGLE))
         if self.phase is Phase.DEALING:
-            return expect_card(hand_name(self.queue[0]), f"Deal to hand {self.queue[0]}", round=self.round)
+            to = hand_name(self.queue[0])
+            return expect_card(to, f"Deal to hand {self.queue[0]}", round=self.round, inp=card_input(to, Deck.TRIANGLE))
         # Betting is open: bets may come, and the round's first card (due next either way) closes it.
         running = self.running()
         betting = {
@@ -581,14 +588,42 @@ class Game:
             "carry": self.carry(),
             "placed": [{"id": b.id, "seat": b.seat, "type": b.type, **dict(b.extra)} for b in self.round_bets],
         }
+        bets_open = [self.open_bet(t, running, betting["seats"], bet_id) for t in betting["bet_types"]]
+        bets_open = [b for b in bets_open if b["seats"] != []]  # no seat may place it now
+        to = hand_name(running[0])
         return expect_card(
-            hand_name(running[0]), f"Betting round {self.round}: take bets", round=self.round, betting=betting
+            to, f"Betting round {self.round}: take bets", round=self.round, betting=betting,
+            inp=card_input(to, Deck.TRIANGLE, bets_open=bets_open),
         )
+
+    def open_bet(self, bet_type: str, running: Sequence[int], seats: Sequence[int] | None,
+                 bet_id: str | None) -> Json:
+        """One bet type of this betting round, its fields narrowed to the hands still running."""
+        spec = self.engine.bet_types[bet_type]
+        amount = None if spec.limits_apply else self.limit
+        if bet_type != COUNT:
+            fields = [replace(spec.field("hand"), options=tuple((h, f"Hand {h}") for h in running))]
+            doc = open_bet(bet_type, BET_LABELS[bet_type], fields, amount=amount, bet_id=bet_id)
+            # one pony bet a game and one high card bet a round per seat
+            held = self.game_bets if bet_type == PONY else self.round_bets if bet_type == HIGH_CARD else []
+            doc["seats_taken"] = sorted({b.seat for b in held if b.type == bet_type})
+            return doc
+        # count bets go in seat order from the button, one per seat: only seats after the last to bet
+        fields = [replace(spec.field("number"), maximum=len(running))]
+        bettors = self.count_bettors[-1] if self.count_bettors else set()
+        last = max(bettors, key=lambda s: seat_order_key(s, self.button)) if bettors else None
+        if seats is not None and last is not None:
+            seats = [s for s in seats if seat_order_key(s, self.button) > seat_order_key(last, self.button)]
+        doc = open_bet(bet_type, BET_LABELS[bet_type], fields, amount=amount, seats=seats, bet_id=bet_id)
+        doc["order"] = {"button": self.button, "after": last}  # with seats null: any seat after ``after``
+        doc["seats_taken"] = sorted(bettors)
+        return doc
 
     def output(self) -> Json:
         pool, pools = self.pool_docs()
         if self.phase is not Phase.OVER:
-            return awaiting(self.next_step(), hands=self.hands_doc(), bets=self.rows, pool=pool, pools=pools)
+            step = self.next_step(self.bet_id)
+            return awaiting(step, hands=self.hands_doc(), bets=self.rows, pool=pool, pools=pools)
         rake = pool["rake"]
         banked = sum(r["net"] for r in self.rows if r["type"] == LIVING_WIN)
         house = {"net": rake - banked, "commission": 0, "rake": rake}
@@ -674,27 +709,32 @@ LIVING_WIN_PAYS = Setting(
     "living_win_pays", SettingKind.INT, 6, "the house-backed living-win bet pays N to 1", minimum=1, maximum=100
 )
 
+HAND_FIELD = BetField("hand", FieldKind.CHOICE, "Hand", options=tuple((h, f"Hand {h}") for h in range(1, 9)))
 COUNT_SPEC = BetSpec(
     "How many hands survive the next deal (0 to the running hands); stakes exactly the limit; "
     "the right count splits the whole pot",
     required=("number",),
     limits_apply=False,
+    fields=(BetField("number", FieldKind.INT, "Hands to survive", minimum=0, maximum=8),),
 )
 PONY_SPEC = BetSpec(
     "First betting round: the hand that survives longest; stakes exactly the limit; "
     "a separate pool split by the winners",
     required=("hand",),
     limits_apply=False,
+    fields=(HAND_FIELD,),
 )
 LIVING_WIN_SPEC = BetSpec(
     "First betting round, house-backed: the hand is the last one standing, alive; pays living_win_pays to 1",
     required=("hand",),
+    fields=(HAND_FIELD,),
 )
 HIGH_CARD_SPEC = BetSpec(
     "A running hand draws this round's highest card, alone; stakes exactly the limit; "
     "a separate pool, ties carry to the next round",
     required=("hand",),
     limits_apply=False,
+    fields=(HAND_FIELD,),
 )
 
 
@@ -731,7 +771,9 @@ class CarouselEngine(Engine):
         return game
 
     def play(self, rnd: Round) -> Json:
-        return self.replay(rnd).output()
+        game = self.replay(rnd)
+        game.bet_id = fresh_bet_id(rnd.bets, rnd.events)
+        return game.output()
 
     def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
         """The house's take per chip staked, by seeded simulation of a session of games (see ``simulate``)."""

@@ -48,6 +48,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding, percent_of
 
 BANK, PUNTO = "bank", "punto"  # bet types: the banker's bank, a punter's stake against it
@@ -256,7 +257,8 @@ class CheminDeFer(Engine):
     bet_types = {
         BANK: BetSpec("the banker's bank: exactly one per coup; only the part the punters cover is in action"),
         PUNTO: BetSpec(
-            "a punter's stake against the bank; all punto stakes together may not exceed the bank", optional=("plays",)
+            "a punter's stake against the bank; all punto stakes together may not exceed the bank", optional=("plays",),
+            fields=(BetField("plays", FieldKind.BOOL, "Plays the hand"),),
         ),
     }
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -45,11 +45,13 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANK_NAMES, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import RANK_LABELS, BetField, FieldKind, card_input, fresh_bet_id, open_bet, option
 from tables.engines.money import Rounding, percent_of
 
 LAYOUT = "A23456789TJQK"  # the spade layout and the casekeeper, ace to king
 SODA, LOSER, WINNER, HOCK = "soda", "loser", "winner", "hock"
 RANK_BET, CALL_THE_TURN = "rank", "call_the_turn"
+BET_LABELS = {RANK_BET: "Bet on a rank", CALL_THE_TURN: "Call the turn"}
 CAT_HOP = "cat_hop"
 PACK = 52
 SLOTS = (SODA, LOSER, WINNER)
@@ -214,9 +216,15 @@ class Faro(Engine):
             "A rank of the layout wins (coppered: loses) the next time it shows; pays 1:1",
             required=("rank",),
             optional=("coppered",),
+            fields=(
+                BetField("rank", FieldKind.RANK, "Rank"),
+                BetField("coppered", FieldKind.BOOL, "Coppered (bet to lose)"),
+            ),
         ),
         CALL_THE_TURN: BetSpec(
-            "With three cards left, their order (loser, winner, hock); pays 4:1, cat-hop 2:1", required=("order",)
+            "With three cards left, their order (loser, winner, hock); pays 4:1, cat-hop 2:1",
+            required=("order",),
+            fields=(BetField("order", FieldKind.RANKS, "Loser, winner, hock", count=3),),
         ),
     }
 
@@ -302,6 +310,7 @@ class Faro(Engine):
                 bets_open=deal.between_turns(),
                 bet_types=self._open_bet_types(deal),
                 turn=len(deal.turns) + (slot == LOSER),
+                inp=self._card_input(slot, deal, placed, fresh_bet_id(rnd.bets, rnd.events)),
             )
             return awaiting(step, hands=deal.hands_doc(), bets=rows, casekeeper=deal.casekeeper_doc())
         hock = deal.hock()
@@ -319,6 +328,30 @@ class Faro(Engine):
             say=say,
             casekeeper=deal.casekeeper_doc(),
         )
+
+    def _card_input(self, slot: str, deal: Deal, placed: Mapping[str, _Placed], bet_id: str) -> Json:
+        """The next card; between turns, the bets that may be placed (a live rank; the call of the
+        turn with three cards left) and taking a standing bet down."""
+        bets_open: list[Json] = []
+        removals: list[Json] = []
+        for bet_type in self._open_bet_types(deal):
+            spec = self.bet_types[bet_type]
+            if bet_type == RANK_BET:
+                live = tuple((r, lab) for r, lab in RANK_LABELS if deal.casekeeper[r] > 0)
+                fields = [replace(spec.field("rank"), options=live), spec.field("coppered")]
+            else:
+                # the three cards left, each rank as often as it is left: the call puts them in order
+                labels = dict(RANK_LABELS)
+                left = tuple((r, labels[r]) for r in deal.remaining_ranks())
+                fields = [replace(spec.field("order"), options=left)]
+            bets_open.append(open_bet(bet_type, BET_LABELS[bet_type], fields, bet_id=bet_id))
+        if deal.between_turns():
+            for p in placed.values():
+                if p.row is None:
+                    what = f"the {RANK_NAMES[p.rank]}" if p.rank is not None else "the turn"
+                    event = {"seat": p.bet.seat, "action": "remove", "bet_id": p.bet.id}
+                    removals.append(option("remove", event, f"Take down seat {p.bet.seat}'s bet on {what}"))
+        return card_input(slot, bets_open=bets_open, options=removals)
 
     def _open_bet_types(self, deal: Deal) -> list[str]:
         if not deal.between_turns():

@@ -50,9 +50,11 @@ from tables.engines.base import (
 )
 from tables.engines.cards import SUITS, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, Deck, FieldKind, bid_input, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+HORSE_FIELD = BetField("horse", FieldKind.CHOICE, "Horse", options=tuple((h, n.capitalize()) for h, n in SUIT_NAMES.items()))
 PER_SUIT = 12  # cards of each suit in the pack once the ace is out
 ACES = tuple(Card("A", s) for s in SUITS)
 MAX_SEAT = 99
@@ -440,7 +442,8 @@ class Race:
             "horses": horses,
         }
 
-    def next_step(self) -> Json:
+    def next_step(self, bet_id: str | None = None) -> Json:
+        """What comes next; ``bet_id`` is the id the engine gives a bet placed by the next event."""
         if self.stage is Stage.COURSE:
             say = f"Course: deal card {len(self.course) + 1} of {self.course_len}"
             if self.void and not self.course:
@@ -449,7 +452,7 @@ class Race:
                     f"{last['count']} {SUIT_NAMES[last['suit']]} in the course: that horse cannot win. "
                     f"Shuffle and deal the course again. {say}"
                 )
-            return expect_card(COURSE, say)
+            return expect_card(COURSE, say, inp=card_input(COURSE, Deck.STANDARD_NO_ACES))
         if self.stage is Stage.BETTING:
             # bets (and, before the first, odds changes) may come; the first race card closes the betting
             betting = {
@@ -461,7 +464,13 @@ class Race:
                 ],
             }
             say = "Take bets: " + ", ".join(f"{SUIT_NAMES[h]} {odds_text(o)}" for h, o in self.odds.items())
-            return expect_card(RACE, say, betting=betting)
+            offered = [h for h, o in self.odds.items() if o > 0]
+            horse = BetField("horse", FieldKind.CHOICE, "Horse",
+                             options=tuple((h, f"{SUIT_NAMES[h].capitalize()} {odds_text(self.odds[h])}")
+                                           for h in offered))
+            bets_open = [open_bet(t, "Back a horse", [horse], bet_id=bet_id) for t in self.engine.bet_types]
+            return expect_card(RACE, say, betting=betting,
+                               inp=card_input(RACE, Deck.STANDARD_NO_ACES, bets_open=bets_open))
         if self.stage is Stage.AUCTION:
             up = self.auction_next()
             counts = self.row_counts()
@@ -470,19 +479,24 @@ class Race:
                 say = f"Auction: take bids on {names}"
             else:
                 say = f"{SUIT_NAMES[up[0]].capitalize()}: {self.high[1]} bid by seat {self.high[0]}. Any more? Or sold"
+            high_bid = None if self.high is None else {"seat": self.high[0], "amount": self.high[1]}
+            minimum = self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"]
+            # the bet event that sells the horse to the high bidder (give it an id)
+            sell = (None if self.high is None
+                    else {"type": "horse", "horse": up[0], "seat": self.high[0], "amount": self.high[1]})
+            names = {h: SUIT_NAMES[h].capitalize() for h in up}
+            sell_event = None if sell is None else {"bet": {"id": bet_id, **sell}}
             return {
                 "expect": "bid",
                 "horses": up,
-                "high_bid": None if self.high is None else {"seat": self.high[0], "amount": self.high[1]},
-                "minimum": self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"],
-                # the bet event that sells the horse to the high bidder (give it an id)
-                "sell": None
-                if self.high is None
-                else {"type": "horse", "horse": up[0], "seat": self.high[0], "amount": self.high[1]},
+                "high_bid": high_bid,
+                "minimum": minimum,
+                "sell": sell,
                 "say": say,
+                "input": bid_input(up, names, high_bid, minimum, None, sell_event),
             }
         leaders = ", ".join(f"{SUIT_NAMES[h]} {self.moves[h]}" for h in SUIT_NAMES)
-        return expect_card(RACE, f"Race: turn the next card ({leaders})")
+        return expect_card(RACE, f"Race: turn the next card ({leaders})", inp=card_input(RACE, Deck.STANDARD_NO_ACES))
 
 
 # -- the engines ---------------------------------------------------------------------------
@@ -526,7 +540,7 @@ class HorseRaceEngine(Engine):
     def play(self, rnd: Round) -> Json:
         race = self.replay(rnd)
         if race.stage is not Stage.OVER:
-            return awaiting(race.next_step(), hands=race.hands_doc())
+            return awaiting(race.next_step(fresh_bet_id(rnd.bets, rnd.events)), hands=race.hands_doc())
         return self.settle(rnd, race)
 
     def settle(self, rnd: Round, race: Race) -> Json:  # pragma: no cover - abstract
@@ -556,7 +570,8 @@ class HorseRace(HorseRaceEngine):
         *LIMIT_SETTINGS,
     )
     bet_types = {
-        "horse": BetSpec("The horse of this suit (S H D C) finishes first; pays its odds to 1", required=("horse",))
+        "horse": BetSpec("The horse of this suit (S H D C) finishes first; pays its odds to 1", required=("horse",),
+                         fields=(HORSE_FIELD,))
     }
 
     def settle(self, rnd: Round, race: Race) -> Json:
@@ -650,6 +665,7 @@ class CalcuttaHorseRace(HorseRaceEngine):
             "it. Placed horses share the pool",
             required=("horse",),
             limits_apply=False,
+            fields=(HORSE_FIELD,),
         )
     }
 

@@ -46,6 +46,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANK_NAMES, RANKS, Card, Shoe, full_deck, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import amount_input, choice_input, fresh_bet_id, option
 from tables.engines.money import Rounding, percent_of
 
 ANTE, POT_BET, FORFEIT = "ante", "pot_bet", "forfeit"
@@ -258,27 +259,37 @@ class PotDeal:
     def say_turn(self, step: Step) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def next_doc(self, step: Step) -> Json:
+    def next_doc(self, step: Step, bet_id: str) -> Json:
+        """The step in the dealer's words; ``bet_id`` is the id the engine gives a bet the next event places."""
         if step.kind == "card":
             return expect_card(step.to, self.say(step), seat=step.seat, pot=self.pot)
         if step.bet_types == (ANTE,):
+            ante = {"bet": {"id": bet_id, "seat": step.seat, "type": ANTE, "amount": self.cfg["ante"]}}
             return expect_action(
-                step.seat, [ANTE], self.say(step), pot_empty=True, amount=self.cfg["ante"], pot=self.pot
+                step.seat, [ANTE], self.say(step), pot_empty=True, amount=self.cfg["ante"], pot=self.pot,
+                inp=choice_input(step.seat, [option(ANTE, ante, "Ante")]),
             )
         lo, hi = self.bet_range()
         more: Json = {"min_amount": lo, "max_amount": hi, "pot": self.pot}
+        passes = []
         if FORFEIT in step.bet_types:
             more["forfeit"] = self.cfg["forfeit"]
-        return expect_action(step.seat, list(step.bet_types), self.say(step), **more)
+            forfeit = {"bet": {"id": bet_id, "seat": step.seat, "type": FORFEIT, "amount": self.cfg["forfeit"]}}
+            passes.append(option(FORFEIT, forfeit, "Pass (forfeit)"))
+        template = {"bet": {"id": bet_id, "seat": step.seat, "type": POT_BET}}
+        inp = amount_input(step.seat, "Bet against the pot", lo, hi, template, "bet.amount", options=passes)
+        return expect_action(step.seat, list(step.bet_types), self.say(step), inp=inp, **more)
 
     def hands_doc(self) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def result(self) -> Json:
+    def result(self, bet_id: str = "e1") -> Json:
         pool = self.pool()
         step = self.step()
         if step is not None:
-            return awaiting(self.next_doc(step), hands=self.hands_doc(), bets=self.rows, pot=self.pot, pool=pool)
+            return awaiting(
+                self.next_doc(step, bet_id), hands=self.hands_doc(), bets=self.rows, pot=self.pot, pool=pool
+            )
         seat_net: dict[str, int] = {}
         for row in self.rows:
             seat_net[str(row["seat"])] = seat_net.get(str(row["seat"]), 0) + row["net"]
@@ -517,7 +528,7 @@ class PotGame(Engine):
                     raise EngineError("bad_event", "expected a card or a bet")
             except EngineError as exc:
                 raise exc.at(index) from None
-        return deal.result()
+        return deal.result(fresh_bet_id(rnd.bets, rnd.events))
 
     # -- figures -----------------------------------------------------------------------------
     def bet_edges(self, cfg: Mapping[str, Any]) -> list[EdgeRow]:  # pragma: no cover - abstract
