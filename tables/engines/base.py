@@ -60,14 +60,14 @@ class Setting:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise EngineError("bad_config", f"{where} must be a whole number", field=where)
             if self.minimum is not None and value < self.minimum:
-                raise EngineError("bad_config", f"{where} must be at least {self.minimum}", field=where)
+                raise EngineError("bad_config", f"{where} must be at least {self.minimum}", field=where, params={"min": self.minimum})
             if self.maximum is not None and value > self.maximum:
-                raise EngineError("bad_config", f"{where} must be at most {self.maximum}", field=where)
+                raise EngineError("bad_config", f"{where} must be at most {self.maximum}", field=where, params={"max": self.maximum})
             return value
         if self.kind is SettingKind.CHOICE:
             if value not in self.choices:
                 raise EngineError(
-                    "bad_config", f"{where} must be one of {', '.join(self.choices)}", field=where
+                    "bad_config", f"{where} must be one of {', '.join(self.choices)}", field=where, params={"choices": list(self.choices)}
                 )
             return value
         # CHART: the default lists every line; a config may override some lines.
@@ -77,10 +77,10 @@ class Setting:
         for line, odds in value.items():
             if line not in chart:
                 raise EngineError(
-                    "bad_config", f"{where}.{line} is not a line of this chart ({', '.join(chart)})", field=where
+                    "bad_config", f"{where}.{line} is not a line of this chart ({', '.join(chart)})", field=where, params={"line": line, "lines": list(chart)}
                 )
             if isinstance(odds, bool) or not isinstance(odds, int) or odds < 0:
-                raise EngineError("bad_config", f"{where}.{line} must be a whole number of units", field=where)
+                raise EngineError("bad_config", f"{where}.{line} must be a whole number of units", field=where, params={"line": line})
             chart[line] = odds
         return chart
 
@@ -165,26 +165,26 @@ def parse_bet(raw: Any, spec_for: Callable[[str], BetSpec | None], *, where: str
                           event=event, field=f"{where}.id")
     if not _is_int(seat) or not 1 <= seat <= 99:
         raise EngineError("bad_bet", f"bet {bet_id}: seat must be a whole number from 1 to 99",
-                          event=event, field=f"{where}.seat")
+                          event=event, field=f"{where}.seat", params={"bet": bet_id})
     if not isinstance(bet_type, str):
-        raise EngineError("bad_bet", f"bet {bet_id}: type must be a string", event=event, field=f"{where}.type")
+        raise EngineError("bad_bet", f"bet {bet_id}: type must be a string", event=event, field=f"{where}.type", params={"bet": bet_id})
     spec = spec_for(bet_type)
     if spec is None:
         raise EngineError("bad_bet_type", f"bet {bet_id}: this game takes no '{bet_type}' bet",
-                          event=event, field=f"{where}.type")
+                          event=event, field=f"{where}.type", params={"bet": bet_id, "type": bet_type})
     if not _is_int(amount) or amount <= 0:
         raise EngineError("bad_amount", f"bet {bet_id}: amount must be a positive whole number of minor units",
-                          event=event, field=f"{where}.amount")
+                          event=event, field=f"{where}.amount", params={"bet": bet_id})
     extra = {k: v for k, v in raw.items() if k not in ("id", "seat", "type", "amount")}
     for name in spec.required:
         if name not in extra:
             raise EngineError("bad_bet", f"bet {bet_id}: a '{bet_type}' bet needs '{name}'",
-                              event=event, field=f"{where}.{name}")
+                              event=event, field=f"{where}.{name}", params={"bet": bet_id, "type": bet_type, "name": name})
     allowed = set(spec.required) | set(spec.optional)
     for name in extra:
         if name not in allowed:
             raise EngineError("bad_bet", f"bet {bet_id}: '{name}' is not a field of a '{bet_type}' bet",
-                              event=event, field=f"{where}.{name}")
+                              event=event, field=f"{where}.{name}", params={"bet": bet_id, "name": name, "type": bet_type})
     return Bet(bet_id, seat, bet_type, amount, extra)
 
 
@@ -215,7 +215,7 @@ class Engine:
                 raise EngineError(
                     "unknown_setting",
                     f"config.{name} is not a setting of {self.name} (settings: {', '.join(sorted(known))})",
-                    field=f"config.{name}",
+                    field=f"config.{name}", params={"name": name, "game": self.name, "settings": sorted(known)},
                 )
         config = {s.name: s.clean(given[s.name]) if s.name in given else s.default for s in self.settings}
         lo, hi = config.get("min_bet"), config.get("max_bet")
@@ -258,7 +258,7 @@ class Engine:
         for i, raw in enumerate(raw_bets):
             bet = parse_bet(raw, self.spec_for, where=f"bets[{i}]")
             if bet.id in seen:
-                raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", field=f"bets[{i}].id")
+                raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", field=f"bets[{i}].id", params={"bet": bet.id})
             seen.add(bet.id)
             self.check_limits(bet, config, where=f"bets[{i}]")
             self.check_bet(bet, config, where=f"bets[{i}]")
@@ -285,8 +285,13 @@ class Engine:
     def play(self, rnd: Round) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
+        """Why setting ``cards`` into ``hands`` fouls, in a dealer's words (None: it does not), for the
+        games where a seat sets its hand (``set_hand`` inputs); others have no hands to set."""
+        raise EngineError("no_set", f"{self.name} has no hands to set", params={"game": self.name})
+
     def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
-        raise EngineError("no_house_edge", f"{self.name} has no house-edge calculation")
+        raise EngineError("no_house_edge", f"{self.name} has no house-edge calculation", params={"game": self.name})
 
     def describe(self) -> Json:
         """The engine's vocabulary for docs, the dealer screen and the API."""

@@ -74,7 +74,7 @@ def parse_triangle_card(text: object) -> int:
         raw = text.strip()
         if raw.isdigit() and 1 <= int(raw) <= TOP_RANK and raw == str(int(raw)):
             return int(raw)
-    raise EngineError("bad_card", f"{text!r} is not a Carousel card: the triangle deck has ranks '1' to '10', no suits")
+    raise EngineError("bad_card", f"{text!r} is not a Carousel card: the triangle deck has ranks '1' to '10', no suits", params={"card": str(text)})
 
 
 class TriangleShoe:
@@ -86,7 +86,7 @@ class TriangleShoe:
     def take(self, rank: int) -> None:
         if self._left[rank] <= 0:
             raise EngineError(
-                "card_exhausted", f"{rank}: the triangle deck holds {rank} card(s) of rank {rank}, all already dealt"
+                "card_exhausted", f"{rank}: the triangle deck holds {rank} card(s) of rank {rank}, all already dealt", params={"rank": rank}
             )
         self._left[rank] -= 1
 
@@ -276,7 +276,7 @@ class Game:
         allowed = {"card": {"card", "to"}, "bet": {"bet"}, "players": {"players"}}[kinds[0]]
         extra = set(event) - allowed
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if kinds[0] == "card":
             self.take_card(index, event)
         elif kinds[0] == "bet":
@@ -301,7 +301,7 @@ class Game:
             or len(set(players)) != len(players)
         ):
             raise EngineError(
-                "bad_event", f"event {index}: players must be a list of distinct seats 1 to {MAX_SEAT}", event=index
+                "bad_event", f"event {index}: players must be a list of distinct seats 1 to {MAX_SEAT}", event=index, params={"max_seat": MAX_SEAT}
             )
         self.players_declared = list(players)
 
@@ -318,15 +318,15 @@ class Game:
         target = self.expected_to()
         if target is None:
             raise EngineError(
-                "out_of_turn", f"event {index}: the game is over ({self.end}), no more cards", event=index
+                "out_of_turn", f"event {index}: the game is over ({self.end}), no more cards", event=index, params={"end": self.end}
             )
         to = event.get("to")
         if to is not None and to != hand_name(target):
             names = [hand_name(h.number) for h in self.horses]
             if to not in names:
-                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(names)}", event=index)
+                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(names)}", event=index, params={"names": list(names)})
             raise EngineError(
-                "out_of_turn", f"event {index}: the next card goes to hand {target}, not {to}", event=index
+                "out_of_turn", f"event {index}: the next card goes to hand {target}, not {to}", event=index, params={"expected": target, "to": to}
             )
         try:
             rank = parse_triangle_card(event["card"])
@@ -366,10 +366,10 @@ class Game:
                 Phase.DEALING: f"betting is closed while round {self.round} is dealt",
                 Phase.OVER: f"the game is over ({self.end})",
             }[self.phase]
-            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index)
+            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index, params={"bet": bet.id})
         if bet.id in self.bet_ids:
             raise EngineError(
-                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id", params={"bet": bet.id}
             )
         if bet.type == LIVING_WIN:
             self.engine.check_limits(bet, self.cfg, event=index, where=where)
@@ -379,7 +379,7 @@ class Game:
                 f"event {index}: bet {bet.id}: a {bet.type} bet stakes exactly the "
                 f"table limit {self.limit}, not {bet.amount}",
                 event=index,
-                field=f"{where}.amount",
+                field=f"{where}.amount", params={"bet": bet.id, "type": bet.type, "limit": self.limit, "amount": bet.amount},
             )
         checks = {COUNT: self.check_count, PONY: self.check_pony, LIVING_WIN: self.check_pony}
         checks.get(bet.type, self.check_high_card)(index, bet, where)
@@ -397,7 +397,7 @@ class Game:
                 f"event {index}: bet {bet.id}: {running} hands are running, so a count bet "
                 f"is on a number from 0 to {running}",
                 event=index,
-                field=f"{where}.number",
+                field=f"{where}.number", params={"bet": bet.id, "running": running, "min": 0, "max": running},
             )
         bettors = self.count_bettors[-1]
         if bet.seat in bettors:
@@ -405,7 +405,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: seat {bet.seat} already bet this round (one spot per player)",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat},
             )
         allowed = self.still_in()
         if allowed is not None and bet.seat not in allowed:
@@ -420,7 +420,7 @@ class Game:
                 f"event {index}: bet {bet.id}: seat {bet.seat} may not join or rejoin "
                 f"while the carry is {self.carry()} (players still in: {who})",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat, "carry": self.carry(), "seats": allowed},
             )
         key = seat_order_key(bet.seat, self.button)
         if any(seat_order_key(s, self.button) > key for s in bettors):
@@ -430,7 +430,7 @@ class Game:
                 f"event {index}: bet {bet.id}: seat {bet.seat} bets after seat {last}: "
                 f"players bet in seat order from the button (seat {self.button})",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat, "after_seat": last, "button": self.button},
             )
         bettors.add(bet.seat)
         self.players_ever.add(bet.seat)
@@ -442,7 +442,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: hand must be one of the running hands {', '.join(map(str, hands))}",
                 event=index,
-                field=f"{where}.hand",
+                field=f"{where}.hand", params={"bet": bet.id, "hands": list(hands)},
             )
 
     def check_pony(self, index: int, bet: Bet, where: str) -> None:
@@ -450,7 +450,7 @@ class Game:
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: bet {bet.id}: {bet.type} bets are taken in the first betting round only",
-                event=index,
+                event=index, params={"bet": bet.id, "type": bet.type},
             )
         self.check_hand_field(index, bet, where, self.running())
         if bet.type == PONY and any(b.type == PONY and b.seat == bet.seat for b in self.game_bets):
@@ -458,7 +458,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: seat {bet.seat} already has a pony bet",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat},
             )
 
     def check_high_card(self, index: int, bet: Bet, where: str) -> None:
@@ -468,7 +468,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: seat {bet.seat} already has a high card bet this round",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat},
             )
 
     # -- settling -------------------------------------------------------------------------
@@ -751,7 +751,7 @@ class CarouselEngine(Engine):
         for name in ("limit", "carry_in", "pony_carry_in", "high_card_carry_in"):
             if name in config and config[name] % chip:
                 raise EngineError(
-                    "bad_config", f"config.{name} must be a whole number of chips ({chip})", field=f"config.{name}"
+                    "bad_config", f"config.{name} must be a whole number of chips ({chip})", field=f"config.{name}", params={"name": name, "chip": chip}
                 )
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
@@ -760,7 +760,7 @@ class CarouselEngine(Engine):
                 "bad_bet",
                 f'{self.name} takes its bets as {{"bet": …}} events in each betting '
                 "round (after the foundations), not in the top-level bets list",
-                field="bets",
+                field="bets", params={"game": self.name},
             )
         return ()
 

@@ -64,7 +64,7 @@ def parse_rank(value: Any, *, where: str, event: int | None = None) -> str:
         raw = "T"
     if raw is None or len(raw) != 1 or raw not in LAYOUT:
         raise EngineError(
-            "bad_bet", f"{where} must be a rank: A 2-9 T(10) J Q K, got {value!r}", event=event, field=where
+            "bad_bet", f"{where} must be a rank: A 2-9 T(10) J Q K, got {value!r}", event=event, field=where, params={"value": value}
         )
     return raw
 
@@ -233,14 +233,14 @@ class Faro(Engine):
         if bet.type == RANK_BET:
             parse_rank(bet.get("rank"), where=f"{where}.rank")
             if "coppered" in bet.extra and not isinstance(bet.get("coppered"), bool):
-                raise EngineError("bad_bet", f"bet {bet.id}: coppered must be true or false", field=f"{where}.coppered")
+                raise EngineError("bad_bet", f"bet {bet.id}: coppered must be true or false", field=f"{where}.coppered", params={"bet": bet.id})
         else:
             order = bet.get("order")
             if not isinstance(order, list) or len(order) != 3:
                 raise EngineError(
                     "bad_bet",
                     f"bet {bet.id}: order must be a list of three ranks (loser, winner, hock)",
-                    field=f"{where}.order",
+                    field=f"{where}.order", params={"bet": bet.id},
                 )
             for k, rank in enumerate(order):
                 parse_rank(rank, where=f"{where}.order[{k}]")
@@ -248,7 +248,7 @@ class Faro(Engine):
     def _place(self, bet: Bet, deal: Deal, placed: dict[str, _Placed], *, where: str, event: int | None) -> None:
         """Put a checked bet on the layout, refusing what the deal so far does not allow."""
         if bet.id in placed:
-            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", event=event, field=f"{where}.id")
+            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", event=event, field=f"{where}.id", params={"bet": bet.id})
         if bet.type == RANK_BET:
             rank = parse_rank(bet.get("rank"), where=f"{where}.rank", event=event)
             if deal.casekeeper[rank] == 0:
@@ -256,7 +256,7 @@ class Faro(Engine):
                     "bad_bet",
                     f"bet {bet.id}: all four {_plural(rank)} are out, the rank is dead",
                     event=event,
-                    field=f"{where}.rank",
+                    field=f"{where}.rank", params={"bet": bet.id},
                 )
             placed[bet.id] = _Placed(bet, rank=rank)
             return
@@ -266,14 +266,14 @@ class Faro(Engine):
                 "bad_bet",
                 f"bet {bet.id}: the turn is called with three cards left, not {deal.cards_left}",
                 event=event,
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id, "cards_left": deal.cards_left},
             )
         if len(set(left)) == 1:
             raise EngineError(
                 "bad_bet",
                 f"bet {bet.id}: the last three cards are all {_plural(left[0])}, there is no order to call",
                 event=event,
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id},
             )
         order = tuple(parse_rank(r, where=f"{where}.order[{k}]", event=event) for k, r in enumerate(bet.get("order")))
         if sorted(order, key=LAYOUT.index) != left:
@@ -281,7 +281,7 @@ class Faro(Engine):
                 "bad_bet",
                 f"bet {bet.id}: the cards left are {' '.join(left)}, the order must use exactly those ranks",
                 event=event,
-                field=f"{where}.order",
+                field=f"{where}.order", params={"bet": bet.id, "ranks": list(left)},
             )
         placed[bet.id] = _Placed(bet, order=order, cat_hop=len(set(left)) == 2)
 
@@ -365,7 +365,7 @@ class Faro(Engine):
     ) -> None:
         extra = set(event) - {"card", "to"}
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         slot = deal.next_slot()
         if slot is None:
             raise EngineError("out_of_turn", f"event {index}: the deal is complete, no more cards", event=index)
@@ -373,8 +373,8 @@ class Faro(Engine):
         allowed = SLOTS if self.has_soda else (LOSER, WINNER)
         if to is not None and to != slot:
             if to not in allowed:
-                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(allowed)}", event=index)
-            raise EngineError("out_of_turn", f"event {index}: the next card is the {slot}, not the {to}", event=index)
+                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(allowed)}", event=index, params={"allowed": list(allowed)})
+            raise EngineError("out_of_turn", f"event {index}: the next card is the {slot}, not the {to}", event=index, params={"expected": slot, "to": to})
         try:
             card = parse_card(event["card"])
             deal.shoe.take(card)
@@ -406,7 +406,7 @@ class Faro(Engine):
     def _action(self, event: Mapping[str, Any], index: int, deal: Deal, placed: dict[str, _Placed]) -> None:
         extra = set(event) - {"seat", "action", "bet_id"}
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if event.get("action") != "remove":
             raise EngineError(
                 "illegal_action", f"event {index}: the only action is 'remove' (take a bet down)", event=index
@@ -414,16 +414,16 @@ class Faro(Engine):
         bet_id, seat = event.get("bet_id"), event.get("seat")
         target = placed.get(bet_id) if isinstance(bet_id, str) else None
         if target is None:
-            raise EngineError("bad_event", f"event {index}: no bet {bet_id!r} on the layout", event=index)
+            raise EngineError("bad_event", f"event {index}: no bet {bet_id!r} on the layout", event=index, params={"bet": bet_id})
         if not deal.between_turns():
             raise EngineError("out_of_turn", f"event {index}: bets are taken down between turns", event=index)
         if seat != target.bet.seat:
             raise EngineError(
-                "illegal_action", f"event {index}: bet {bet_id} belongs to seat {target.bet.seat}", event=index
+                "illegal_action", f"event {index}: bet {bet_id} belongs to seat {target.bet.seat}", event=index, params={"bet": bet_id, "owner_seat": target.bet.seat}
             )
         if target.row is not None:
             raise EngineError(
-                "illegal_action", f"event {index}: bet {bet_id} is already {target.row['result']}", event=index
+                "illegal_action", f"event {index}: bet {bet_id} is already {target.row['result']}", event=index, params={"bet": bet_id}
             )
         target.row = self._row(target, "withdrawn", 0, turn=len(deal.turns))
 

@@ -179,7 +179,7 @@ class Race:
         kind = kinds[0]
         extra = set(event) - ({"card", "to"} if kind == "card" else {kind})
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if kind == "card":
             self.take_card(index, event)
         elif kind == "odds":
@@ -214,12 +214,12 @@ class Race:
             if to not in (COURSE, RACE):
                 raise EngineError("bad_event", f"event {index}: 'to' must be 'course' or 'race'", event=index)
             raise EngineError(
-                "out_of_turn", f"event {index}: the next card goes to the {expected}, not the {to}", event=index
+                "out_of_turn", f"event {index}: the next card goes to the {expected}, not the {to}", event=index, params={"expected": expected, "to": to}
             )
         try:
             card = parse_card(event["card"])
             if card.rank == "A":
-                raise EngineError("bad_card", f"{card}: the aces are the horses, they are not in the pack")
+                raise EngineError("bad_card", f"{card}: the aces are the horses, they are not in the pack", params={"card": str(card)})
             self.shoe.take(card)
         except EngineError as exc:
             raise exc.at(index) from None
@@ -272,13 +272,13 @@ class Race:
         for key, value in odds.items():
             horse = parse_horse(key)
             if horse is None:
-                raise EngineError("bad_event", f"event {index}: {key!r} is not a horse (S, H, D or C)", event=index)
+                raise EngineError("bad_event", f"event {index}: {key!r} is not a horse (S, H, D or C)", event=index, params={"field": key})
             if not _is_int(value) or not 0 <= value <= 1000:
                 raise EngineError(
                     "bad_event",
                     f"event {index}: odds on {SUIT_NAMES[horse]} must be a whole number "
                     "0 to 1000 (to 1; 0 takes no bets)",
-                    event=index,
+                    event=index, params={"horse": horse},
                 )
             new[horse] = value
         for horse, value in new.items():
@@ -294,10 +294,10 @@ class Race:
                 Stage.RACE: "the race has started",
                 Stage.OVER: "the race is over",
             }[self.stage]
-            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index)
+            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index, params={"bet": bet.id})
         if bet.id in self.bet_ids:
             raise EngineError(
-                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id", params={"bet": bet.id}
             )
         horse = parse_horse(bet.get("horse"))
         if horse is None:
@@ -305,14 +305,14 @@ class Race:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: horse must be S, H, D or C",
                 event=index,
-                field=f"{where}.horse",
+                field=f"{where}.horse", params={"bet": bet.id},
             )
         if self.odds[horse] == 0:
             raise EngineError(
                 "bad_bet",
                 f"event {index}: bet {bet.id}: the house offers no odds on {SUIT_NAMES[horse]}",
                 event=index,
-                field=f"{where}.horse",
+                field=f"{where}.horse", params={"bet": bet.id, "horse": horse},
             )
         self.engine.check_limits(bet, self.cfg, event=index, where=where)
         self.bet_ids.add(bet.id)
@@ -342,7 +342,7 @@ class Race:
                 "bad_bet",
                 f"event {index}: seat must be a whole number from 1 to {MAX_SEAT}",
                 event=index,
-                field=f"events[{index}].bid.seat",
+                field=f"events[{index}].bid.seat", params={"max_seat": MAX_SEAT},
             )
         if horse is None:
             raise EngineError(
@@ -355,7 +355,7 @@ class Race:
                 "out_of_turn",
                 f"event {index}: {SUIT_NAMES[horse]}: {why}",
                 event=index,
-                field=f"events[{index}].bid.horse",
+                field=f"events[{index}].bid.horse", params={"horse": horse},
             )
         lowest = self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"]
         if not _is_int(amount) or amount < lowest:
@@ -363,14 +363,14 @@ class Race:
                 "bad_amount",
                 f"event {index}: a bid on {SUIT_NAMES[horse]} must be a whole number of at least {lowest} chips",
                 event=index,
-                field=f"events[{index}].bid.amount",
+                field=f"events[{index}].bid.amount", params={"horse": horse, "min": lowest},
             )
         if self.high is not None and self.high[0] == seat:
             raise EngineError(
                 "illegal_action",
                 f"event {index}: seat {seat} already holds the high bid on {SUIT_NAMES[horse]}",
                 event=index,
-                field=f"events[{index}].bid.seat",
+                field=f"events[{index}].bid.seat", params={"seat": seat, "horse": horse},
             )
         self.lot = horse
         self.high = (seat, amount)
@@ -382,11 +382,11 @@ class Race:
         bet = parse_bet(raw, self.engine.spec_for, where=where, event=index)
         if self.stage is not Stage.AUCTION:
             raise EngineError(
-                "out_of_turn", f"event {index}: bet {bet.id}: horses are sold in the auction", event=index
+                "out_of_turn", f"event {index}: bet {bet.id}: horses are sold in the auction", event=index, params={"bet": bet.id}
             )
         if bet.id in self.bet_ids:
             raise EngineError(
-                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id", params={"bet": bet.id}
             )
         horse = parse_horse(bet.get("horse"))
         if horse is None:
@@ -394,11 +394,11 @@ class Race:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: horse must be S, H, D or C",
                 event=index,
-                field=f"{where}.horse",
+                field=f"{where}.horse", params={"bet": bet.id},
             )
         if self.lot != horse or self.high is None:
             raise EngineError(
-                "out_of_turn", f"event {index}: {SUIT_NAMES[horse]} cannot be sold: it has no bid", event=index
+                "out_of_turn", f"event {index}: {SUIT_NAMES[horse]} cannot be sold: it has no bid", event=index, params={"horse": horse}
             )
         seat, amount = self.high
         if (bet.seat, bet.amount) != (seat, amount):
@@ -406,7 +406,7 @@ class Race:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: the high bid on {SUIT_NAMES[horse]} is {amount} by seat {seat}, "
                 f"not {bet.amount} by seat {bet.seat}",
-                event=index,
+                event=index, params={"bet": bet.id, "horse": horse, "amount": amount, "seat": seat, "amount_given": bet.amount, "seat_given": bet.seat},
             )
         self.bet_ids.add(bet.id)
         self.sold[horse] = self.high
@@ -518,7 +518,7 @@ class HorseRaceEngine(Engine):
                 "bad_config",
                 f"config.course: a row of {config['course']} cards always holds more "
                 f"than {cap} of some suit, so every row would be void",
-                field="config.course",
+                field="config.course", params={"course": config['course'], "cap": cap},
             )
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
@@ -527,7 +527,7 @@ class HorseRaceEngine(Engine):
                 "bad_bet",
                 f"{self.name} takes its stakes as events after the course is dealt "
                 "(the odds depend on it), not in the top-level bets list",
-                field="bets",
+                field="bets", params={"game": self.name},
             )
         return ()
 

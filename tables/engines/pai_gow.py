@@ -191,7 +191,7 @@ class PaiGowPoker(Engine):
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if bet.seat > SEATS:
-            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat")
+            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         bets = super().parse_bets(raw_bets, config)
@@ -201,7 +201,7 @@ class PaiGowPoker(Engine):
                 raise EngineError(
                     "bad_bet",
                     f"bet {bet.id}: seat {bet.seat} already has a wager (one per seat)",
-                    field=f"bets[{i}].seat",
+                    field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat},
                 )
             seen.add(bet.seat)
         return bets
@@ -244,27 +244,27 @@ class PaiGowPoker(Engine):
     ) -> SeatHand:
         if "action" not in event:
             raise EngineError(
-                "out_of_turn", f"event {index}: seat {seat} must set the hand, not {_describe(event)}", event=index
+                "out_of_turn", f"event {index}: seat {seat} must set the hand, not {_describe(event)}", event=index, params={"seat": seat}
             )
         who = event.get("seat")
         if isinstance(who, bool) or not isinstance(who, int):
             raise EngineError("bad_event", f"event {index}: 'seat' must be a seat number", event=index)
         if who != seat:
             raise EngineError(
-                "out_of_turn", f"event {index}: seat {seat} sets the hand next, not seat {who}", event=index
+                "out_of_turn", f"event {index}: seat {seat} sets the hand next, not seat {who}", event=index, params={"seat": seat, "seat_given": who}
             )
         action = event["action"]
         if action not in (SET, HOUSE_WAY):
             raise EngineError(
                 "illegal_action",
                 f"event {index}: seat {seat} may 'set' or ask for the 'house_way', not {action!r}",
-                event=index,
+                event=index, params={"seat": seat, "action": action},
             )
         allowed = {"seat", "action", "back", "front"} if action == SET else {"seat", "action"}
         extra = set(event) - allowed
         if extra:
             raise EngineError(
-                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index
+                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index, params={"fields": sorted(extra), "action": action}
             )
         if action == HOUSE_WAY:
             s = set_hand(hand, way)
@@ -276,7 +276,7 @@ class PaiGowPoker(Engine):
                 "bad_event",
                 f"event {index}: seat {seat}'s setting must use exactly its seven cards "
                 f"({' '.join(_cards_text(hand))})",
-                event=index,
+                event=index, params={"seat": seat, "cards": _cards_text(hand)},
             )
         if rank_paigow5(back) > rank_front2(front):
             return SeatHand(tuple(back), tuple(front), "player")
@@ -480,7 +480,7 @@ def _read_dice(event: Mapping[str, Any], index: int) -> tuple[int, int, int]:
         raise EngineError("out_of_turn", f"event {index}: the dice come first, not {_describe(event)}", event=index)
     extra = set(event) - {"dice"}
     if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
     dice = event["dice"]
     if (
         not isinstance(dice, list)

@@ -80,14 +80,14 @@ class PotDeal:
         for i, bet in enumerate(antes):
             if bet.seat in seats:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} has already anted", field=f"bets[{i}].seat"
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} has already anted", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
                 )
             seats.add(bet.seat)
         if not 2 <= len(seats) <= max_players:
             raise EngineError(
                 "bad_bet",
                 f"a deal needs 2 to {max_players} players, each with one ante in bets (got {len(seats)})",
-                field="bets",
+                field="bets", params={"max_players": max_players, "players": len(seats)},
             )
         self.players = sorted(seats)
         self.carry_in: int = cfg["carry_in"]
@@ -134,21 +134,21 @@ class PotDeal:
     def take_bet(self, bet: Bet) -> None:
         """Apply a bet placed now (an ante after the pot emptied, a pot bet, a forfeit), or refuse it."""
         if bet.id in self.ids:
-            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice")
+            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", params={"bet": bet.id})
         step = self.step()
         if step is None:
             raise EngineError("out_of_turn", "the deal is complete, no more bets")
         if step.kind != "bet":
             raise EngineError("out_of_turn", f"a card is due next ({self.say(step)}), not a bet")
         if bet.seat != step.seat:
-            raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s")
+            raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s", params={"bet": bet.id, "seat": step.seat, "seat_given": bet.seat})
         if bet.type not in step.bet_types:
             raise EngineError(
-                "out_of_turn", f"bet {bet.id}: seat {step.seat} owes {' or '.join(step.bet_types)} now, not {bet.type}"
+                "out_of_turn", f"bet {bet.id}: seat {step.seat} owes {' or '.join(step.bet_types)} now, not {bet.type}", params={"bet": bet.id, "seat": step.seat, "owed": list(step.bet_types), "type": bet.type}
             )
         if bet.type == ANTE:
             if bet.amount != self.cfg["ante"]:
-                raise EngineError("bad_amount", f"bet {bet.id}: the ante is {self.cfg['ante']}, not {bet.amount}")
+                raise EngineError("bad_amount", f"bet {bet.id}: the ante is {self.cfg['ante']}, not {bet.amount}", params={"bet": bet.id, "ante": self.cfg['ante'], "amount": bet.amount})
             self._stake(bet)
             self.stakes += bet.amount
             self.pot += bet.amount
@@ -158,7 +158,7 @@ class PotDeal:
         if bet.type == FORFEIT:
             if bet.amount != self.cfg["forfeit"]:
                 raise EngineError(
-                    "bad_amount", f"bet {bet.id}: passing forfeits {self.cfg['forfeit']}, not {bet.amount}"
+                    "bad_amount", f"bet {bet.id}: passing forfeits {self.cfg['forfeit']}, not {bet.amount}", params={"bet": bet.id, "forfeit": self.cfg['forfeit'], "amount": bet.amount}
                 )
             self._stake(bet)
             self.stakes += bet.amount
@@ -168,11 +168,11 @@ class PotDeal:
             return
         lo, hi = self.bet_range()
         if bet.amount > self.pot:
-            raise EngineError("over_pot", f"bet {bet.id}: {bet.amount} is more than the pot holds ({self.pot})")
+            raise EngineError("over_pot", f"bet {bet.id}: {bet.amount} is more than the pot holds ({self.pot})", params={"bet": bet.id, "amount": bet.amount, "pot": self.pot})
         if bet.amount > hi:
-            raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}")
+            raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}", params={"bet": bet.id, "amount": bet.amount, "max": hi})
         if bet.amount < lo:
-            raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the minimum {lo}")
+            raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the minimum {lo}", params={"bet": bet.id, "amount": bet.amount, "min": lo})
         self._stake(bet)
         self.pending = bet
         self.on_pot_bet(bet)
@@ -186,8 +186,8 @@ class PotDeal:
             raise EngineError("out_of_turn", f"a bet is due next ({self.say(step)}), not a card")
         if to is not None and to != step.to:
             if to not in self.card_targets():
-                raise EngineError("bad_event", f"'to' must be one of {', '.join(self.card_targets())}")
-            raise EngineError("out_of_turn", f"the next card goes to {step.to}, not {to}")
+                raise EngineError("bad_event", f"'to' must be one of {', '.join(self.card_targets())}", params={"targets": list(self.card_targets())})
+            raise EngineError("out_of_turn", f"the next card goes to {step.to}, not {to}", params={"expected": step.to, "to": to})
         if not isinstance(card, Card):
             card = parse_card(card)
         self.shoe.take(card)
@@ -501,11 +501,11 @@ class PotGame(Engine):
             raise EngineError(
                 "bad_bet",
                 f"bet {bet.id}: only antes are placed before the deal; a {bet.type} is an event on its seat's turn",
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id, "type": bet.type},
             )
         if bet.amount != config["ante"]:
             raise EngineError(
-                "bad_amount", f"bet {bet.id}: the ante is {config['ante']}, not {bet.amount}", field=f"{where}.amount"
+                "bad_amount", f"bet {bet.id}: the ante is {config['ante']}, not {bet.amount}", field=f"{where}.amount", params={"bet": bet.id, "ante": config['ante'], "amount": bet.amount}
             )
 
     def new_deal(self, cfg: Mapping[str, Any], antes: Sequence[Bet]) -> PotDeal:
@@ -518,7 +518,7 @@ class PotGame(Engine):
                 if "card" in event:
                     extra = set(event) - {"card", "to"}
                     if extra:
-                        raise EngineError("bad_event", f"unknown field(s) {', '.join(sorted(extra))}")
+                        raise EngineError("bad_event", f"unknown field(s) {', '.join(sorted(extra))}", params={"fields": sorted(extra)})
                     deal.take_card(event["card"], event.get("to"))
                 elif "bet" in event:
                     if set(event) != {"bet"}:

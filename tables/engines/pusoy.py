@@ -282,7 +282,7 @@ class Pusoy(Engine):
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if bet.seat > SEATS:
-            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat")
+            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         bets = super().parse_bets(raw_bets, config)
@@ -292,7 +292,7 @@ class Pusoy(Engine):
                 raise EngineError(
                     "bad_bet",
                     f"bet {bet.id}: seat {bet.seat} already has a wager (one per seat)",
-                    field=f"bets[{i}].seat",
+                    field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat},
                 )
             seen.add(bet.seat)
         return bets
@@ -356,18 +356,18 @@ class Pusoy(Engine):
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: {who_name} acts next, not {'the dealer' if who == DEALER else f'seat {who}'}",
-                event=index,
+                event=index, params={"seat": expected, "seat_given": who},
             )
         action = event["action"]
         if action not in allowed:
             raise EngineError(
-                "illegal_action", f"event {index}: {who_name} may {', '.join(allowed)}, not {action!r}", event=index
+                "illegal_action", f"event {index}: {who_name} may {', '.join(allowed)}, not {action!r}", event=index, params={"allowed": list(allowed), "action": action}
             )
         fields = {"seat", "action", "back", "middle", "front"} if action == SET else {"seat", "action"}
         extra = set(event) - fields
         if extra:
             raise EngineError(
-                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index
+                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index, params={"fields": sorted(extra), "action": action}
             )
         if action == SURRENDER:
             return Decision(SURRENDER)
@@ -388,7 +388,7 @@ class Pusoy(Engine):
                 "bad_event",
                 f"event {index}: {who_name}'s setting must use exactly the thirteen "
                 f"cards dealt ({' '.join(str(c) for c in cards)})",
-                event=index,
+                event=index, params={"cards": [str(c) for c in cards]},
             )
         return Decision(SET, PusoyHand(tuple(parts[0]), tuple(parts[1]), tuple(parts[2])))
 

@@ -156,9 +156,9 @@ class TrenteEtQuarante(Engine):
         if "insured" not in bet.extra:
             return
         if not isinstance(bet.get("insured"), bool):
-            raise EngineError("bad_bet", f"bet {bet.id}: 'insured' must be true or false", field=f"{where}.insured")
+            raise EngineError("bad_bet", f"bet {bet.id}: 'insured' must be true or false", field=f"{where}.insured", params={"bet": bet.id})
         if bet.get("insured") and not config["insurance"]:
-            raise EngineError("bad_bet", f"bet {bet.id}: this table does not offer insurance", field=f"{where}.insured")
+            raise EngineError("bad_bet", f"bet {bet.id}: this table does not offer insurance", field=f"{where}.insured", params={"bet": bet.id})
 
     def replay(self, rnd: Round) -> Coup:
         shoe = Shoe(rnd.config["decks"])
