@@ -12,7 +12,7 @@ the raise by the ``raise_pays`` chart; the lower loses both; an exact tie pushes
 >>> doc = {"game": "caribbean_stud", "config": {}, "bets": [{"id": "a1", "seat": 1, "type": "ante", "amount": 100}],
 ...        "events": [{"card": c} for c in seat + ["KH"]] + [{"seat": 1, "action": "raise"}]
 ...                  + [{"card": c} for c in ["KD", "5S", "8C", "3D"]]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["say"]
 'Dealer qualifies with pair of kings'
 >>> row = out["bets"][0]
@@ -63,6 +63,7 @@ from tables.engines.poker import (
     make_rank,
     rank_codes,
 )
+from tables.engines.result import RoundResult
 
 ANTE = "ante"
 DEALER = "dealer"
@@ -197,7 +198,7 @@ class CaribbeanStud(Engine):
                 hand.action = _read_action(event, index, hand.seat)
         return table
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         step = table.next_step()
         if step is None:

@@ -16,7 +16,7 @@ The first round of the seed's example game (table limit 1 chip):
 ...         for s, n in zip(range(1, 6), [4, 4, 5, 6, 0])]
 >>> deal = [{"card": c} for c in "10 10 10 6 8 7".split()]
 >>> doc = {"game": "carousel", "config": {"limit": 1}, "events": cards + bets + deal}
->>> out = ENGINES["carousel"].play(ENGINES["carousel"].load(doc))
+>>> out = ENGINES["carousel"].play(ENGINES["carousel"].load(doc)).to_json()
 >>> out["next"]["say"], [(b["seat"], b["result"], b["net"]) for b in out["bets"] if b["result"] == "win"]
 ('Betting round 2: take bets', [(3, 'win', 4)])
 """
@@ -51,6 +51,7 @@ from tables.engines.base import (
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
+from tables.engines.result import RoundResult
 
 TOP_RANK = 10  # the triangle deck: rank n present n times, 1..10
 DECK_SIZE = TOP_RANK * (TOP_RANK + 1) // 2
@@ -782,7 +783,7 @@ class CarouselEngine(Engine):
             game.apply(index, event)
         return game
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         game = self.replay(rnd)
         game.bet_id = fresh_bet_id(rnd.bets, rnd.events)
         return game.output()

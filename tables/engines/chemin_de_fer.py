@@ -12,7 +12,7 @@ bank passes.
 ...                 {"id": "p1", "seat": 4, "type": "punto", "amount": 6000}],
 ...        "events": [{"card": "4S"}, {"card": "2H"}, {"card": "AD"}, {"card": "KC"},
 ...                   {"seat": 4, "action": "draw"}, {"card": "5C"}, {"card": "3H"}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["say"], out["bets"][0]["net"], out["bets"][1]["net"], out["house"]
 ('Banker wins 5 over 0', 5700, -6000, {'net': 300, 'commission': 300, 'rake': 0})
 >>> out["outcome"]["bank_passes"], out["outcome"]["next_bank"]
@@ -50,6 +50,7 @@ from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding, percent_of
+from tables.engines.result import RoundResult
 
 BANK, PUNTO = "bank", "punto"  # bet types: the banker's bank, a punter's stake against it
 DRAW, STAND = "draw", "stand"
@@ -366,7 +367,7 @@ class CheminDeFer(Engine):
             )
         return str(action)
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.table(rnd.bets)
         coup = self.replay(rnd, table)
         step = coup.next_step()

@@ -15,7 +15,7 @@ each).
 >>> course = [{"card": c} for c in "2S 3S 4H 5H 6D 7D 8C 9C".split()]
 >>> bet = {"bet": {"id": "b1", "seat": 1, "type": "horse", "horse": "S", "amount": 100}}
 >>> race = [{"card": c} for c in "TS JS QS KS 5S 6S 7S 8S".split()]
->>> out = ENGINES["horse_race"].play(ENGINES["horse_race"].load({"game": "horse_race", "events": course + [bet] + race}))
+>>> out = ENGINES["horse_race"].play(ENGINES["horse_race"].load({"game": "horse_race", "events": course + [bet] + race})).to_json()
 >>> out["outcome"]["winner"], out["bets"][0]["result"], out["bets"][0]["net"]
 ('S', 'win', 300)
 """
@@ -52,6 +52,7 @@ from tables.engines.cards import SUITS, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, Deck, FieldKind, bid_input, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
+from tables.engines.result import RoundResult
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 HORSE_FIELD = BetField("horse", FieldKind.CHOICE, "Horse", options=tuple((h, n.capitalize()) for h, n in SUIT_NAMES.items()))
@@ -537,7 +538,7 @@ class HorseRaceEngine(Engine):
             race.apply(index, event)
         return race
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         race = self.replay(rnd)
         if race.stage is not Stage.OVER:
             return awaiting(race.next_step(fresh_bet_id(rnd.bets, rnd.events)), hands=race.hands_doc())

@@ -11,7 +11,7 @@ wins ``N × amount`` by the ``pays`` chart, or loses ``amount`` below a pair of 
 ...        "events": [{"card": c} for c in ["TS", "TD", "4C"]]
 ...                  + [{"seat": 1, "action": "let_it_ride"}, {"card": "9H"}, {"seat": 1, "action": "pull_back"},
 ...                     {"card": "KD"}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> row = out["bets"][0]
 >>> row["result"], row["net"], row["riding"], row["hand"], out["house"]["net"]
 ('win', 200, [True, False, True], 'pair of tens', -200)
@@ -55,6 +55,7 @@ from tables.engines.poker import (
     hand_name,
     make_rank,
 )
+from tables.engines.result import RoundResult
 
 RIDE = "ride"
 COMMUNITY = "community"
@@ -162,7 +163,7 @@ class LetItRide(Engine):
                 table.hand(seat).choices.append(_read_action(event, index, seat, number))
         return table
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         step = table.next_step()
         if step is None:

@@ -15,7 +15,7 @@ commission, one each → push, both lose (copies go to the dealer) → lose; a f
 ...                  + [{"card": c, "to": "dealer"} for c in hands["dealer"]]
 ...                  + [{"card": c, "to": "seat:1"} for c in hands["seat:1"]]
 ...                  + [{"seat": 1, "action": "set", "back": ["AS", "AH", "JC", "8D", "3H"], "front": ["QS", "QD"]}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["hands"]["dealer"]["back_hand"], out["hands"]["dealer"]["front_hand"]
 ('pair of kings', 'nine-seven high')
 >>> out["bets"][0]["result"], out["bets"][0]["net"], out["bets"][0]["commission"], out["house"]["net"]
@@ -56,6 +56,7 @@ from tables.engines.house_way import BUILT_IN, STANDARD, HouseWay, set_hand
 from tables.engines.inputs import Deck, card_input, dice_input, set_hand_input
 from tables.engines.money import Rounding, percent_of
 from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_codes, rank_paigow5, rank_paigow_codes
+from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
 SEATS = 6  # one dealer against up to six players (seed 004)
@@ -286,7 +287,7 @@ class PaiGowPoker(Engine):
         return SeatHand(tuple(back), tuple(front), "player", foul=True)
 
     # -- play -----------------------------------------------------------------------------
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         hands = _hands_doc(table)
         if table.dice is None:

@@ -16,7 +16,7 @@ compared with the dealer's (exact ties go to the dealer): three won pays 2×, tw
 ...                      "middle": ["QS", "QH", "JD", "9C", "7S"], "front": ["5H", "3D", "2C"]},
 ...                     {"seat": "dealer", "action": "set", "back": ["TS", "TH", "9S", "9H", "2H"],
 ...                      "middle": ["8D", "8C", "6S", "6H", "3S"], "front": ["JS", "5C", "4D"]}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> row = out["bets"][0]
 >>> row["back"], row["middle"], row["front"], row["result"], row["net"], out["house"]["net"]
 ('win', 'lose', 'lose', 'lose', -500, 500)
@@ -52,6 +52,7 @@ from tables.engines.cards import RANKS, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.inputs import option, set_hand_input
 from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_front3, rank_front3_codes
+from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
 SEATS = 3  # exactly four participants in casino play (seed 004): the dealer and three seats
@@ -392,7 +393,7 @@ class Pusoy(Engine):
             )
         return Decision(SET, PusoyHand(tuple(parts[0]), tuple(parts[1]), tuple(parts[2])))
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         hands = _hands_doc(table)
         to = table.next_card_to()

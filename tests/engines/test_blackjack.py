@@ -18,14 +18,13 @@ from tables.engines.blackjack import (
     BasicStrategy,
     LazyShoe,
     Rules,
-    ShoeSettler,
     hand_total,
-    play_out,
     round_player,
     simulate,
 )
 from tables.engines.cards import full_deck, parse_card
 from tables.engines.errors import EngineError
+from tables.simulation.blackjack import ShoeSettler, play_out
 from tests.engines.helpers import without_input
 
 Doc = dict[str, Any]

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.engines import registry
-from tables.engines.autoplay import autoplay
 from tables.engines.carousel import (
     ENGINES,
     TOP_RANK,
@@ -24,6 +23,7 @@ from tables.engines.carousel import (
 )
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding
+from tables.simulation.autoplay import autoplay
 from tests.engines.helpers import without_input
 
 TRIANGLE = [str(r) for r in range(1, TOP_RANK + 1) for _ in range(r)]
@@ -617,7 +617,7 @@ def drive_game(
     events += [{"card": next(cards_iter)} for _ in range(config.get("foundations", 6))]
     n = 0
     while True:
-        out = engine.play(engine.load({"game": game, "config": config, "events": events}))
+        out = engine.play(engine.load({"game": game, "config": config, "events": events})).to_json()
         if out["status"] == "settled":
             return events
         nxt = out["next"]["betting"]

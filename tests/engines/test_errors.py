@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tables.engines.autoplay import play_round
 from tables.engines.errors import EngineError
 from tables.engines.inputs import fill
 from tables.engines.registry import available_games, get_engine, play
+from tables.simulation.autoplay import play_round
 from tests.engines.helpers import table_config
 
 # refusals about money and limits: every number their message states is in their params
@@ -103,7 +103,7 @@ def test_every_refusal_is_plain_json_and_money_refusals_state_their_numbers(game
     doc = play_round(engine, table_config(game), random.Random(f"errors:{game}"))
     codes = set()
     for i in range(len(doc["events"])):
-        step = engine.play(engine.load({**doc, "events": doc["events"][:i]}))["next"]
+        step = engine.play(engine.load({**doc, "events": doc["events"][:i]})).to_json()["next"]
         for wrong in wrong_events(step):
             # when a wrong event is posted at this step
             try:

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.engines import registry
-from tables.engines.autoplay import autoplay
 from tables.engines.cards import RANKS, SUITS
 from tables.engines.errors import EngineError
 from tables.engines.horse_race import ENGINES, course_rows, split_pool, win_chance, win_chance_by_row_cards
 from tables.engines.money import Rounding
+from tables.simulation.autoplay import autoplay
 from tests.engines.helpers import without_input
 
 PACK = [r + s for s in SUITS for r in RANKS if r != "A"]  # the 48 cards left once the aces are the horses

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WORDS = re.compile(r"pontoon|carousel|chemin|blackjack|baccarat|insurance|red[ _-]?dog|in[_-]between", re.I)
@@ -19,3 +23,10 @@ def test_no_round_service_names_a_game_or_a_game_rule():
     ]
     # then none names a game or one of its rules: the engines answer for them
     assert offenders == []
+
+
+@pytest.mark.parametrize("module", ["tables.simulation.autoplay", "tables.simulation.baccarat", "tables.simulation.blackjack"])
+def test_the_simulation_examples_hold(module):
+    # the simulation package lies outside the doctest paths of the engines: its examples run here
+    failed, tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert (failed, tried > 0) == (0, True)

@@ -50,7 +50,7 @@ def set_action(seat: int, back: str, front: str) -> dict[str, Any]:
 
 
 def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return ENGINE.play(ENGINE.load(doc))
+    return ENGINE.play(ENGINE.load(doc)).to_json()
 
 
 def refusal(doc: dict[str, Any]) -> EngineError:

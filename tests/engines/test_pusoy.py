@@ -49,7 +49,7 @@ def set_action(seat: int | str, back: str, middle: str, front: str) -> dict[str,
 
 
 def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return ENGINE.play(ENGINE.load(doc))
+    return ENGINE.play(ENGINE.load(doc)).to_json()
 
 
 def refusal(doc: dict[str, Any]) -> EngineError:

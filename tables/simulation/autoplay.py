@@ -18,10 +18,10 @@ the behaviour's opening bets, then :func:`autoplay` with bettors.
 >>> from tables.engines.registry import get_engine
 >>> doc = autoplay(get_engine("baccarat"), {}, [{"id": "b1", "seat": 1, "type": "player", "amount": 100}],
 ...                random.Random(7))
->>> get_engine("baccarat").play(get_engine("baccarat").load(doc))["status"]
+>>> get_engine("baccarat").play(get_engine("baccarat").load(doc)).status.value
 'settled'
 >>> doc = play_round(get_engine("red_dog"), {"ante": 500, "forfeit": 500, "min_bet": 500}, random.Random(3))
->>> get_engine("red_dog").play(get_engine("red_dog").load(doc))["status"]
+>>> get_engine("red_dog").play(get_engine("red_dog").load(doc)).status.value
 'settled'
 """
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tables.engines.base import Engine, Json
-from tables.engines.blackjack import BasicStrategy
+from tables.engines.blackjack.strategy import BasicStrategy
 from tables.engines.cards import JOKER, RANKS, SUITS, parse_card
 from tables.engines.carousel import seat_order_key
 from tables.engines.errors import EngineError
@@ -698,7 +698,7 @@ def _table(engine: Engine, config: Mapping[str, Any], rng: random.Random, seats:
 
 
 def _play(engine: Engine, doc: Json) -> Json:
-    return engine.play(engine.load(doc))
+    return engine.play(engine.load(doc)).to_json()
 
 
 def _offer(engine: Engine, doc: Json, event: Json) -> Json | None:
