@@ -101,7 +101,7 @@ class SeatHand:
 
 
 @dataclass
-class Table:
+class CaribbeanStudTable:
     """Where the next card or action goes, from the events so far."""
 
     seats: list[SeatHand]
@@ -177,8 +177,8 @@ class CaribbeanStud(Engine):
         return bets
 
     # -- replaying the events -------------------------------------------------------------------
-    def replay(self, rnd: Round) -> Table:
-        table = Table([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
+    def replay(self, rnd: Round) -> CaribbeanStudTable:
+        table = CaribbeanStudTable([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
         shoe = Shoe(1)
         for index, event in enumerate(rnd.events):
             step = table.next_step()
@@ -220,7 +220,7 @@ class CaribbeanStud(Engine):
             nxt = expect_card(str(where), f"Seat {hand.seat}: card {len(hand.cards) + 1} of 5")
         return awaiting(nxt, hands=self.hands_doc(table), bets=folded)
 
-    def hands_doc(self, table: Table) -> Json:
+    def hands_doc(self, table: CaribbeanStudTable) -> Json:
         hands: Json = {}
         for h in table.seats:
             doc: Json = {"cards": [str(c) for c in h.cards], "action": h.action}
@@ -236,7 +236,7 @@ class CaribbeanStud(Engine):
         return hands
 
     # -- settlement -----------------------------------------------------------------------------
-    def settle(self, rnd: Round, table: Table) -> Json:
+    def settle(self, rnd: Round, table: CaribbeanStudTable) -> Json:
         cfg = rnd.config
         chart: Mapping[str, int] = cfg["raise_pays"]
         dealer_rank = best5(table.dealer)[0] if len(table.dealer) == HAND_SIZE else None

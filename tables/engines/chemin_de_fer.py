@@ -104,7 +104,7 @@ def banker_cell(banker_total: int, punter_third: int | None, drawing: Drawing = 
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class CheminDeFerTable:
     """Who holds the bank, who plays the hand, and how much of the bank is in action."""
 
     banker_seat: int
@@ -175,7 +175,7 @@ class Coup:
                     return Step("card", hand)
         return None
 
-    def say_next(self, table: Table) -> str:
+    def say_next(self, table: CheminDeFerTable) -> str:
         step = self.next_step()
         if step is None:
             return "Coup complete"
@@ -198,7 +198,7 @@ class Coup:
             return f"{against}. Banker draws on {b}"
         return f"Banker draws on {b} ({against})"
 
-    def hands_doc(self, table: Table) -> Json:
+    def hands_doc(self, table: CheminDeFerTable) -> Json:
         p, b = self.totals()
         return {
             PLAYER: {
@@ -274,7 +274,7 @@ class CheminDeFer(Engine):
         self.table(bets)
         return bets
 
-    def table(self, bets: tuple[Bet, ...]) -> Table:
+    def table(self, bets: tuple[Bet, ...]) -> CheminDeFerTable:
         """Check the bets against each other and find the banker, the punter who plays, the cover."""
         banks = [b for b in bets if b.type == BANK]
         if len(banks) != 1:
@@ -310,10 +310,10 @@ class CheminDeFer(Engine):
         else:
             punter_seat = max(by_seat, key=lambda seat: by_seat[seat])  # max keeps the first of equal stakes
         banco = len(by_seat) == 1 and covered == bank.amount
-        return Table(bank.seat, punter_seat, bank.amount, covered, banco)
+        return CheminDeFerTable(bank.seat, punter_seat, bank.amount, covered, banco)
 
     # -- the coup ---------------------------------------------------------------------------
-    def replay(self, rnd: Round, table: Table) -> Coup:
+    def replay(self, rnd: Round, table: CheminDeFerTable) -> Coup:
         shoe = Shoe(rnd.config["decks"])
         coup = Coup(Drawing(rnd.config["drawing"]))
         for index, event in enumerate(rnd.events):
@@ -334,7 +334,7 @@ class CheminDeFer(Engine):
                 coup.choices[step.hand] = self.read_choice(event, index, step.hand, table)
         return coup
 
-    def read_choice(self, event: Mapping[str, Any], index: int, hand: str, table: Table) -> str:
+    def read_choice(self, event: Mapping[str, Any], index: int, hand: str, table: CheminDeFerTable) -> str:
         """Check a draw/stand choice: the right seat, at an option cell, a known action."""
         seat = table.seat_of(hand)
         who = "punter" if hand == PLAYER else "banker"
@@ -380,7 +380,7 @@ class CheminDeFer(Engine):
             expect_action(table.seat_of(step.hand), CHOICES, say, hand=step.hand), hands=coup.hands_doc(table)
         )
 
-    def settle(self, rnd: Round, coup: Coup, table: Table) -> Json:
+    def settle(self, rnd: Round, coup: Coup, table: CheminDeFerTable) -> Json:
         cfg = rnd.config
         p, b = coup.totals()
         winner = PLAYER if p > b else BANKER if b > p else "tie"

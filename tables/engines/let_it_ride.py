@@ -96,7 +96,7 @@ class SeatHand:
 
 
 @dataclass
-class Table:
+class LetItRideTable:
     seats: list[SeatHand]
     community: list[Card] = field(default_factory=list)
 
@@ -144,8 +144,8 @@ class LetItRide(Engine):
             seen.add(bet.seat)
         return bets
 
-    def replay(self, rnd: Round) -> Table:
-        table = Table([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
+    def replay(self, rnd: Round) -> LetItRideTable:
+        table = LetItRideTable([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
         shoe = Shoe(1)
         for index, event in enumerate(rnd.events):
             step = table.next_step()
@@ -182,7 +182,7 @@ class LetItRide(Engine):
             nxt = expect_card(where, f"Seat {hand.seat}: card {len(hand.cards) + 1} of 3")
         return awaiting(nxt, hands=self.hands_doc(table))
 
-    def hands_doc(self, table: Table) -> Json:
+    def hands_doc(self, table: LetItRideTable) -> Json:
         hands: Json = {}
         for h in table.seats:
             doc: Json = {"cards": [str(c) for c in h.cards], "riding": _riding(h)}
@@ -192,7 +192,7 @@ class LetItRide(Engine):
         hands[COMMUNITY] = {"cards": [str(c) for c in table.community]}
         return hands
 
-    def settle(self, rnd: Round, table: Table) -> Json:
+    def settle(self, rnd: Round, table: LetItRideTable) -> Json:
         pays: Mapping[str, int] = rnd.config["pays"]
         rows = []
         winners = 0

@@ -115,7 +115,7 @@ class SeatHand:
 
 
 @dataclass
-class Table:
+class PaiGowTable:
     """Where the round stands after replaying the events."""
 
     dice: tuple[int, int, int] | None = None
@@ -208,12 +208,12 @@ class PaiGowPoker(Engine):
         return bets
 
     # -- replay ---------------------------------------------------------------------------
-    def replay(self, rnd: Round) -> Table:
+    def replay(self, rnd: Round) -> PaiGowTable:
         """Apply the events in order, refusing the first that the rules do not allow."""
         way = house_way_of(rnd.config)
         seats = sorted(b.seat for b in rnd.bets)
         shoe = Shoe(1, jokers=1)
-        table = Table()
+        table = PaiGowTable()
         for index, event in enumerate(rnd.events):
             if table.dice is None:
                 table.dice = _read_dice(event, index)
@@ -347,7 +347,7 @@ class PaiGowPoker(Engine):
     def _foul_row(self, bet: Bet) -> Json:
         return bet_result(bet, "lose", -bet.amount, foul=True, back=None, front=None)
 
-    def settle(self, rnd: Round, table: Table, hands: Json) -> Json:
+    def settle(self, rnd: Round, table: PaiGowTable, hands: Json) -> Json:
         cfg = rnd.config
         dealer = set_hand(table.cards[DEALER], house_way_of(cfg))
         d_back, d_front = rank_paigow5(dealer.back), rank_front2(dealer.front)
@@ -457,7 +457,7 @@ def _set_doc(back: Sequence[Card], front: Sequence[Card], back_rank: int, front_
     }
 
 
-def _hands_doc(table: Table) -> Json:
+def _hands_doc(table: PaiGowTable) -> Json:
     hands: Json = {}
     for position in table.order:
         doc: Json = {"cards": _cards_text(table.cards.get(position, []))}

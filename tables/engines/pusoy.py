@@ -246,7 +246,7 @@ class Decision:
 
 
 @dataclass
-class Table:
+class PusoyTable:
     order: list[str] = field(default_factory=list)
     cards: dict[str, list[Card]] = field(default_factory=dict)
     seats: dict[int, Decision] = field(default_factory=dict)
@@ -312,10 +312,10 @@ class Pusoy(Engine):
             allowed.append(SURRENDER)
         return allowed
 
-    def replay(self, rnd: Round) -> Table:
+    def replay(self, rnd: Round) -> PusoyTable:
         """Apply the events in order, refusing the first that the rules do not allow."""
         seats = sorted(b.seat for b in rnd.bets)
-        table = Table(order=[position_name(s) for s in seats] + [DEALER])
+        table = PusoyTable(order=[position_name(s) for s in seats] + [DEALER])
         shoe = Shoe(1)
         for index, event in enumerate(rnd.events):
             to = table.next_card_to()
@@ -480,7 +480,7 @@ class Pusoy(Engine):
         assert decision.royalty is not None
         return bet_result(bet, "win", bet.amount * config["royalty_pays"][decision.royalty], royalty=decision.royalty)
 
-    def settle(self, rnd: Round, table: Table, hands: Json) -> Json:
+    def settle(self, rnd: Round, table: PusoyTable, hands: Json) -> Json:
         dealer = table.dealer
         dealer_hand = dealer.hand if dealer is not None else None
         dealer_ranks = dealer_hand.ranks if dealer_hand is not None else None
@@ -616,7 +616,7 @@ def _hand_doc(hand: PusoyHand) -> Json:
     }
 
 
-def _hands_doc(table: Table) -> Json:
+def _hands_doc(table: PusoyTable) -> Json:
     hands: Json = {}
     for position in table.order:
         doc: Json = {"cards": [str(c) for c in table.cards.get(position, [])]}

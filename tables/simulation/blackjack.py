@@ -15,7 +15,7 @@ from tables.engines.base import (
 from tables.engines.blackjack.game import BLACKJACK
 from tables.engines.blackjack.rules import A_NO_INSURANCE, A_PEEK, DEALER, MAIN_BET, PH_DONE, VALUES, Rules, is_natural
 from tables.engines.blackjack.strategy import BasicStrategy
-from tables.engines.blackjack.table import Table
+from tables.engines.blackjack.table import BlackjackTable
 from tables.engines.errors import EngineError
 
 Chooser = Callable[[Json, Json], Json]
@@ -90,7 +90,7 @@ def play_out(
 
 
 class ShoeSettler:
-    """Settle round after round as a shoe is dealt: the same :class:`Table` the document path
+    """Settle round after round as a shoe is dealt: the same :class:`BlackjackTable` the document path
     replays (every card checked against the turn and against the shoe, every choice against the
     rules, the dealer's draws against S17/H17), without the round-document envelope (no parsing
     of config and bets per round, no report) — for replaying recorded shoes and simulations.
@@ -124,7 +124,7 @@ class ShoeSettler:
             bets = [Bet(f"s{seat}", seat, MAIN_BET, amount) for seat, amount in stakes]
             if len(self._bets) < 4096:
                 self._bets[key] = bets
-        table = Table(self.rules, bets)
+        table = BlackjackTable(self.rules, bets)
         table.shoe._dealt = dict(self.dealt)  # noqa: SLF001 - the round's shoe starts where the last ended
         for index, event in enumerate(events):
             table.apply(event, index)

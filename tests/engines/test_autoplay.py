@@ -17,7 +17,7 @@ import pytest
 from tables.engines.base import awaiting
 from tables.engines.registry import available_games, get_engine
 from tables.simulation import autoplay as ap
-from tables.simulation.autoplay import AutoplayStuck, Table, autoplay, behaviour_for, card_pool, play_round
+from tables.simulation.autoplay import AutoplayStuck, SimulatedTable, autoplay, behaviour_for, card_pool, play_round
 from tests.engines.helpers import CONFIGS, LIMITS
 
 ROUNDS = 30
@@ -125,8 +125,8 @@ def test_a_game_autoplay_cannot_answer_is_reported():
 # -- the behaviours ---------------------------------------------------------------------------------
 
 
-def table(game: str, **config: Any) -> Table:
-    return Table(
+def table(game: str, **config: Any) -> SimulatedTable:
+    return SimulatedTable(
         game, get_engine(game).resolve_config({**LIMITS, **CONFIGS.get(game, {}), **config}), 7, random.Random(1)
     )
 

@@ -12,17 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.engines import registry
-from tables.engines.carousel import (
-    ENGINES,
-    TOP_RANK,
-    TriangleShoe,
-    carry_rake,
-    edge_rows,
-    parse_triangle_card,
-    split_pot,
-)
+from tables.engines.carousel import ENGINES
+from tables.engines.carousel_edge import edge_rows
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding
+from tables.engines.triangle import TOP_RANK, TriangleShoe, carry_rake, parse_triangle_card, split_pot
 from tables.simulation.autoplay import autoplay
 from tests.engines.helpers import without_input
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
 import re
@@ -30,3 +31,31 @@ def test_the_simulation_examples_hold(module):
     # the simulation package lies outside the doctest paths of the engines: its examples run here
     failed, tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert (failed, tried > 0) == (0, True)
+
+
+def test_no_engine_file_is_over_800_lines():
+    # given every module of the engines and the simulation package
+    sizes = {
+        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
+        for folder in ("tables/engines", "tables/simulation")
+        for path in (ROOT / folder).rglob("*.py")
+    }
+    # then each reads as one concern: none is over 800 lines
+    assert {name: n for name, n in sizes.items() if n > 800} == {}
+
+
+FORBIDDEN = ("django", "rest_framework", "celery", "casino", "accounting", "players", "cardroom", "slots",
+             "tables.models", "tables.services", "tables.apis", "tables.selectors", "tables.views")
+
+
+def test_the_simulation_package_is_pure_python_like_the_engines():
+    # given every import of the simulation package, function-level ones included
+    imported = set()
+    for path in (ROOT / "tables" / "simulation").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+    # then none reaches Django, the broker or the apps: it plays the engines and nothing else
+    assert sorted(m for m in imported if m.startswith(FORBIDDEN)) == []

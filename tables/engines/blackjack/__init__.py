@@ -65,6 +65,6 @@ from tables.engines.blackjack.rules import (
     is_natural,
 )
 from tables.engines.blackjack.strategy import BasicStrategy
-from tables.engines.blackjack.table import Table
+from tables.engines.blackjack.table import BlackjackTable
 
-__all__ = ["A_DOUBLE", "A_HIT", "A_INSURANCE", "A_NO_INSURANCE", "A_PEEK", "A_SPLIT", "A_STAND", "A_SURRENDER", "Action", "BLACKJACK", "BasicStrategy", "Blackjack", "DEALER", "DOUBLE_ON", "ENGINES", "Hand", "INSURANCE_BET", "LazyShoe", "MAIN_BET", "ORDINALS", "PEEK_LABELS", "PEEK_RESULTS", "PENETRATION", "PH_DEAL", "PH_DEALER_ACTION", "PH_DEALER_CARD", "PH_DONE", "PH_HOLE", "PH_HOLE_BLACKJACK", "PH_INSURANCE", "PH_PEEK", "PH_PLAYERS", "PONTOON", "Phase", "Pontoon", "Rules", "SIMULATED_ROUNDS", "ST_BUST", "ST_NATURAL", "ST_OPEN", "ST_STOOD", "ST_SURRENDERED", "Status", "TEN_RANKS", "Table", "VALUES", "hand_total", "is_natural", "round_player", "simulate"]
+__all__ = ["A_DOUBLE", "A_HIT", "A_INSURANCE", "A_NO_INSURANCE", "A_PEEK", "A_SPLIT", "A_STAND", "A_SURRENDER", "Action", "BLACKJACK", "BasicStrategy", "Blackjack", "DEALER", "DOUBLE_ON", "ENGINES", "Hand", "INSURANCE_BET", "LazyShoe", "MAIN_BET", "ORDINALS", "PEEK_LABELS", "PEEK_RESULTS", "PENETRATION", "PH_DEAL", "PH_DEALER_ACTION", "PH_DEALER_CARD", "PH_DONE", "PH_HOLE", "PH_HOLE_BLACKJACK", "PH_INSURANCE", "PH_PEEK", "PH_PLAYERS", "PONTOON", "Phase", "Pontoon", "Rules", "SIMULATED_ROUNDS", "ST_BUST", "ST_NATURAL", "ST_OPEN", "ST_STOOD", "ST_SURRENDERED", "Status", "TEN_RANKS", "BlackjackTable", "VALUES", "hand_total", "is_natural", "round_player", "simulate"]

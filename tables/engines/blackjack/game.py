@@ -20,7 +20,7 @@ from tables.engines.base import (
 )
 from tables.engines.blackjack.edge import SIMULATED_ROUNDS, simulate
 from tables.engines.blackjack.rules import DOUBLE_ON, INSURANCE_BET, MAIN_BET, Rules
-from tables.engines.blackjack.table import Table
+from tables.engines.blackjack.table import BlackjackTable
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding
 from tables.engines.result import Line, RoundResult
@@ -139,7 +139,7 @@ class Blackjack(Engine):
         return Rules.of(config, pontoon=False)
 
     def play(self, rnd: Round) -> RoundResult:
-        table = Table(self.rules(rnd.config), rnd.bets)
+        table = BlackjackTable(self.rules(rnd.config), rnd.bets)
         for index, event in enumerate(rnd.events):
             table.apply(event, index)
         return table.report()
@@ -246,7 +246,7 @@ class Pontoon(Engine):
             raise EngineError(
                 "bad_config", "pontoon needs config.banker_seat: the seat holding the bank", field="config.banker_seat"
             )
-        table = Table(self.rules(rnd.config), rnd.bets)
+        table = BlackjackTable(self.rules(rnd.config), rnd.bets)
         for index, event in enumerate(rnd.events):
             table.apply(event, index)
         return table.report()

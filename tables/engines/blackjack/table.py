@@ -65,7 +65,7 @@ from tables.engines.money import divide, pay_ratio
 from tables.engines.result import RoundResult
 
 
-class Table:
+class BlackjackTable:
     """One round being replayed: every event is checked against the rules, then applied."""
 
     def __init__(self, rules: Rules, bets: Sequence[Bet]) -> None:
