@@ -18,7 +18,7 @@ from tables.engines.errors import EngineError
 from tables.engines.money import Rounding
 from tables.engines.triangle import TOP_RANK, TriangleShoe, carry_rake, parse_triangle_card, split_pot
 from tables.simulation.autoplay import autoplay
-from tests.engines.helpers import without_input
+from tests.engines.helpers import refusal_of, without_input
 
 TRIANGLE = [str(r) for r in range(1, TOP_RANK + 1) for _ in range(r)]
 
@@ -57,9 +57,7 @@ def play(events: list[dict[str, Any]], game: str = "carousel", **config: Any) ->
 
 
 def refused(events: list[dict[str, Any]], game: str = "carousel", **config: Any) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, game, **config)
-    return info.value
+    return refusal_of(play, events, game, **config)
 
 
 def rows_by_id(out: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -14,7 +14,7 @@ from tables.engines import baccarat, registry
 from tables.engines.cards import full_deck
 from tables.engines.chemin_de_fer import ENGINE, OptionStrategy, coup_probabilities
 from tables.engines.errors import EngineError
-from tests.engines.helpers import without_input
+from tests.engines.helpers import refusal_of, without_input
 
 BANK_SEAT, PUNTER_SEAT = 1, 4
 RANK_OF = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
@@ -43,9 +43,7 @@ def play(
 def refusal(
     events: list[dict[str, Any]], bet_rows: list[dict[str, Any]] | None = None, config: dict[str, Any] | None = None
 ) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, bet_rows, config)
-    return info.value
+    return refusal_of(play, events, bet_rows, config)
 
 
 def two_cards(total: int, suit: str) -> tuple[str, str]:

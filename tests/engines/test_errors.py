@@ -13,18 +13,13 @@ import pytest
 
 from tables.engines.errors import EngineError
 from tables.engines.inputs import fill
-from tables.engines.registry import available_games, get_engine, play
+from tables.engines.registry import available_games, get_engine
 from tables.simulation.autoplay import play_round
-from tests.engines.helpers import table_config
+from tests.engines.helpers import refusal, table_config
 
 # refusals about money and limits: every number their message states is in their params
 MONEY_CODES = {"bad_amount", "under_table_min", "over_table_max", "over_pot", "over_bank", "card_exhausted"}
 
-
-def refusal(doc: dict[str, Any]) -> EngineError:
-    with pytest.raises(EngineError) as refused:
-        play(doc)
-    return refused.value
 
 
 def values(params: Any) -> Iterator[Any]:

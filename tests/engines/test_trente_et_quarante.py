@@ -15,6 +15,7 @@ from tables.engines import registry
 from tables.engines.cards import full_deck
 from tables.engines.errors import EngineError
 from tables.engines.trente_et_quarante import ENGINE, double_hit_probability, refait_31_probability
+from tests.engines.helpers import refusal_of
 
 BET_TYPES = ("rouge", "noir", "couleur", "inverse")
 
@@ -43,9 +44,7 @@ def play(
 def refusal(
     events: list[dict[str, Any]], bets: list[dict[str, Any]] | None = None, config: dict[str, Any] | None = None
 ) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, bets, config)
-    return info.value
+    return refusal_of(play, events, bets, config)
 
 
 def results(out: dict[str, Any]) -> dict[str, tuple[str, int]]:
