@@ -55,7 +55,7 @@ def total(values: list[int]) -> int:
 
 
 def banker_draws(banker_total: int, player_third: int | None) -> bool:
-    """The Punto Banco tableau (GAMES.md). ``player_third`` is None when the player stood."""
+    """The Punto Banco tableau (docs/games.md). ``player_third`` is None when the player stood."""
     if player_third is None:
         return banker_total <= 5
     if banker_total <= 2:

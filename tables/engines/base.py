@@ -1,6 +1,6 @@
 """The engine interface every game follows.
 
-An engine is a pure function of a round document (``ROUND_FORMAT.md``): it reads the game's
+An engine is a pure function of a round document (docs/round_format.md): it reads the game's
 config, the bets and the events so far, and returns what happened — ``status``, ``next``,
 ``hands``, ``outcome``, per-bet results and the house's take — or refuses the whole document
 with an :class:`EngineError`. It never touches a database, a clock or a random source
@@ -8,7 +8,7 @@ with an :class:`EngineError`. It never touches a database, a clock or a random s
 
 Each engine module defines ``ENGINE``, an instance of a :class:`Engine` subclass that declares:
 
-* ``settings``: the house-variable rules, each a :class:`Setting` with the default GAMES.md
+* ``settings``: the house-variable rules, each a :class:`Setting` with the default docs/games.md
   names; unknown settings and wrong types are refused;
 * ``bet_types``: the bets the layout takes, each a :class:`BetSpec` naming its extra fields;
 * ``play(round)``: the whole rule book.

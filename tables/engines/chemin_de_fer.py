@@ -68,7 +68,7 @@ class Cell(StrEnum):
 
 
 class Drawing(StrEnum):
-    CHART = "chart"  # the three-situations chart (GAMES.md)
+    CHART = "chart"  # the three-situations chart (docs/games.md)
     FREE = "free"  # seed variation: banker and punter use their own judgment at every decision
 
 

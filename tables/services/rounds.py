@@ -43,7 +43,7 @@ TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets
 
 def round_document(rnd: Round, *, extra_bets: list[Json] | None = None,
                    extra_events: list[Json] | None = None, from_rows: bool = False) -> Json:
-    """The round as the engines read it (ROUND_FORMAT.md). ``from_rows``: from the Bet and RoundEvent
+    """The round as the engines read it (docs/round_format.md). ``from_rows``: from the Bet and RoundEvent
     rows, the record, not the copy on the round row (reconciliation checks the record)."""
     stored = _stored_document(rnd, from_rows=from_rows)
     return {"game": rnd.game, "config": rnd.config, "bets": stored["bets"] + (extra_bets or []),

@@ -22,7 +22,7 @@ def coup(cards, bets=(), **config):
     return play({"game": "baccarat", "config": config, "bets": list(bets), "events": [{"card": c} for c in cards]})
 
 
-# -- the tableau (GAMES.md), cell by cell --------------------------------------------------------
+# -- the tableau (docs/games.md), cell by cell --------------------------------------------------------
 # banker total 0–7 × the player's third card 0–9 (None: the player stood)
 EXPECTED_BANKER_DRAWS = {
     0: set(range(10)) | {None},

@@ -86,7 +86,7 @@ def what_next(out: dict[str, Any]) -> str:
 
 # -- the chart, every cell ------------------------------------------------------------------------
 
-# banker's two-card total → column "-" (punter stood) then punter's third card 0..9 (GAMES.md)
+# banker's two-card total → column "-" (punter stood) then punter's third card 0..9 (docs/games.md)
 CHART = {
     0: "D DDDDDDDDDD",
     1: "D DDDDDDDDDD",
@@ -583,7 +583,7 @@ def test_customary_choices_reproduce_the_punto_banco_figures() -> None:
     # when
     rows = {r.bet: r for r in ENGINE.house_edge({})}
 
-    # then: GAMES.md's published 8-deck figures, banker 1.06 %, player 1.24 %
+    # then: the published 8-deck figures, banker 1.06 %, player 1.24 %
     assert round(float(rows["bank"].edge) * 100, 2) == 1.06
     assert round(float(rows["punto"].edge) * 100, 2) == 1.24
     assert "exact enumeration over the 8-deck shoe" in rows["bank"].method

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tables.engines.inputs import InputKind
+from tables.engines.registry import available_games, get_engine
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WORDS = re.compile(r"pontoon|carousel|chemin|blackjack|baccarat|insurance|red[ _-]?dog|in[_-]between", re.I)
 
@@ -59,3 +62,31 @@ def test_the_simulation_package_is_pure_python_like_the_engines():
                 imported.add(node.module)
     # then none reaches Django, the broker or the apps: it plays the engines and nothing else
     assert sorted(m for m in imported if m.startswith(FORBIDDEN)) == []
+
+
+def test_the_round_format_shows_every_input_kind_and_the_games_page_every_setting():
+    # given the repository's own contracts
+    round_format = (ROOT / "docs" / "round_format.md").read_text()
+    games = (ROOT / "docs" / "games.md").read_text()
+    # then the round format has an example of every input kind…
+    assert [k.value for k in InputKind if f'"kind": "{k.value}"' not in round_format] == []
+    # …and the games page names every game and every setting of it
+    missing = [
+        f"{game}.{s.name}"
+        for game in available_games()
+        for s in get_engine(game).settings
+        if f"(`{game}`)" not in games or f"`{s.name}`" not in games
+    ]
+    assert missing == []
+
+
+def test_no_file_of_the_engines_cites_a_file_the_repository_lacks():
+    cited = re.compile(r"GAMES\.md|ROUND_FORMAT\.md|DEVELOPERS\.md|STYLE\.md")
+    folders = ("tables/engines", "tables/simulation", "tables/scoring", "tables/management", "tests/engines", "docs")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for folder in folders
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in (".py", ".md") and cited.search(path.read_text())
+    ]
+    assert offenders == []

@@ -68,7 +68,7 @@ def coup(rows: tuple[tuple[str, ...], tuple[str, ...]]) -> list[dict[str, Any]]:
 
 
 def test_seed_example_a_red_first_card_and_rouge_winning_is_couleur() -> None:
-    # given: the seed's "a diamond is dealt first"; the first card of the noir row decides (GAMES.md)
+    # given: the seed's "a diamond is dealt first"; the first card of the noir row decides (docs/games.md)
     events = coup(ROUGE_31_RED_FIRST)
 
     # when
@@ -420,7 +420,7 @@ def test_dp_matches_brute_force_and_the_rows_are_exchangeable(counts: dict[int, 
 
 
 def deal_out(shoe: list[str]) -> list[dict[str, Any]]:
-    """Deal both rows from the top of ``shoe`` (GAMES.md), as the dealer would."""
+    """Deal both rows from the top of ``shoe`` (docs/games.md), as the dealer would."""
     events, i = [], 0
     for _ in range(2):
         running = 0
