@@ -233,7 +233,7 @@ class Baccarat(Engine):
             return awaiting(expect_card(nxt, coup.say_next()), hands=coup.hands_doc())
         return self.settle(rnd, coup)
 
-    def settle(self, rnd: Round, coup: Coup) -> Json:
+    def settle(self, rnd: Round, coup: Coup) -> RoundResult:
         cfg = rnd.config
         p, b = coup.totals()
         winner = PLAYER if p > b else BANKER if b > p else "tie"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, actions_input, card_input
@@ -171,7 +171,7 @@ class EdgeRow:
         return row
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

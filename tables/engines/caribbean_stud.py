@@ -215,9 +215,9 @@ class CaribbeanStud(Engine):
             say = "Dealer's up card" if n == 0 else f"Turn the dealer's hole card {n} of 4"
             nxt = expect_card(DEALER, say)
         else:
-            hand = table.seat_dealing()
-            assert hand is not None
-            nxt = expect_card(str(where), f"Seat {hand.seat}: card {len(hand.cards) + 1} of 5")
+            dealing = table.seat_dealing()
+            assert dealing is not None
+            nxt = expect_card(str(where), f"Seat {dealing.seat}: card {len(dealing.cards) + 1} of 5")
         return awaiting(nxt, hands=self.hands_doc(table), bets=folded)
 
     def hands_doc(self, table: CaribbeanStudTable) -> Json:
@@ -236,7 +236,7 @@ class CaribbeanStud(Engine):
         return hands
 
     # -- settlement -----------------------------------------------------------------------------
-    def settle(self, rnd: Round, table: CaribbeanStudTable) -> Json:
+    def settle(self, rnd: Round, table: CaribbeanStudTable) -> RoundResult:
         cfg = rnd.config
         chart: Mapping[str, int] = cfg["raise_pays"]
         dealer_rank = best5(table.dealer)[0] if len(table.dealer) == HAND_SIZE else None
@@ -402,7 +402,7 @@ def _sub_multisets(parts: Sequence[tuple[int, int]], max_size: int) -> list[tupl
     return out
 
 
-def _player_patterns() -> list[tuple[int, list[tuple[int, int]], list[int], list[tuple[int, tuple]]]]:
+def _player_patterns() -> list[tuple[int, list[tuple[int, int]], list[int], list[tuple[int, tuple[tuple[int, str | None, int], ...]]]]]:
     """Per rank multiset of the player's five: (word, signed sub-multisets, thresholds, suit patterns).
 
     A suit pattern is E, the player's ranks held in the up card's suit, with the player hands it
@@ -497,10 +497,10 @@ def deal_classes() -> tuple[dict[_Class, int], int]:
         avoiding: dict[int, tuple[int, int]] = {}
         plain_below_q = (1 << bisect_left(plain_ranks, QUALIFIER)) - 1
 
-        for pkey, subs, thresholds, patterns in players:
+        for pkey, player_subs, thresholds, patterns in players:
             if (pkey >> shift) & 7 == 4:
                 continue
-            resolved = [(cumulative[k], w) for k, w in subs]
+            resolved = [(cumulative[k], w) for k, w in player_subs]
             below: dict[int, tuple[int, int, int]] = {}
             for x in thresholds:
                 total = 0

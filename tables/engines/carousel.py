@@ -459,8 +459,8 @@ class Game:
 
     def next_button(self) -> int:
         if not self.players_ever:
-            return self.button
-        return min(self.players_ever, key=lambda s: seat_order_key(s, self.button + 1))
+            return int(self.button)
+        return int(min(self.players_ever, key=lambda s: seat_order_key(s, self.button + 1)))
 
     def next_step(self, bet_id: str | None = None) -> Json:
         """What comes next; ``bet_id`` is the id the engine gives a bet placed by the next event."""
@@ -514,7 +514,7 @@ class Game:
         doc["seats_taken"] = sorted(bettors)
         return doc
 
-    def output(self) -> Json:
+    def output(self) -> RoundResult:
         pool, pools = self.pool_docs()
         if self.phase is not Phase.OVER:
             step = self.next_step(self.bet_id)

@@ -380,7 +380,7 @@ class CheminDeFer(Engine):
             expect_action(table.seat_of(step.hand), CHOICES, say, hand=step.hand), hands=coup.hands_doc(table)
         )
 
-    def settle(self, rnd: Round, coup: Coup, table: CheminDeFerTable) -> Json:
+    def settle(self, rnd: Round, coup: Coup, table: CheminDeFerTable) -> RoundResult:
         cfg = rnd.config
         p, b = coup.totals()
         winner = PLAYER if p > b else BANKER if b > p else "tie"

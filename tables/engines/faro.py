@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, ClassVar
 
 from tables.engines.base import (
     LIMIT_SETTINGS,
@@ -190,7 +190,7 @@ class Faro(Engine):
     title = "Faro"
     has_soda = True
     has_hock = True
-    settings = (
+    settings: ClassVar[tuple[Setting, ...]] = (
         Setting(
             "split_takes_bp",
             SettingKind.INT,

@@ -485,7 +485,7 @@ class Race:
             # the bet event that sells the horse to the high bidder (give it an id)
             sell = (None if self.high is None
                     else {"type": "horse", "horse": up[0], "seat": self.high[0], "amount": self.high[1]})
-            names = {h: SUIT_NAMES[h].capitalize() for h in up}
+            labels = {h: SUIT_NAMES[h].capitalize() for h in up}
             sell_event = None if sell is None else {"bet": {"id": bet_id, **sell}}
             return {
                 "expect": "bid",
@@ -494,7 +494,7 @@ class Race:
                 "minimum": minimum,
                 "sell": sell,
                 "say": say,
-                "input": bid_input(up, names, high_bid, minimum, None, sell_event),
+                "input": bid_input(up, labels, high_bid, minimum, None, sell_event),
             }
         leaders = ", ".join(f"{SUIT_NAMES[h]} {self.moves[h]}" for h in SUIT_NAMES)
         return expect_card(RACE, f"Race: turn the next card ({leaders})", inp=card_input(RACE, Deck.STANDARD_NO_ACES))
@@ -544,7 +544,7 @@ class HorseRaceEngine(Engine):
             return awaiting(race.next_step(fresh_bet_id(rnd.bets, rnd.events)), hands=race.hands_doc())
         return self.settle(rnd, race)
 
-    def settle(self, rnd: Round, race: Race) -> Json:  # pragma: no cover - abstract
+    def settle(self, rnd: Round, race: Race) -> RoundResult:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -575,7 +575,7 @@ class HorseRace(HorseRaceEngine):
                          fields=(HORSE_FIELD,))
     }
 
-    def settle(self, rnd: Round, race: Race) -> Json:
+    def settle(self, rnd: Round, race: Race) -> RoundResult:
         winner = race.finished[0]
         rows = []
         for bet in race.bets:
@@ -675,7 +675,7 @@ class CalcuttaHorseRace(HorseRaceEngine):
         if config["split"]["first"] + config["split"]["second"] == 0:
             raise EngineError("bad_config", "config.split: the shares cannot both be 0", field="config.split")
 
-    def settle(self, rnd: Round, race: Race) -> Json:
+    def settle(self, rnd: Round, race: Race) -> RoundResult:
         first_horse, second_horse = race.finished
         stakes = sum(price for _, price in race.sold.values())
         pot = rnd.config["carry_in"] + stakes

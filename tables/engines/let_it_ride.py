@@ -192,7 +192,7 @@ class LetItRide(Engine):
         hands[COMMUNITY] = {"cards": [str(c) for c in table.community]}
         return hands
 
-    def settle(self, rnd: Round, table: LetItRideTable) -> Json:
+    def settle(self, rnd: Round, table: LetItRideTable) -> RoundResult:
         pays: Mapping[str, int] = rnd.config["pays"]
         rows = []
         winners = 0

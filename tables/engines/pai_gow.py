@@ -347,7 +347,7 @@ class PaiGowPoker(Engine):
     def _foul_row(self, bet: Bet) -> Json:
         return bet_result(bet, "lose", -bet.amount, foul=True, back=None, front=None)
 
-    def settle(self, rnd: Round, table: PaiGowTable, hands: Json) -> Json:
+    def settle(self, rnd: Round, table: PaiGowTable, hands: Json) -> RoundResult:
         cfg = rnd.config
         dealer = set_hand(table.cards[DEALER], house_way_of(cfg))
         d_back, d_front = rank_paigow5(dealer.back), rank_front2(dealer.front)
@@ -363,7 +363,7 @@ class PaiGowPoker(Engine):
             back = front_vs(rank_paigow5(seat_hand.back), d_back)
             front = front_vs(rank_front2(seat_hand.front), d_front)
             result = wager_result(back, front)
-            extra = {"foul": seat_hand.foul, "back": back, "front": front}
+            extra: dict[str, Any] = {"foul": seat_hand.foul, "back": back, "front": front}
             if result == "win":
                 commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]))
                 rows.append(bet_result(bet, "win", bet.amount - commission, commission, **extra))

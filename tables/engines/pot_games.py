@@ -284,7 +284,7 @@ class PotDeal:
     def hands_doc(self) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def result(self, bet_id: str = "e1") -> Json:
+    def result(self, bet_id: str = "e1") -> RoundResult:
         pool = self.pool()
         step = self.step()
         if step is not None:
@@ -699,7 +699,7 @@ class RedDog(PotGame):
 
     def max_players(self, cfg: Mapping[str, Any]) -> int:
         # each player's hand plus one turned card per player must come out of one pack
-        return min(10, 52 // (cfg["hand_size"] + 1))
+        return min(10, 52 // (int(cfg["hand_size"]) + 1))
 
     def bet_edges(self, cfg: Mapping[str, Any]) -> list[EdgeRow]:
         size = cfg["hand_size"]

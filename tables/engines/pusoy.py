@@ -480,7 +480,7 @@ class Pusoy(Engine):
         assert decision.royalty is not None
         return bet_result(bet, "win", bet.amount * config["royalty_pays"][decision.royalty], royalty=decision.royalty)
 
-    def settle(self, rnd: Round, table: PusoyTable, hands: Json) -> Json:
+    def settle(self, rnd: Round, table: PusoyTable, hands: Json) -> RoundResult:
         dealer = table.dealer
         dealer_hand = dealer.hand if dealer is not None else None
         dealer_ranks = dealer_hand.ranks if dealer_hand is not None else None

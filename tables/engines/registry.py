@@ -47,7 +47,8 @@ def _load(game: str) -> Engine | None:
         raise
     engines = getattr(module, "ENGINES", None)
     if engines is not None:
-        return engines.get(game)
+        found: Engine | None = engines.get(game)
+        return found
     engine = getattr(module, "ENGINE", None)
     return engine if engine is not None and engine.name == game else None
 

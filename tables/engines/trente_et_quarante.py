@@ -178,7 +178,7 @@ class TrenteEtQuarante(Engine):
             return awaiting(expect_card(row, coup.say_next()), hands=coup.hands_doc())
         return self.settle(rnd, coup)
 
-    def settle(self, rnd: Round, coup: Coup) -> Json:
+    def settle(self, rnd: Round, coup: Coup) -> RoundResult:
         cfg = rnd.config
         noir, rouge = coup.total(NOIR), coup.total(ROUGE)
         refait = noir == rouge

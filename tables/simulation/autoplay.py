@@ -81,8 +81,8 @@ class SimulatedTable:
     shoe: list[str] = field(default_factory=list)
     reserved: dict[str, str] = field(default_factory=dict)  # cards set aside for a place (a hole card)
     shuffle_mark: Any = None
-    auction_log: list[str] = field(default_factory=list)  # the horse of every raise, for the auctioneer
-    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    auction_log: list[str | None] = field(default_factory=list)  # the horse of every raise, for the auctioneer
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self) -> None:
         if not self.shoe:
@@ -96,7 +96,7 @@ class SimulatedTable:
     def take(self, place: str | None = None) -> str:
         """The next card for ``place``: one set aside for it, else the top of the shoe."""
         if place in self.reserved:
-            return self.reserved.pop(place)  # type: ignore[arg-type]
+            return self.reserved.pop(place)
         if not self.shoe:
             raise AutoplayStuck(f"{self.game}: the shoe is empty")
         return self.shoe.pop()

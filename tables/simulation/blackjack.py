@@ -125,7 +125,7 @@ class ShoeSettler:
             if len(self._bets) < 4096:
                 self._bets[key] = bets
         table = BlackjackTable(self.rules, bets)
-        table.shoe._dealt = dict(self.dealt)  # noqa: SLF001 - the round's shoe starts where the last ended
+        table.shoe._texts = dict(self.dealt)  # noqa: SLF001 - the round's shoe starts where the last ended
         for index, event in enumerate(events):
             table.apply(event, index)
         if table.phase is not PH_DONE:
@@ -137,5 +137,5 @@ class ShoeSettler:
             won = table.peek == "blackjack"
             out += [(seat, -1, "win" if won else "lose", 2 * taken if won else -taken)
                     for seat, taken in table.insurance.items() if taken]
-        self.dealt = table.shoe._dealt  # noqa: SLF001
+        self.dealt = table.shoe._texts  # noqa: SLF001
         return out, -sum(row[3] for row in out)

@@ -56,10 +56,10 @@ def round_player(rules: Rules) -> Callable[[Callable[[], int]], float]:
     first = [[[""] * 11] * 11] + [
         [[""] * 11] + [["", *(first_code(up, a, b) for b in range(1, 11))] for a in range(1, 11)] for up in range(1, 11)
     ]
-    hit_hard = [[]] + [
+    hit_hard: list[list[bool]] = [[]] + [
         [4 <= t < 22 and code(t, False, 0, up, False, False, False) == "H" for t in range(23)] for up in range(1, 11)
     ]
-    hit_soft = [[]] + [
+    hit_soft: list[list[bool]] = [[]] + [
         [12 <= t < 22 and code(t, True, 0, up, False, False, False) == "H" for t in range(23)] for up in range(1, 11)
     ]
 
@@ -133,7 +133,7 @@ def round_player(rules: Rules) -> Callable[[Callable[[], int]], float]:
         total = hard + 10 if ace and hard <= 11 else hard
         if pontoon:
             if n >= 5:
-                return stake * charlie * 2 ** (n - 5)
+                return float(stake * charlie * 2 ** (n - 5))
             if n == 3 and total == 21:
                 if p1 == p2 == last == 7:
                     return stake * sevens

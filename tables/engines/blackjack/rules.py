@@ -170,10 +170,10 @@ class LazyShoe(Shoe):
     def __init__(self, decks: int) -> None:  # the full count is deliberately not built
         self.decks = decks
         self.jokers = 0
-        self._dealt: dict[str, int] = {}
+        self._texts: dict[str, int] = {}
 
     def remaining(self, card: Card) -> int:
-        return self.decks - self._dealt.get(str(card), 0)
+        return self.decks - self._texts.get(str(card), 0)
 
     def can_take(self, card: Card) -> bool:
         return self.remaining(card) > 0
@@ -183,12 +183,12 @@ class LazyShoe(Shoe):
 
     def take_text(self, text: str, card: Card) -> None:
         """Take ``card``, whose canonical spelling ``text`` the caller already has."""
-        dealt = self._dealt.get(text, 0)
+        dealt = self._texts.get(text, 0)
         if dealt >= self.decks:
             raise EngineError(
                 "card_exhausted", f"{card}: the shoe holds {self.decks} deck(s), all {self.decks} {card} already dealt", params={"card": str(card), "decks": self.decks}
             )
-        self._dealt[text] = dealt + 1
+        self._texts[text] = dealt + 1
 
     def counts(self) -> Counter[Card]:
         return Counter({c: left for c in full_deck() if (left := self.remaining(c)) > 0})

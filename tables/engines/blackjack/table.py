@@ -144,7 +144,7 @@ class BlackjackTable:
         )
         if hand.split_aces and n == 2:  # split aces take one card; only a resplit is still open
             return [A_SPLIT, A_STAND]
-        acts = [A_HIT, A_STAND]
+        acts: list[str] = [A_HIT, A_STAND]
         if n == 2 and (not hand.split or r.double_after_split) and r.may_double(hand.total, hand.soft):
             acts.append(A_DOUBLE)
         if can_split:
@@ -238,14 +238,14 @@ class BlackjackTable:
         if ph is PH_HOLE:
             return expect_card(DEALER, "Turn the dealer's hole card")
         if ph is PH_DEALER_CARD:
-            total, soft = self.dealer_total()
-            return expect_card(DEALER, f"Dealer draws on {'soft ' if soft else ''}{total}")
+            d_total, d_soft = self.dealer_total()
+            return expect_card(DEALER, f"Dealer draws on {'soft ' if d_soft else ''}{d_total}")
         if ph is PH_DEALER_ACTION:
-            total, soft = self.dealer_total()
+            d_total, d_soft = self.dealer_total()
             return expect_action(
                 r.banker_seat,
                 [str(A_HIT), str(A_STAND)],
-                f"Dealer (seat {r.banker_seat}) on {'soft ' if soft else ''}{total}: hit or stand?",
+                f"Dealer (seat {r.banker_seat}) on {'soft ' if d_soft else ''}{d_total}: hit or stand?",
                 hand=DEALER,
             )
         return None
