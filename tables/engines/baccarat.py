@@ -33,7 +33,8 @@ from tables.engines.base import (
     rounding_setting,
     settled,
 )
-from tables.engines.cards import Card, Shoe, parse_card
+from tables.engines.card_events import read_card_event as read_card
+from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding, pay_ratio, percent_of
 from tables.engines.result import RoundResult
@@ -140,26 +141,12 @@ def read_card_event(
     event: Mapping[str, Any], index: int, expected_to: str | None, hands: tuple[str, ...], shoe: Shoe
 ) -> Card:
     """Parse a card event, check its ``to`` against where the rules send it, take it from the shoe."""
-    if "card" not in event:
-        raise EngineError("out_of_turn", f"event {index}: a card is due next, not {_describe(event)}", event=index)
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
-    if expected_to is None:
-        raise EngineError("out_of_turn", f"event {index}: the coup is complete, no more cards", event=index)
-    to = event.get("to")
-    if to is not None and to != expected_to:
-        if to not in hands:
-            raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(hands)}", event=index, params={"hands": list(hands)})
-        raise EngineError(
-            "out_of_turn", f"event {index}: the next card goes to the {expected_to}, not the {to}", event=index, params={"expected": expected_to, "to": to}
-        )
-    try:
-        card = parse_card(event["card"])
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
+    return read_card(
+        event, index, expected_to, shoe,
+        not_a_card=lambda e: f"a card is due next, not {_describe(e)}",
+        is_place=lambda to: to in hands, places_said=f"one of {', '.join(hands)}", places=list(hands),
+        the="the ", complete="the coup is complete, no more cards",
+    )
 
 
 def _describe(event: Mapping[str, Any]) -> str:

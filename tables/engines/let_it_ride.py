@@ -42,7 +42,8 @@ from tables.engines.base import (
     expect_card,
     settled,
 )
-from tables.engines.cards import Card, Shoe, parse_card
+from tables.engines.card_events import read_card_event
+from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.poker import (
     FLUSH_TABLE,
@@ -236,25 +237,16 @@ def _riding(hand: SeatHand) -> list[bool]:
 
 
 def _read_card(event: Mapping[str, Any], index: int, expected_to: str, shoe: Shoe) -> Card:
-    if "card" not in event:
-        what = "an action" if "action" in event else "a bet" if "bet" in event else "this event"
-        raise EngineError(
-            "out_of_turn", f"event {index}: a card for {expected_to} is due next, not {what}", event=index, params={"expected": expected_to}
-        )
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
-    to = event.get("to")
-    if to is not None and to != expected_to:
-        if not isinstance(to, str) or not (to == COMMUNITY or to.startswith("seat:")):
-            raise EngineError("bad_event", f"event {index}: 'to' must be 'community' or 'seat:N'", event=index)
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected_to}, not {to}", event=index, params={"expected": expected_to, "to": to})
-    try:
-        card = parse_card(event["card"])
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
+    return read_card_event(
+        event, index, expected_to, shoe,
+        not_a_card=lambda e: f"a card for {expected_to} is due next, not {_event_word(e)}",
+        is_place=lambda to: isinstance(to, str) and (to == COMMUNITY or to.startswith("seat:")),
+        places_said="'community' or 'seat:N'",
+    )
+
+
+def _event_word(event: Mapping[str, Any]) -> str:
+    return "an action" if "action" in event else "a bet" if "bet" in event else "this event"
 
 
 def _read_action(event: Mapping[str, Any], index: int, seat: int, number: int) -> str:
