@@ -50,6 +50,10 @@ class Step:
     def to_json(self) -> Json:
         return dict(self.fields)
 
+    def said(self) -> Json:
+        """The step as the dealer is told it, without the screen's ``input`` (what an audit records)."""
+        return {k: v for k, v in self.fields.items() if k != "input"}
+
 
 @dataclass(frozen=True, slots=True)
 class Line:

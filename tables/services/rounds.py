@@ -66,6 +66,11 @@ def _play(doc: Json) -> RoundResult:
     return get_engine(doc["game"]).result(doc)
 
 
+def _said(result: RoundResult) -> Json | None:
+    """What comes next as the audit records it: the dealer's step, not the screen's input."""
+    return result.next.said() if result.next is not None else None
+
+
 def _round_summary(rnd: Round) -> Json:
     return {"status": rnd.status, "number": rnd.number, "table": rnd.table.code}
 
@@ -196,7 +201,8 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
         raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
     doc = round_document(rnd, extra_events=[event])
     seq = len(doc["events"]) - 1
-    state = _play(doc).to_json()
+    result = _play(doc)
+    state = result.to_json()
     now = timezone.now()
     ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
     engine = get_engine(rnd.game)
@@ -209,7 +215,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     # the caller answers from this instance (ev.round): no second read of what was just written
     rnd.status, rnd.state, rnd.document = RoundStatus.DEALING, state, document
     audit_log(actor=actor, action="event.post", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
-              before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": state["next"]})
+              before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": _said(result)})
     return ev, state
 
 
@@ -370,11 +376,12 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
         raise Conflict("the round changed meanwhile", code="concurrent_change")
     stored = _stored_document(rnd)
     rnd.document = {"bets": stored["bets"], "events": stored["events"][:last.seq]}
-    state = _play(round_document(rnd)).to_json()
+    result = _play(round_document(rnd))
+    state = result.to_json()
     status = RoundStatus.DEALING if rnd.document["events"] else RoundStatus.BETTING_CLOSED
     Round.objects.filter(pk=rnd.pk).update(status=status, state=state, document=rnd.document)
     last.refresh_from_db()
     audit_log(actor=actor, action="event.undo", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": rnd.status, "seq": last.seq, "event": last.payload},
-              after={"status": status, "approved_by": approver.get_username(), "next": state["next"]})
+              after={"status": status, "approved_by": approver.get_username(), "next": _said(result)})
     return last, state
