@@ -144,7 +144,7 @@ def read_card_event(
     return read_card(
         event, index, expected_to, shoe,
         not_a_card=lambda e: f"a card is due next, not {_describe(e)}",
-        is_place=lambda to: to in hands, places_said=f"one of {', '.join(hands)}", places=list(hands),
+        is_place=lambda to: to in hands, places_said=lambda: f"one of {', '.join(hands)}", places=hands,
         the="the ", complete="the coup is complete, no more cards",
     )
 

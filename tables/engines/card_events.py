@@ -8,7 +8,7 @@ must be spelled right and still be in the shoe. Each game says its refusals in i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tables.engines.cards import Card, Shoe, parse_card
@@ -23,20 +23,21 @@ def read_card_event(
     *,
     not_a_card: Callable[[Mapping[str, Any]], str],
     is_place: Callable[[Any], bool],
-    places_said: str,
+    places_said: Callable[[], str],
     the: str = "",
     complete: str = "the round is complete, no more cards",
-    places: list[str] | None = None,
+    places: Sequence[str] | None = None,
     allow_joker: bool = False,
 ) -> Card:
     """The card of event ``index``, due at ``expected`` (None: no card is due any more), taken from ``shoe``.
 
     ``not_a_card(event)`` words the refusal of an event that is not a card; ``is_place(to)`` says
-    whether ``to`` names a place of the game, ``places_said`` which they are ("one of player,
-    banker"); ``the`` is the article before a place's name ("the player").
+    whether ``to`` names a place of the game, ``places_said()`` which they are ("one of player,
+    banker"; words are built only for a refusal); ``the`` is the article before a place's name.
 
     >>> shoe = Shoe(1)
-    >>> words = {"not_a_card": lambda e: "a card is due", "is_place": lambda t: t in ("a", "b"), "places_said": "a or b"}
+    >>> words = {"not_a_card": lambda e: "a card is due", "is_place": lambda t: t in ("a", "b"),
+    ...          "places_said": lambda: "a or b"}
     >>> str(read_card_event({"card": "10h", "to": "a"}, 0, "a", shoe, **words))
     'TH'
     >>> read_card_event({"card": "TH"}, 1, "a", shoe, **words)
@@ -56,8 +57,8 @@ def read_card_event(
     to = event.get("to")
     if to is not None and to != expected:
         if not is_place(to):
-            raise EngineError("bad_event", f"event {index}: 'to' must be {places_said}", event=index,
-                              params={"places": places} if places is not None else None)
+            raise EngineError("bad_event", f"event {index}: 'to' must be {places_said()}", event=index,
+                              params={"places": list(places)} if places is not None else None)
         raise EngineError("out_of_turn", f"event {index}: the next card goes to {the}{expected}, not {the}{to}",
                           event=index, params={"expected": expected, "to": to})
     try:

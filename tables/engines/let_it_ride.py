@@ -241,7 +241,7 @@ def _read_card(event: Mapping[str, Any], index: int, expected_to: str, shoe: Sho
         event, index, expected_to, shoe,
         not_a_card=lambda e: f"a card for {expected_to} is due next, not {_event_word(e)}",
         is_place=lambda to: isinstance(to, str) and (to == COMMUNITY or to.startswith("seat:")),
-        places_said="'community' or 'seat:N'",
+        places_said=lambda: "'community' or 'seat:N'",
     )
 
 

@@ -6,10 +6,11 @@ outcome, one settlement :class:`Line` per bet decided, the house's totals (:clas
 pool of pool and pot games. :meth:`RoundResult.to_json` is the round's answer as the API returns
 it, ``settle_round`` prints it and a round stores it (docs/round_format.md, "The answer").
 
->>> line = Line("b1", 1, "player", 100, "win", 100, 0, {})
->>> result = RoundResult(Status.SETTLED, None, {}, {"winner": "player"}, (line,), House(-100, 0, 0, {}), {})
->>> result.to_json()["house"], result.to_json()["bets"][0]["net"]
-({'net': -100, 'commission': 0, 'rake': 0}, 100)
+>>> row = {"id": "b1", "seat": 1, "type": "player", "amount": 100, "result": "win", "net": 100, "commission": 0}
+>>> house = House({"net": -100, "commission": 0, "rake": 0})
+>>> result = RoundResult(Status.SETTLED, None, {}, {"winner": "player"}, (Line(row),), house, {})
+>>> result.lines[0].net, result.house.net, result.to_json()["bets"][0] == row
+(100, -100, True)
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import Any
 Json = dict[str, Any]
 
 LINE_KEYS = ("id", "seat", "type", "amount", "result", "net", "commission")
-HOUSE_KEYS = ("net", "commission", "rake")
 
 
 class Status(StrEnum):
@@ -35,14 +35,24 @@ class Step:
     """What the dealer must enter next: ``expect`` (card, action, dice, bid), the dealer's words, the
     ``input`` a screen draws, and the game's own keys (``to``, ``seat``, ``allowed``, ``hand``…)."""
 
-    expect: str
-    say: str
-    input: Json
     fields: Mapping[str, Any]  # every key of the JSON form, in its order
 
     @classmethod
     def of(cls, doc: Mapping[str, Any]) -> Step:
-        return cls(doc["expect"], doc.get("say", ""), doc.get("input") or {}, dict(doc))
+        return cls(doc)
+
+    @property
+    def expect(self) -> str:
+        return str(self.fields["expect"])
+
+    @property
+    def say(self) -> str:
+        return str(self.fields.get("say", ""))
+
+    @property
+    def input(self) -> Json:
+        value = self.fields.get("input")
+        return dict(value) if isinstance(value, Mapping) else {}
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
@@ -58,48 +68,80 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class Line:
     """One bet decided: ``net`` is the bettor's gain (+) or loss (−), commission already taken; ``extra``
-    holds the game's own facts (``staked``, ``rake``, ``foul``, ``hand``…)."""
+    holds the game's own facts (``staked``, ``rake``, ``foul``, ``hand``…). It reads the row the engine
+    wrote (settling a round builds no second copy)."""
 
-    id: str
-    seat: int
-    type: str
-    amount: int
-    result: str
-    net: int
-    commission: int
-    extra: Mapping[str, Any]
+    row: Mapping[str, Any]
 
     @classmethod
     def of(cls, row: Mapping[str, Any]) -> Line:
-        return cls(row["id"], row["seat"], row["type"], row["amount"], row["result"], row["net"],
-                   row.get("commission", 0), {k: v for k, v in row.items() if k not in LINE_KEYS})
+        return cls(row)
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+    @property
+    def seat(self) -> int:
+        return int(self.row["seat"])
+
+    @property
+    def type(self) -> str:
+        return str(self.row["type"])
+
+    @property
+    def amount(self) -> int:
+        return int(self.row["amount"])
+
+    @property
+    def result(self) -> str:
+        return str(self.row["result"])
+
+    @property
+    def net(self) -> int:
+        return int(self.row["net"])
+
+    @property
+    def commission(self) -> int:
+        return int(self.row.get("commission", 0))
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return {k: v for k, v in self.row.items() if k not in LINE_KEYS}
 
     @property
     def staked(self) -> int:
         """What the bet put at risk: more than its amount after a double, a split or a raise."""
-        return int(self.extra.get("staked", self.amount))
+        return int(self.row.get("staked", self.row["amount"]))
 
     def to_json(self) -> Json:
-        return {"id": self.id, "seat": self.seat, "type": self.type, "amount": self.amount, "result": self.result,
-                "net": self.net, "commission": self.commission, **self.extra}
+        return dict(self.row)
 
 
 @dataclass(frozen=True, slots=True)
 class House:
     """The house's result of the round: ``net`` (+ it wins), of which ``commission`` and ``rake``."""
 
-    net: int
-    commission: int
-    rake: int
-    extra: Mapping[str, Any]
+    doc: Mapping[str, Any]
 
     @classmethod
     def of(cls, doc: Mapping[str, Any]) -> House:
-        return cls(doc["net"], doc.get("commission", 0), doc.get("rake", 0),
-                   {k: v for k, v in doc.items() if k not in HOUSE_KEYS})
+        return cls(doc)
+
+    @property
+    def net(self) -> int:
+        return int(self.doc["net"])
+
+    @property
+    def commission(self) -> int:
+        return int(self.doc.get("commission", 0))
+
+    @property
+    def rake(self) -> int:
+        return int(self.doc.get("rake", 0))
 
     def to_json(self) -> Json:
-        return {"net": self.net, "commission": self.commission, "rake": self.rake, **self.extra}
+        return dict(self.doc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +179,15 @@ class RoundResult:
         return sum(line.staked for line in self.lines)
 
     def to_json(self) -> Json:
+        """The answer as JSON. Built fresh by each play, it shares the engine's row objects with this
+        result rather than copying them: treat it as read-only, or copy before changing it."""
         doc: Json = {
             "status": self.status.value,
-            "next": self.next.to_json() if self.next is not None else None,
+            "next": self.next.fields if self.next is not None else None,
             "hands": self.hands,
             "outcome": self.outcome,
-            "bets": [line.to_json() for line in self.lines],
-            "house": self.house.to_json() if self.house is not None else None,
+            "bets": [line.row for line in self.lines],
+            "house": self.house.doc if self.house is not None else None,
         }
         doc.update(self.more)
         return doc
@@ -154,10 +198,10 @@ def round_result(status: Status, next_step: Mapping[str, Any] | None, *, hands: 
                  more: Mapping[str, Any]) -> RoundResult:
     return RoundResult(
         status,
-        Step.of(next_step) if next_step is not None else None,
+        Step(next_step) if next_step is not None else None,
         hands,
         outcome,
-        tuple(Line.of(row) for row in bets),
-        House.of(house) if house is not None else None,
-        dict(more),
+        tuple(map(Line, bets)),
+        House(house) if house is not None else None,
+        more,
     )

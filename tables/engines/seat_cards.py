@@ -24,8 +24,8 @@ def read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequen
     return read_card_event(
         event, index, expected, shoe,
         not_a_card=lambda e: f"a card for {position_label(expected).lower()} is due, not {describe(e)}",
-        is_place=lambda to: to in order, places_said=f"one of the hands in play: {', '.join(order)}",
-        places=list(order), allow_joker=allow_joker,
+        is_place=lambda to: to in order, places_said=lambda: f"one of the hands in play: {', '.join(order)}",
+        places=order, allow_joker=allow_joker,
     )
 
 
