@@ -228,7 +228,7 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
 def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -> list[Bet]:
     """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift."""
     threshold = settings.CROUPIER["LARGE_BET"]
-    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold)
+    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold, withdrawal__isnull=True)
     if shift is not None:
         bets = bets.filter(round__shift=shift)
     return list(bets.select_related("round__table", "placed_by").order_by("-placed_at", "-id")[:limit])
@@ -279,8 +279,8 @@ class RoundTrail:
 def round_trail(rnd: Round) -> RoundTrail:
     """Every event of the round in order (undone ones too), the engine's state after each, and its audit."""
     engine = get_engine(rnd.game)
-    bets = list(rnd.bets.select_related("placed_by").order_by("id"))
-    doc_bets = [b.as_document() for b in bets if b.event_index is None]
+    bets = list(rnd.bets.select_related("placed_by", "withdrawal__withdrawn_by").order_by("id"))
+    doc_bets = [b.as_document() for b in bets if b.event_index is None and not hasattr(b, "withdrawal")]
     lines = {}
     if rnd.status == RoundStatus.SETTLED and hasattr(rnd, "settlement"):
         lines = {line.bet_id: line for line in rnd.settlement.lines.all()}

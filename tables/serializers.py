@@ -97,6 +97,14 @@ class BetInput(serializers.Serializer):
         return values
 
 
+class BetWithdrawInput(serializers.Serializer):
+    """Take a bet back before betting closes, with a reason; with ``replacement``, correct it."""
+
+    bet = serializers.CharField(max_length=64)
+    reason = serializers.CharField(max_length=200)
+    replacement = BetInput(required=False)
+
+
 class EventInput(serializers.Serializer):
     """One event of the round document: ``{"card": "AS"}``, ``{"seat": 2, "action": "hit"}``, ``{"bet": {…}}``."""
 
