@@ -196,7 +196,7 @@ def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
     dialog.get_by_label("Supervisor username").fill("pm")
     dialog.get_by_label("Supervisor password").fill("wrong")
     button(page, "Approve undo").click()
-    expect(dialog.get_by_role("alert")).to_have_text("the supervisor's username or password is wrong")
+    expect(dialog.get_by_role("alert")).to_have_text("The supervisor's username or password is wrong.")
     assert RoundEvent.objects.filter(undone_at__isnull=False).count() == 0
     dialog.get_by_label("Supervisor password").fill("pass")
     screens.shot(page, "dealer-undo")
