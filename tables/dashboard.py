@@ -66,34 +66,19 @@ def last_round(table: Table) -> Round | None:
     return table.rounds.select_related("table", "dealer").order_by("-number").first()
 
 
-# Until an engine declares its bet fields' kinds, the kind a field's name implies (a rank is tapped on
-# A … K, a number on its range, a horse among the suits, coppered is a toggle)
-_FIELD_KINDS: dict[str, dict[str, Any]] = {
-    "rank": {"kind": "rank"},
-    "number": {"kind": "int", "min": 0, "max": 12},
-    "hand": {"kind": "int", "min": 1, "max": 6},
-    "horse": {"kind": "choice", "options": [{"value": s, "label": n} for s, n in
-                                            (("S", "Spades"), ("H", "Hearts"), ("D", "Diamonds"), ("C", "Clubs"))]},
-    "coppered": {"kind": "bool", "label": "Coppered (bet to lose)"},
-    "order": {"kind": "ranks", "size": 3, "label": "Order of the last three"},
-}
-
-
 def layout_bets(game: str) -> list[dict[str, Any]]:
-    """The bets the dealer's screen offers, with the fields each needs and the kind of each field (how it
-    is tapped), from the engine's description; those only taken as a choice (insurance) are left out."""
+    """The bets the dealer's screen offers, with the fields each needs and how each is tapped (its kind),
+    from the engine's description; those only taken as a choice (insurance) are left out."""
     described = get_engine(game).describe()["bet_types"]
     bets = []
     for name, spec in described.items():
         if name == "insurance":
             continue
-        fields = spec.get("fields")
-        if fields is None:
-            fields = [{"name": f, "required": True, **_FIELD_KINDS.get(f, {"kind": "int"})} for f in spec["required"]]
-            fields += [{"name": f, "required": False, **_FIELD_KINDS.get(f, {"kind": "int"})} for f in spec["optional"]]
+        required = set(spec["required"])
+        fields = [{**f, "required": f["name"] in required} for f in spec.get("fields", [])]
         bets.append({"type": name, "label": spec.get("label") or name.replace("_", " ").capitalize(),
-                     "description": spec["description"], "required": list(spec["required"]), "fields": fields,
-                     **({"before_deal": spec["before_deal"]} if "before_deal" in spec else {})})
+                     "description": spec["description"], "required": spec["required"], "fields": fields,
+                     "limits_apply": spec.get("limits_apply", True)})
     return bets
 
 

@@ -34,11 +34,11 @@ _CALL_PIT = "call the pit manager"
 
 REFUSALS: dict[str, tuple[str, ...]] = {
     # -- bets ------------------------------------------------------------------------------------
-    "under_table_min": ("{amount:money} is under the table minimum of {minimum:money}.",
-                        "That stake is under the table minimum of {minimum:money}.",
+    "under_table_min": ("{amount:money} is under the table minimum of {min:money}.",
+                        "That stake is under the table minimum of {min:money}.",
                         "That stake is under the table minimum."),
-    "over_table_max": ("{amount:money} is over the table maximum of {maximum:money}.",
-                       "That stake is over the table maximum of {maximum:money}.",
+    "over_table_max": ("{amount:money} is over the table maximum of {max:money}.",
+                       "That stake is over the table maximum of {max:money}.",
                        "That stake is over the table maximum."),
     "bad_amount": ("{reason}", "The stake here must be exactly {expected:money}, not {amount:money}.",
                    "That stake is not allowed here."),

@@ -214,24 +214,25 @@
     act("/api/rounds/", { table: table.id });
   }
 
-  function betBody(sel, { fixedAmount } = {}) {
+  /** The bet the panel's taps make, or null (and the dealer is told what is missing). */
+  function betBody(sel, spec) {
     if (sel.seat === null) return showError("Tap a seat first.");
     if (!sel.type) return showError("Tap the bet.");
-    const amount = fixedAmount || sel.stake;
+    const amount = spec.amount || sel.stake;
     if (!amount) return showError("Tap chips to make the stake.");
-    const spec = specOf(sel.type);
     const body = { seat: sel.seat, type: sel.type, amount };
     for (const f of spec.fields || []) {
       const v = sel.fields[f.name];
-      const missing = v === undefined || v === null || (Array.isArray(v) && v.length < (f.size || 1));
-      if (missing && f.required) return showError(`Tap the ${F.words(f.label || f.name).toLowerCase()} of this bet.`);
+      const missing = v === undefined || v === null || (Array.isArray(v) && v.length < (f.count || 1));
+      const required = f.required !== false && f.kind !== "bool";
+      if (missing && required) return showError(`Tap the ${F.words(f.label || f.name).toLowerCase()} of this bet.`);
       if (!missing && !(f.kind === "bool" && v === false)) body[f.name] = v;
     }
     return body;
   }
 
   function placeBet() {
-    const body = betBody(betSel);
+    const body = betBody(betSel, specOf(betSel.type));
     if (!body) return;
     const correcting = betSel.correcting;
     const request = correcting
@@ -363,38 +364,39 @@
   }
 
   // -- the bet panel: before the deal, and between stages where the engine takes bets --------------
-  function betPanel(sel, { seats, types, fixedAmount, submitLabel, onSubmit, idPrefix, extra }) {
-    if (!sel.type || !types.includes(sel.type)) sel.type = types[0] || null;
-    const spec = specOf(sel.type);
+  /** `specs`: the bets the panel takes, each {type, label, fields, amount (fixed, or null), seats (or null)}. */
+  function betPanel(sel, { specs, submitLabel, onSubmit, idPrefix, extra }) {
+    if (!sel.type || !specs.some((x) => x.type === sel.type)) sel.type = specs.length ? specs[0].type : null;
+    const spec = specs.find((x) => x.type === sel.type) || { fields: [] };
+    const taken = new Set(spec.seats_taken || []);
+    const seats = (spec.seats || Array.from({ length: table.seats }, (_, i) => i + 1)).filter((s) => !taken.has(s));
     const setField = (name, value) => { sel.fields[name] = value; render(); };
     const stakeMemo = {
       get stake() { return sel.stake; }, set stake(v) { sel.stake = v; },
       get typed() { return sel.typed; }, set typed(v) { sel.typed = v; },
     };
-    const ctx = { ...context(), memo: stakeMemo, rerender: render };
-    const stake = fixedAmount
-      ? h("p", { class: "stake-fixed" }, `Stake ${F.money(fixedAmount)} (fixed)`)
-      : W.stakeBox(ctx, stakeMemo, { min: spec.limits === false ? null : table.min_bet, max: spec.limits === false ? null : table.max_bet });
+    const limits = spec.limits_apply !== false;
+    const stake = spec.amount
+      ? h("p", { class: "stake-fixed" }, `Stake ${F.money(spec.amount)} (fixed)`)
+      : W.stakeBox({ ...context(), memo: stakeMemo }, stakeMemo, { min: limits ? table.min_bet : null, max: limits ? table.max_bet : null });
     return h("div", { class: "bet-panel", id: `${idPrefix}-panel` },
       h("div", { class: "bet-actions" },
-        btn(submitLabel(sel, fixedAmount), onSubmit, { class: "btn primary big", id: `${idPrefix}-submit`, "data-primary": "" }),
+        btn(submitLabel(sel), () => onSubmit(spec), { class: "btn primary big", id: `${idPrefix}-submit`, "data-primary": "" }),
         extra || null),
       W.group("Seat", "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { sel.seat = sel.seat === s ? null : s; render(); }, {
         class: "btn seat", "data-seat": s, "aria-label": `Seat ${s}`, "aria-pressed": W.pressed(sel.seat === s),
       })))),
-      types.length > 1 ? W.group("Bet", "", h("div", { class: "type-grid" }, types.map((t) => btn(F.betName(t), () => { sel.type = t; sel.fields = {}; render(); }, {
-        class: "btn bet-type", "data-type": t, "aria-pressed": W.pressed(sel.type === t), title: specOf(t).description,
+      specs.length > 1 ? W.group("Bet", "", h("div", { class: "type-grid" }, specs.map((x) => btn(x.label || F.betName(x.type), () => { sel.type = x.type; sel.fields = {}; render(); }, {
+        class: "btn bet-type", "data-type": x.type, "aria-pressed": W.pressed(sel.type === x.type), title: x.description || null,
       })))) : null,
       W.betFields(spec, sel.fields, setField),
       stake);
   }
 
   function preDealPanel() {
-    const seats = Array.from({ length: table.seats }, (_, i) => i + 1);
-    const types = boot.bet_types.filter((t) => t.before_deal !== false).map((t) => t.type);
-    const label = (sel) => (sel.correcting ? "Save correction" : "Place bet");
+    const specs = boot.bet_types.filter((t) => t.before_deal !== false);
     return betPanel(betSel, {
-      seats, types, submitLabel: label, onSubmit: placeBet, idPrefix: "place-bet",
+      specs, submitLabel: (sel) => (sel.correcting ? "Save correction" : "Place bet"), onSubmit: placeBet, idPrefix: "place-bet",
       extra: betSel.correcting
         ? btn("Cancel correction", () => { betSel.correcting = null; betSel.stake = 0; betSel.seat = null; render(); })
         : btn("No more bets", () => act(roundUrl("close-betting/")), { class: "btn warn big", id: "close-betting", "data-primary": "" }),
@@ -403,20 +405,19 @@
 
   /** Bets the engine takes now as events (between Faro turns, a Carousel betting round, the horse race's book). */
   function stagePanel(open) {
-    const spec = Array.isArray(open) ? { bet_types: open } : open || {};
-    const types = spec.bet_types || spec.types || boot.bet_types.map((t) => t.type);
-    const seats = spec.seats || Array.from({ length: table.seats }, (_, i) => i + 1);
-    const submit = () => {
-      const body = betBody(stageSel, { fixedAmount: spec.amount });
+    const submit = (spec) => {
+      const body = betBody(stageSel, spec);
       if (!body) return;
-      act(roundUrl("events/"), { bet: { id: `x${uuid().slice(0, 8)}`, ...body } }).then((data) => {
+      const event = W.clone(spec.event || { bet: {} });
+      event.bet = { ...(event.bet || {}), ...body };
+      if (!event.bet.id) event.bet.id = `x${uuid().slice(0, 8)}`;
+      act(roundUrl("events/"), event).then((data) => {
         if (data) { stageSel.seat = null; stageSel.stake = 0; stageSel.typed = ""; stageSel.fields = {}; render(); }
       });
     };
     return h("section", { class: "stage-bets", "aria-label": "Bets taken now" },
       h("h3", {}, "Bets taken now"),
-      betPanel(stageSel, { seats, types, fixedAmount: spec.amount, idPrefix: "stage-bet", onSubmit: submit,
-        submitLabel: () => "Record bet" }));
+      betPanel(stageSel, { specs: open, idPrefix: "stage-bet", onSubmit: submit, submitLabel: () => "Record bet" }));
   }
 
   // -- rendering -------------------------------------------------------------------------------
@@ -457,7 +458,7 @@
     const main = draw
       ? draw(input, context())
       : h("p", { class: "error" }, "This screen cannot take what the round needs now: ask for a void, or call the pit manager.");
-    const open = input.bets_open || next.bets_open_types || (next.betting ? next.betting : null) || (next.bets_open === true ? next.bet_types : next.bets_open);
+    const open = input.bets_open && input.bets_open.length ? input.bets_open : null;
     $("deal-work").replaceChildren(h("div", { class: `widget widget-${input.kind}`, "data-kind": input.kind }, main), open ? stagePanel(open) : "");
   }
 

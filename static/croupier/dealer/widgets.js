@@ -98,17 +98,24 @@
     const send = (code) => {
       memo.rank = null;
       memo.suit = null;
-      ctx.post({ ...clone(input.event), card: code, ...(input.to_in_event && input.to ? { to: input.to } : {}) });
+      const event = { card: code };
+      if (input.to !== null && input.to !== undefined) event.to = input.to;
+      ctx.post(event);
     };
     const deck = input.deck || "standard";
+    const others = (input.options || []).length
+      ? h("div", { class: "action-grid" }, input.options.map((o) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
+        class: `btn action-${o.value}`, "data-value": o.value,
+      })))
+      : null;
     if (deck === "triangle") {
-      const top = input.max || 10;
       return h("div", { class: "keypad", role: "group", "aria-label": "Card" },
         h("span", { class: "group-label" }, "Card (1 to 10)"),
         h("div", { class: "triangle-grid", "data-primary": "" },
-          Array.from({ length: top }, (_, i) => String(i + 1)).map((n) => btn(n, () => send(n), { "aria-label": `Card ${n}`, class: "btn rank" }))));
+          Array.from({ length: 10 }, (_, i) => String(i + 1)).map((n) => btn(n, () => send(n), { "aria-label": `Card ${n}`, class: "btn rank" }))),
+        others);
     }
-    const ranks = Array.isArray(input.ranks) ? input.ranks : F.RANKS;
+    const ranks = deck === "standard_no_aces" ? F.RANKS.filter((r) => r !== "A") : F.RANKS;
     const tapRank = (r) => { memo.rank = r; if (memo.suit) send(r + memo.suit); else ctx.rerender(); };
     const tapSuit = (s) => { memo.suit = s; if (memo.rank) send(memo.rank + s); else ctx.rerender(); };
     const preview = memo.rank || memo.suit ? `${memo.rank ? F.rankLabel(memo.rank) : "?"}${memo.suit ? F.SUITS[memo.suit][0] : "?"}` : "";
@@ -122,7 +129,8 @@
         Object.entries(F.SUITS).map(([code, [symbol, name]]) => btn(symbol, () => tapSuit(code), {
           class: `btn suit suit-${code}`, "data-suit": code, "aria-pressed": pressed(memo.suit === code), "aria-label": `Suit ${name}`,
         })),
-        deck === "standard_joker" ? btn("Joker", () => send(input.joker || "JK"), { class: "btn suit joker", "aria-label": "Joker" }) : null));
+        deck === "standard_joker" ? btn("Joker", () => send("JK"), { class: "btn suit joker", "aria-label": "Joker" }) : null),
+      others);
   });
 
   // -- choice: every option is the complete event to post ----------------------------------------------
@@ -194,7 +202,10 @@
           class: "btn primary big", "data-action": "set", disabled: !complete || (memo.verdict && !memo.verdict.ok),
         }),
         input.house_way_event ? btn(input.house_way_label || "House way", () => ctx.post(clone(input.house_way_event)), { class: "btn big", "data-action": "house-way" }) : null,
-        btn("Start again", () => { memo.placed = null; memo.verdict = null; ctx.rerender(); }, { "data-action": "reset" })),
+        btn("Start again", () => { memo.placed = null; memo.verdict = null; ctx.rerender(); }, { "data-action": "reset" }),
+        (input.options || []).map((o) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
+          class: `btn action-${o.value}`, "data-value": o.value,
+        }))),
       memo.verdict && !memo.verdict.ok ? h("p", { class: "error foul", role: "alert" }, `Foul: ${memo.verdict.reason}`) : null,
       memo.verdict && memo.verdict.ok ? h("p", { class: "ok", role: "status" }, "These hands are set correctly.") : null,
       h("div", { class: "set-cards", role: "group", "aria-label": "Cards to set" },
@@ -229,47 +240,60 @@
   // -- bid: an auction; the high bid, a new bid by seat on a horse, or the hammer ---------------------
   widget("bid", (input, ctx) => {
     const memo = ctx.memo;
-    const horses = input.horses || [];
-    const lot = input.high_bid ? input.high_bid.horse : null;
-    if (!memo.horse || (lot && memo.horse !== lot)) memo.horse = lot || (horses.length === 1 ? horses[0] : null);
+    const horses = (input.horses || []).map((x) => (typeof x === "object" ? x : { value: x, label: F.handLabel(x) }));
+    const labelOf = (v) => (horses.find((x) => x.value === v) || { label: F.handLabel(v) }).label;
+    const high = input.high_bid;
+    const lot = high ? high.horse : null;
+    if (!memo.horse || (lot && memo.horse !== lot)) memo.horse = lot || (horses.length === 1 ? horses[0].value : null);
     if (memo.stake === undefined) memo.stake = 0;
-    const minimum = input.minimum || 0;
-    const seats = seatsOf(input, ctx).filter((s) => !input.high_bid || s !== input.high_bid.seat);
+    const minimum = input.min || 0;
+    const seats = seatsOf(input, ctx).filter((s) => !high || s !== high.seat);
     const bid = () => {
       if (!memo.horse) return ctx.showError("Tap the horse being bid on.");
       if (!memo.seat) return ctx.showError("Tap the bidder's seat.");
       if (!memo.stake) return ctx.showError("Tap chips or type the bid.");
-      const template = clone(input.event || { bid: {} });
-      setPath(template, input.path || "bid.amount", memo.stake);
-      const target = template.bid || template;
+      const event = setPath(clone(input.event || { bid: {} }), input.path || "bid.amount", memo.stake);
+      const target = event.bid || event;
       target.seat = memo.seat;
       target.horse = memo.horse;
-      ctx.post(template);
+      ctx.post(event);
     };
-    const sell = input.sell_event || (input.sell ? (input.sell.bet ? input.sell : { bet: input.sell }) : null);
     return h("div", { class: "bid" },
-      input.high_bid
-        ? h("p", { class: "high-bid" }, `${F.handLabel(input.high_bid.horse)}: high bid ${F.money(input.high_bid.amount)} by seat ${input.high_bid.seat}`)
-        : h("p", { class: "high-bid muted" }, `No bid yet: opening bid at least ${F.money(minimum)}`),
+      high
+        ? h("p", { class: "high-bid" }, `${labelOf(high.horse)}: high bid ${F.money(high.amount)} by seat ${high.seat}`)
+        : h("p", { class: "high-bid" }, `No bid yet: an opening bid is at least ${F.money(minimum)}`),
       h("div", { class: "action-grid", "data-primary": "" },
         btn(memo.seat ? `Bid for seat ${memo.seat}` : "Bid", bid, { class: "btn primary big", "data-action": "bid" }),
-        sell ? btn(input.sell_label || `Sold to seat ${input.high_bid.seat} for ${F.money(input.high_bid.amount)}`, () => ctx.post(withBetId(clone(sell), ctx)), { class: "btn warn big", "data-action": "sell" }) : null),
-      lot ? null : group("Horse", "", h("div", { class: "type-grid" }, horses.map((x) => btn(F.handLabel(x), () => { memo.horse = x; ctx.rerender(); }, {
-        "aria-pressed": pressed(memo.horse === x), "data-horse": x,
+        input.sell && high ? btn(`Sold: ${labelOf(high.horse)} to seat ${high.seat} for ${F.money(high.amount)}`, () => ctx.post(withBetId(clone(input.sell), ctx)), {
+          class: "btn warn big", "data-action": "sell",
+        }) : null),
+      lot ? null : group("Horse", "", h("div", { class: "type-grid" }, horses.map((x) => btn(x.label, () => { memo.horse = x.value; ctx.rerender(); }, {
+        "aria-pressed": pressed(memo.horse === x.value), "data-horse": x.value,
       })))),
       group("Bidder", "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { memo.seat = s; ctx.rerender(); }, {
         class: "btn seat", "aria-pressed": pressed(memo.seat === s), "aria-label": `Bidder seat ${s}`,
       })))),
-      stakeBox(ctx, memo, { min: input.high_bid ? input.high_bid.amount + 1 : minimum, label: "Bid" }));
+      stakeBox(ctx, memo, { min: high ? high.amount + 1 : minimum, label: "Bid" }));
   });
 
   // -- bet fields, by the kind the engine declares for them -----------------------------------------
-  field("rank", (spec, value, set) => h("div", { class: "rank-grid small" }, (spec.options || F.RANKS).map((r) => {
-    const v = typeof r === "object" ? r.value : r;
-    return btn(typeof r === "object" && r.label ? r.label : F.rankLabel(v), () => set(v), {
-      class: "btn rank", "aria-pressed": pressed(value === v), "aria-label": `${F.capital(spec.label || spec.name)} ${F.RANK_NAMES[v] || v}`,
-    });
-  })));
+  const fieldName = (spec) => F.capital(spec.label || spec.name);
+  const ranksOf = (spec) => (spec.ranks || F.RANKS.map((r) => ({ value: r, label: F.rankLabel(r) })));
+
+  field("rank", (spec, value, set) => h("div", { class: "rank-grid small" }, ranksOf(spec).map((r) => btn(r.label, () => set(r.value), {
+    class: "btn rank", "aria-pressed": pressed(value === r.value), "aria-label": `${fieldName(spec)} ${F.RANK_NAMES[r.value] || r.label}`,
+  }))));
+
+  field("ranks", (spec, value, set) => {
+    const list = Array.isArray(value) ? value : [];
+    const count = spec.count || 3;
+    return h("div", { class: "ranks-field" },
+      h("output", { class: "ranks-so-far", "aria-live": "polite" }, list.length ? list.map(F.rankLabel).join(" · ") : `Tap ${count} ranks in order`),
+      h("div", { class: "rank-grid small" }, ranksOf(spec).map((r) => btn(r.label, () => set(list.length >= count ? [r.value] : [...list, r.value]), {
+        class: "btn rank", "aria-label": `${fieldName(spec)}: add ${F.RANK_NAMES[r.value] || r.label}`,
+      }))),
+      btn("Clear", () => set([]), { "aria-label": `Clear the ${F.words(spec.label || spec.name).toLowerCase()}` }));
+  });
 
   field("int", (spec, value, set) => {
     const lo = spec.min !== undefined ? spec.min : 0;
@@ -277,7 +301,7 @@
     const values = [];
     for (let n = lo; n <= hi && values.length < 40; n++) values.push(n);
     return h("div", { class: "type-grid" }, values.map((n) => btn(String(n), () => set(n), {
-      "aria-pressed": pressed(value === n), "aria-label": `${F.capital(spec.label || spec.name)} ${n}`,
+      "aria-pressed": pressed(value === n), "aria-label": `${fieldName(spec)} ${n}`,
     })));
   });
 
@@ -285,33 +309,18 @@
     "aria-pressed": pressed(value === o.value), "data-value": o.value,
   }))));
 
-  field("bool", (spec, value, set) => btn(spec.label || F.capital(spec.name), () => set(!value), {
+  field("bool", (spec, value, set) => btn(fieldName(spec), () => set(!value), {
     class: "btn toggle", "aria-pressed": pressed(!!value),
   }));
-
-  field("ranks", (spec, value, set) => {
-    const list = Array.isArray(value) ? value : [];
-    const size = spec.size || 3;
-    return h("div", { class: "ranks-field" },
-      h("output", { class: "ranks-so-far", "aria-live": "polite" }, list.length ? list.map(F.rankLabel).join(" · ") : `tap ${size} ranks in order`),
-      h("div", { class: "rank-grid small" }, F.RANKS.map((r) => btn(F.rankLabel(r), () => set(list.length >= size ? [r] : [...list, r]), {
-        class: "btn rank", "aria-label": `${F.capital(spec.label || spec.name)}: add ${F.RANK_NAMES[r] || r}`,
-      }))),
-      btn("Clear", () => set([]), { "aria-label": `Clear the ${F.words(spec.label || spec.name)}` }));
-  });
 
   /** The fields a bet type declares, each drawn by its kind. */
   function betFields(spec, values, set) {
     return (spec.fields || []).map((f) => {
       const draw = FIELDS[f.kind];
       if (!draw) return h("p", { class: "error" }, `This screen cannot take the ${F.words(f.name)} of this bet.`);
-      return group(F.capital(f.label || f.name), `field-${f.kind}`, draw(f, values[f.name], (v) => set(f.name, v)));
+      return group(fieldName(f), `field-${f.kind}`, draw(f, values[f.name], (v) => set(f.name, v)));
     });
   }
 
-  function fieldsComplete(spec, values) {
-    return (spec.fields || []).every((f) => !f.required || (values[f.name] !== undefined && values[f.name] !== null && !(Array.isArray(values[f.name]) && values[f.name].length < (f.size || 1))));
-  }
-
-  CD.widgets = { WIDGETS, FIELDS, h, btn, group, stakeBox, betFields, fieldsComplete, setPath, withBetId, clone, pressed };
+  CD.widgets = { WIDGETS, FIELDS, h, btn, group, stakeBox, betFields, setPath, withBetId, clone, pressed };
 })();
