@@ -226,6 +226,17 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                          replacement=v.get("replacement"))
         return self._answer(withdrawal.bet.round)
 
+    @extend_schema(parameters=[s.SetCheckInput], responses={200: s.SetCheckAnswer})
+    @action(detail=True, methods=["get"], url_path="set-check")
+    def set_check(self, request: Request, pk: str | None = None) -> Response:
+        """A dry run of setting a seat's hands (``?seat=3&hands={"back": [...], "front": [...]}``): whether
+        it fouls and why, in a dealer's words. Writes nothing."""
+        rnd = self._round(pk)
+        data = s.SetCheckInput(data=request.query_params)
+        data.is_valid(raise_exception=True)
+        answer = selectors.set_hand_check(rnd, seat=data.validated_data["seat"], hands=data.validated_data["hands"])
+        return Response(answer)
+
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="close-betting")
     @idempotent

@@ -105,6 +105,16 @@ class BetWithdrawInput(serializers.Serializer):
     replacement = BetInput(required=False)
 
 
+class SetCheckInput(serializers.Serializer):
+    seat = serializers.CharField(max_length=16, help_text="the seat setting its hand (as in the step's input)")
+    hands = serializers.JSONField(binary=True, help_text='the cards by hand name, e.g. {"back": [...], "front": [...]}')
+
+
+class SetCheckAnswer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True, help_text="why the setting fouls, in a dealer's words")
+
+
 class EventInput(serializers.Serializer):
     """One event of the round document: ``{"card": "AS"}``, ``{"seat": 2, "action": "hit"}``, ``{"bet": {…}}``."""
 

@@ -70,6 +70,8 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "incomplete_coup": ("The coup needs more cards: {next}.", "The coup needs more cards."),
     "incomplete_round": ("The round needs more: {next}.", "The round needs more before it can be settled."),
     "round_incomplete": ("The round is not complete yet: {next}.", "The round is not complete yet."),
+    "no_hand_to_set": ("There is no hand to set at that seat now.",),
+    "bad_set": ("The hands must use exactly the cards dealt to the seat.",),
     "nothing_to_undo": ("Nothing has been dealt yet: there is nothing to undo.",),
     # -- the round -----------------------------------------------------------------------------------
     "round_in_progress": ("A round is still in progress at this table: finish it, or ask for a void.",),
