@@ -110,7 +110,7 @@ def _label(spec: Json) -> str:
 
 
 def tap_card(screen: Screen, code: str, deck: str) -> None:
-    page = screen.page
+    page = screen.page.locator("#deal-work .widget")
     if deck == "triangle":
         button(page, f"Card {code}").click()
     elif code == "JK":
@@ -128,12 +128,12 @@ def tap_fields(scope: Any, spec: Json, bet: Json) -> None:
         name = _label(f)
         kind = f["kind"]
         if kind == "rank":
-            scope.get_by_role("button", name=f"{name} {RANK_NAMES.get(value, value)}", exact=True).click()
+            scope.get_by_role("button", name=f"{name}: {RANK_NAMES.get(value, value)}", exact=True).click()
         elif kind == "ranks":
             for r in value:
                 scope.get_by_role("button", name=f"{name}: add {RANK_NAMES.get(r, r)}", exact=True).click()
         elif kind == "int":
-            scope.get_by_role("button", name=f"{name} {value}", exact=True).click()
+            scope.get_by_role("button", name=f"{name}: {value}", exact=True).click()
         elif kind == "choice":
             option = next(o for o in f["options"] if o["value"] == value)
             scope.locator(f"[data-value='{value}']").filter(has_text=option["label"]).first.click()
@@ -146,10 +146,10 @@ def tap_fields(scope: Any, spec: Json, bet: Json) -> None:
 def tap_bet(screen: Screen, panel: str, specs: list[Json], bet: Json, submit: str) -> None:
     """A bet on the bet panel: seat, bet (where there are several), its fields, the stake, then submit."""
     scope = screen.page.locator(f"#{panel}")
-    scope.get_by_role("button", name=f"Seat {bet['seat']}", exact=True).click()
     spec = next(s for s in specs if s["type"] == bet["type"])
     if len(specs) > 1:
         scope.locator(f"[data-type='{bet['type']}']").click()
+    scope.get_by_role("button", name=f"Seat {bet['seat']}", exact=True).click()
     tap_fields(scope, spec, bet)
     if not spec.get("amount"):
         screen.stake(scope, bet["amount"])
@@ -183,11 +183,16 @@ def tap_event(screen: Screen, step: Json, event: Json, layout: list[Json]) -> No
         tap_bet(screen, "stage-bet-panel", open_bets, event["bet"], "Record bet")
         return
     screen.step(kind)
-    for o in step.get("options") or []:
-        if _same(event, o["event"]):
-            page.locator(f"#deal-work .widget [data-value='{o['value']}']").click()
-            idle(page)
-            return
+    options = step.get("options") or []
+    # the option that is the event; or, where the document words it otherwise, the one of the same action
+    chosen = next((o for o in options if _same(event, o["event"])), None)
+    if chosen is None and kind == "choice":
+        alike = [o for o in options if o["event"].get("action") == event.get("action")]
+        chosen = alike[0] if len(alike) == 1 else None
+    if chosen is not None:
+        page.locator(f"#deal-work .widget [data-value='{chosen['value']}']").click()
+        idle(page)
+        return
     if kind == "card":
         tap_card(screen, event["card"], step["deck"])
     elif kind == "amount":

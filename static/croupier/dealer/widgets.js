@@ -281,7 +281,7 @@
   const ranksOf = (spec) => (spec.ranks || F.RANKS.map((r) => ({ value: r, label: F.rankLabel(r) })));
 
   field("rank", (spec, value, set) => h("div", { class: "rank-grid small" }, ranksOf(spec).map((r) => btn(r.label, () => set(r.value), {
-    class: "btn rank", "aria-pressed": pressed(value === r.value), "aria-label": `${fieldName(spec)} ${F.RANK_NAMES[r.value] || r.label}`,
+    class: "btn rank", "aria-pressed": pressed(value === r.value), "aria-label": `${fieldName(spec)}: ${F.RANK_NAMES[r.value] || r.label}`,
   }))));
 
   field("ranks", (spec, value, set) => {
@@ -301,7 +301,7 @@
     const values = [];
     for (let n = lo; n <= hi && values.length < 40; n++) values.push(n);
     return h("div", { class: "type-grid" }, values.map((n) => btn(String(n), () => set(n), {
-      "aria-pressed": pressed(value === n), "aria-label": `${fieldName(spec)} ${n}`,
+      "aria-pressed": pressed(value === n), "aria-label": `${fieldName(spec)}: ${n}`,
     })));
   });
 
