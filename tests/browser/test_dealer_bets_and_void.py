@@ -40,7 +40,7 @@ def test_a_bet_over_the_limit_is_refused_at_placement_in_the_dealers_words(scree
     button(page, "Place bet").click()
     idle(page)
     # then it is refused at once, in the dealer's words, and nothing is written
-    expect(page.locator("#error")).to_have_text("That stake is over the table maximum.")
+    expect(page.locator("#error")).to_have_text("€6000.00 is over the table maximum of €5000.00.")
     screens.shot(page, "dealer-bet-refused")
     assert counts() == before
     # and a bet the table takes, from a chip, goes down and clears the message

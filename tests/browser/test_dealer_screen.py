@@ -293,7 +293,7 @@ def test_a_carousel_game_on_the_triangle_keypad_with_bets_between_stages(screens
     # and two players bet on how many hands survive, between the stages
     for seat, number in [(1, "4"), (3, "5")]:
         button(page, f"Seat {seat}").click()
-        button(page, f"Number: {number}").click()
+        button(page, f"Hands to survive: {number}").click()
         button(page, "Record bet").click()
         idle(page)
     expect(button(page, "Undo last card…")).to_be_hidden()  # a bet is not undone: the round is voided

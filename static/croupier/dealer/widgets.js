@@ -98,9 +98,7 @@
     const send = (code) => {
       memo.rank = null;
       memo.suit = null;
-      const event = { card: code };
-      if (input.to !== null && input.to !== undefined) event.to = input.to;
-      ctx.post(event);
+      ctx.post({ card: code });
     };
     const deck = input.deck || "standard";
     const others = (input.options || []).length
