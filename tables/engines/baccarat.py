@@ -143,15 +143,15 @@ def read_card_event(
         raise EngineError("out_of_turn", f"event {index}: a card is due next, not {_describe(event)}", event=index)
     extra = set(event) - {"card", "to"}
     if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
     if expected_to is None:
         raise EngineError("out_of_turn", f"event {index}: the coup is complete, no more cards", event=index)
     to = event.get("to")
     if to is not None and to != expected_to:
         if to not in hands:
-            raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(hands)}", event=index)
+            raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(hands)}", event=index, params={"hands": list(hands)})
         raise EngineError(
-            "out_of_turn", f"event {index}: the next card goes to the {expected_to}, not the {to}", event=index
+            "out_of_turn", f"event {index}: the next card goes to the {expected_to}, not the {to}", event=index, params={"expected": expected_to, "to": to}
         )
     try:
         card = parse_card(event["card"])
@@ -212,7 +212,7 @@ class Baccarat(Engine):
     def check_bet(self, bet: Any, config: Mapping[str, Any], *, where: str) -> None:
         if bet.type.endswith("_pair") and not config["pair_bets"]:
             raise EngineError(
-                "bad_bet_type", f"bet {bet.id}: this table does not offer pair bets", field=f"{where}.type"
+                "bad_bet_type", f"bet {bet.id}: this table does not offer pair bets", field=f"{where}.type", params={"bet": bet.id}
             )
 
     def replay(self, rnd: Round) -> tuple[Coup, Shoe]:
@@ -399,10 +399,10 @@ class ShoeSettler:
             v = [value[c] for c in cards]
         except KeyError:
             bad = next(i for i, c in enumerate(cards) if c not in value)
-            raise EngineError("bad_card", f"{cards[bad]!r} is not a card in canonical notation", event=bad) from None
+            raise EngineError("bad_card", f"{cards[bad]!r} is not a card in canonical notation", event=bad, params={"card": str(cards[bad])}) from None
         n = len(v)
         if n < 4:
-            raise EngineError("incomplete_coup", f"a coup has at least 4 cards, got {n}")
+            raise EngineError("incomplete_coup", f"a coup has at least 4 cards, got {n}", params={"cards": n})
         p, b = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
         needed = 4
         if p < 8 and b < 8:
@@ -422,13 +422,13 @@ class ShoeSettler:
         if n != needed:
             raise EngineError(
                 "out_of_turn" if n > needed else "incomplete_coup",
-                f"the tableau calls for {needed} cards in this coup, got {n}",
+                f"the tableau calls for {needed} cards in this coup, got {n}", params={"needed": needed, "cards": n},
             )
         dealt = self.dealt
         for i, c in enumerate(cards):
             if dealt.get(c, 0) + cards[:i].count(c) >= self.decks:
                 raise EngineError(
-                    "card_exhausted", f"{c}: the shoe holds {self.decks} deck(s), all already dealt", event=i
+                    "card_exhausted", f"{c}: the shoe holds {self.decks} deck(s), all already dealt", event=i, params={"card": str(c), "decks": self.decks}
                 )
         for c in cards:
             dealt[c] = dealt.get(c, 0) + 1

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, actions_input, card_input
 from tables.engines.money import Rounding
 
 Json = dict[str, Any]
@@ -59,14 +60,14 @@ class Setting:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise EngineError("bad_config", f"{where} must be a whole number", field=where)
             if self.minimum is not None and value < self.minimum:
-                raise EngineError("bad_config", f"{where} must be at least {self.minimum}", field=where)
+                raise EngineError("bad_config", f"{where} must be at least {self.minimum}", field=where, params={"min": self.minimum})
             if self.maximum is not None and value > self.maximum:
-                raise EngineError("bad_config", f"{where} must be at most {self.maximum}", field=where)
+                raise EngineError("bad_config", f"{where} must be at most {self.maximum}", field=where, params={"max": self.maximum})
             return value
         if self.kind is SettingKind.CHOICE:
             if value not in self.choices:
                 raise EngineError(
-                    "bad_config", f"{where} must be one of {', '.join(self.choices)}", field=where
+                    "bad_config", f"{where} must be one of {', '.join(self.choices)}", field=where, params={"choices": list(self.choices)}
                 )
             return value
         # CHART: the default lists every line; a config may override some lines.
@@ -76,10 +77,10 @@ class Setting:
         for line, odds in value.items():
             if line not in chart:
                 raise EngineError(
-                    "bad_config", f"{where}.{line} is not a line of this chart ({', '.join(chart)})", field=where
+                    "bad_config", f"{where}.{line} is not a line of this chart ({', '.join(chart)})", field=where, params={"line": line, "lines": list(chart)}
                 )
             if isinstance(odds, bool) or not isinstance(odds, int) or odds < 0:
-                raise EngineError("bad_config", f"{where}.{line} must be a whole number of units", field=where)
+                raise EngineError("bad_config", f"{where}.{line} must be a whole number of units", field=where, params={"line": line})
             chart[line] = odds
         return chart
 
@@ -102,6 +103,10 @@ class BetSpec:
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
     limits_apply: bool = True  # False for bets whose size the rules fix (insurance, a pot bet)
+    fields: tuple[BetField, ...] = ()  # how each extra field is entered (one per required/optional name)
+
+    def field(self, name: str) -> BetField:
+        return next(f for f in self.fields if f.name == name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,26 +165,26 @@ def parse_bet(raw: Any, spec_for: Callable[[str], BetSpec | None], *, where: str
                           event=event, field=f"{where}.id")
     if not _is_int(seat) or not 1 <= seat <= 99:
         raise EngineError("bad_bet", f"bet {bet_id}: seat must be a whole number from 1 to 99",
-                          event=event, field=f"{where}.seat")
+                          event=event, field=f"{where}.seat", params={"bet": bet_id})
     if not isinstance(bet_type, str):
-        raise EngineError("bad_bet", f"bet {bet_id}: type must be a string", event=event, field=f"{where}.type")
+        raise EngineError("bad_bet", f"bet {bet_id}: type must be a string", event=event, field=f"{where}.type", params={"bet": bet_id})
     spec = spec_for(bet_type)
     if spec is None:
         raise EngineError("bad_bet_type", f"bet {bet_id}: this game takes no '{bet_type}' bet",
-                          event=event, field=f"{where}.type")
+                          event=event, field=f"{where}.type", params={"bet": bet_id, "type": bet_type})
     if not _is_int(amount) or amount <= 0:
         raise EngineError("bad_amount", f"bet {bet_id}: amount must be a positive whole number of minor units",
-                          event=event, field=f"{where}.amount")
+                          event=event, field=f"{where}.amount", params={"bet": bet_id})
     extra = {k: v for k, v in raw.items() if k not in ("id", "seat", "type", "amount")}
     for name in spec.required:
         if name not in extra:
             raise EngineError("bad_bet", f"bet {bet_id}: a '{bet_type}' bet needs '{name}'",
-                              event=event, field=f"{where}.{name}")
+                              event=event, field=f"{where}.{name}", params={"bet": bet_id, "type": bet_type, "name": name})
     allowed = set(spec.required) | set(spec.optional)
     for name in extra:
         if name not in allowed:
             raise EngineError("bad_bet", f"bet {bet_id}: '{name}' is not a field of a '{bet_type}' bet",
-                              event=event, field=f"{where}.{name}")
+                              event=event, field=f"{where}.{name}", params={"bet": bet_id, "name": name, "type": bet_type})
     return Bet(bet_id, seat, bet_type, amount, extra)
 
 
@@ -210,7 +215,7 @@ class Engine:
                 raise EngineError(
                     "unknown_setting",
                     f"config.{name} is not a setting of {self.name} (settings: {', '.join(sorted(known))})",
-                    field=f"config.{name}",
+                    field=f"config.{name}", params={"name": name, "game": self.name, "settings": sorted(known)},
                 )
         config = {s.name: s.clean(given[s.name]) if s.name in given else s.default for s in self.settings}
         lo, hi = config.get("min_bet"), config.get("max_bet")
@@ -234,10 +239,14 @@ class Engine:
         lo, hi = config.get("min_bet"), config.get("max_bet")
         if lo is not None and bet.amount < lo:
             raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the table minimum {lo}",
-                              event=event, field=f"{where}.amount")
+                              event=event, field=f"{where}.amount",
+                              params={"bet": bet.id, "seat": bet.seat, "type": bet.type, "amount": bet.amount,
+                                      "min": lo})
         if hi is not None and bet.amount > hi:
             raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}",
-                              event=event, field=f"{where}.amount")
+                              event=event, field=f"{where}.amount",
+                              params={"bet": bet.id, "seat": bet.seat, "type": bet.type, "amount": bet.amount,
+                                      "max": hi})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         if raw_bets is None:
@@ -249,7 +258,7 @@ class Engine:
         for i, raw in enumerate(raw_bets):
             bet = parse_bet(raw, self.spec_for, where=f"bets[{i}]")
             if bet.id in seen:
-                raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", field=f"bets[{i}].id")
+                raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", field=f"bets[{i}].id", params={"bet": bet.id})
             seen.add(bet.id)
             self.check_limits(bet, config, where=f"bets[{i}]")
             self.check_bet(bet, config, where=f"bets[{i}]")
@@ -276,8 +285,13 @@ class Engine:
     def play(self, rnd: Round) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
+        """Why setting ``cards`` into ``hands`` fouls, in a dealer's words (None: it does not), for the
+        games where a seat sets its hand (``set_hand`` inputs); others have no hands to set."""
+        raise EngineError("no_set", f"{self.name} has no hands to set", params={"game": self.name})
+
     def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
-        raise EngineError("no_house_edge", f"{self.name} has no house-edge calculation")
+        raise EngineError("no_house_edge", f"{self.name} has no house-edge calculation", params={"game": self.name})
 
     def describe(self) -> Json:
         """The engine's vocabulary for docs, the dealer screen and the API."""
@@ -294,7 +308,8 @@ class Engine:
             ],
             "bet_types": {
                 name: {"description": spec.description, "required": list(spec.required),
-                       "optional": list(spec.optional)}
+                       "optional": list(spec.optional), "limits_apply": spec.limits_apply,
+                       "fields": [f.as_dict() for f in spec.fields]}
                 for name, spec in self.bet_types.items()
             },
         }
@@ -330,13 +345,25 @@ def settled(*, hands: Json, outcome: Json, bets: Sequence[Json], house: Json, **
     return doc
 
 
-def expect_card(to: str | None, say: str, **more: Any) -> Json:
+def expect_card(to: str | None, say: str, *, inp: Json | None = None, **more: Any) -> Json:
+    """A card is due at ``to``; ``inp`` is its input (default: a card of the standard deck)."""
     step: Json = {"expect": "card", "to": to, "say": say}
     step.update(more)
+    step["input"] = inp if inp is not None else card_input(to)
     return step
 
 
-def expect_action(seat: int | None, allowed: Sequence[str], say: str, **more: Any) -> Json:
+def expect_action(seat: int | None, allowed: Sequence[str], say: str, *, inp: Json | None = None,
+                  **more: Any) -> Json:
+    """A choice is due at ``seat``; ``inp`` is its input (default: one option per action, ``{"seat", "action"}``)."""
     step: Json = {"expect": "action", "seat": seat, "allowed": list(allowed), "say": say}
     step.update(more)
+    if inp is None:
+        # a hand named by number (blackjack's split hands) or by name (chemin de fer's, pontoon's
+        # banker) is part of the event that answers; a hand given as its cards is not
+        hand = more.get("hand")
+        named = isinstance(hand, int | str) and not isinstance(hand, bool)
+        base: Json = {"seat": seat, "hand": hand} if named else {"seat": seat}
+        inp = actions_input(seat, allowed, event=base, hand=hand if named else None)
+    step["input"] = inp
     return step

@@ -54,6 +54,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import Card, Shoe, full_deck, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import amount_input, choice_input, option
 from tables.engines.money import Rounding, divide, pay_ratio
 
 DEALER = "dealer"
@@ -111,6 +112,7 @@ ST_OPEN, ST_STOOD, ST_BUST, ST_NATURAL, ST_SURRENDERED = Status
 A_HIT, A_STAND, A_DOUBLE, A_SPLIT, A_SURRENDER, A_INSURANCE, A_NO_INSURANCE, A_PEEK = Action
 _ACTIONS = frozenset(a.value for a in Action)
 PEEK_RESULTS = ("blackjack", "no_blackjack")
+PEEK_LABELS = {"blackjack": "Dealer has blackjack", "no_blackjack": "No blackjack"}
 DOUBLE_ON = ("9_10_11", "10_11", "any_two")
 
 
@@ -225,7 +227,7 @@ class LazyShoe(Shoe):
         dealt = self._dealt.get(text, 0)
         if dealt >= self.decks:
             raise EngineError(
-                "card_exhausted", f"{card}: the shoe holds {self.decks} deck(s), all {self.decks} {card} already dealt"
+                "card_exhausted", f"{card}: the shoe holds {self.decks} deck(s), all {self.decks} {card} already dealt", params={"card": str(card), "decks": self.decks}
             )
         self._dealt[text] = dealt + 1
 
@@ -333,13 +335,13 @@ class Table:
         for i, bet in enumerate(bets):
             if bet.seat > rules.seats:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: the table has seats 1 to {rules.seats}", field=f"bets[{i}].seat"
+                    "bad_bet", f"bet {bet.id}: the table has seats 1 to {rules.seats}", field=f"bets[{i}].seat", params={"bet": bet.id, "seats": rules.seats}
                 )
             if bet.seat in self.main:
-                raise EngineError("bad_bet", f"bet {bet.id}: seat {bet.seat} already has a bet", field=f"bets[{i}].seat")
+                raise EngineError("bad_bet", f"bet {bet.id}: seat {bet.seat} already has a bet", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat})
             if bet.seat == banker:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and does not bet", field=f"bets[{i}].seat"
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and does not bet", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
                 )
             self.main[bet.seat] = bet
         if any(bet.id.endswith(":insurance") for bet in bets):  # rare: only then is the full check worth it
@@ -347,7 +349,7 @@ class Table:
             for bet in bets:
                 if f"{bet.id}:insurance" in ids:
                     raise EngineError("duplicate_bet",
-                                      f"bet id {bet.id}:insurance is kept for the insurance of {bet.id}")
+                                      f"bet id {bet.id}:insurance is kept for the insurance of {bet.id}", params={"bet": bet.id})
         if not self.main:
             raise EngineError(
                 "bad_bet", "no seat has a bet: the deal starts once at least one 'bet' is down", field="bets"
@@ -454,16 +456,24 @@ class Table:
         if ph is PH_INSURANCE:
             seat = self.insurance_queue[0]
             most = self.main[seat].amount // 2
+            decline = {"seat": seat, "action": str(A_NO_INSURANCE)}
+            full = {"seat": seat, "action": str(A_INSURANCE), "amount": most}
             return expect_action(
                 seat,
                 [str(A_INSURANCE), str(A_NO_INSURANCE)],
                 f"Seat {seat}: insurance? (up to {most})",
                 max_amount=most,
+                inp=amount_input(
+                    seat, "Insurance", 1, most, {"seat": seat, "action": str(A_INSURANCE)}, "amount",
+                    options=[option("insurance", full, "Full insurance"), option("no_insurance", decline)],
+                ),
             )
         if ph is PH_PEEK:
             shows = "an ace" if self.dealer_ranks[0] == "A" else "a ten"
             return expect_action(
-                None, [str(A_PEEK)], f"Dealer shows {shows}: peek for blackjack", results=list(PEEK_RESULTS)
+                None, [str(A_PEEK)], f"Dealer shows {shows}: peek for blackjack", results=list(PEEK_RESULTS),
+                inp=choice_input(None, [option(result, {"action": str(A_PEEK), "result": result},
+                                               PEEK_LABELS[result]) for result in PEEK_RESULTS]),
             )
         if ph is PH_HOLE_BLACKJACK:
             return expect_card(DEALER, "Dealer has blackjack: turn the hole card")
@@ -518,7 +528,7 @@ class Table:
                 "bad_event",
                 f"event {index}: {self.game} takes no bets once the deal has started; "
                 "doubles, splits and insurance are actions",
-                event=index,
+                event=index, params={"game": self.game},
             )
         else:
             raise EngineError("bad_event", f"event {index}: an event is a card or a choice", event=index)
@@ -540,7 +550,7 @@ class Table:
         if len(event) > 1:
             for key in event:
                 if key != "card" and key != "to":
-                    raise EngineError("bad_event", f"event {index}: unknown field {key!r} on a card", event=index)
+                    raise EngineError("bad_event", f"event {index}: unknown field {key!r} on a card", event=index, params={"field": key})
             to = event.get("to")
             if to is not None and to != expected and not (to == expected + ":0" and expected.count(":") == 1):
                 if not isinstance(to, str) or _TO.fullmatch(to) is None:
@@ -548,7 +558,7 @@ class Table:
                         "bad_event", f"event {index}: 'to' is 'dealer', 'seat:N' or 'seat:N:H'", event=index
                     )
                 raise EngineError(
-                    "out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index
+                    "out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index, params={"expected": expected, "to": to}
                 )
         text = event["card"]
         card = _CARDS.get(text) if type(text) is str else None
@@ -593,13 +603,13 @@ class Table:
                 "impossible_card",
                 f"event {index}: the peek found a blackjack, so the hole card "
                 f"must make 21 with the {_rank_word(ranks[0])}, not {card}",
-                event=index,
+                event=index, params={"card": str(card)},
             )
         if ph is PH_HOLE and self.peek == "no_blackjack" and is_natural(ranks):
             raise EngineError(
                 "impossible_card",
                 f"event {index}: the peek found no blackjack, so the hole card cannot be {card}",
-                event=index,
+                event=index, params={"card": str(card)},
             )
         self.dealer_hand.add(card)
         if ph is PH_HOLE_BLACKJACK:
@@ -620,13 +630,13 @@ class Table:
     def apply_action(self, event: Mapping[str, Any], index: int) -> None:
         for key in event:
             if key not in ("seat", "action", "hand", "amount", "result"):
-                raise EngineError("bad_event", f"event {index}: unknown field {key!r} on a choice", event=index)
+                raise EngineError("bad_event", f"event {index}: unknown field {key!r} on a choice", event=index, params={"field": key})
         action = event["action"]
         if not isinstance(action, str) or action not in _ACTIONS:
             raise EngineError(
                 "bad_event",
                 f"event {index}: unknown action {action!r} ({', '.join(a.value for a in Action)})",
-                event=index,
+                event=index, params={"action": action, "actions": [a.value for a in Action]},
             )
         if "amount" in event and action != A_INSURANCE:
             raise EngineError("bad_event", f"event {index}: only insurance carries an amount", event=index)
@@ -646,16 +656,16 @@ class Table:
             raise EngineError("bad_event", f"event {index}: a choice names its 'seat' by number", event=index)
         if seat != due_seat:
             who = "the dealer's peek" if due_seat is None else f"seat {due_seat}"
-            raise EngineError("out_of_turn", f"event {index}: it is {who}'s turn ({self.say_due()})", event=index)
+            raise EngineError("out_of_turn", f"event {index}: it is {who}'s turn ({self.say_due()})", event=index, params={"seat": due_seat, "seat_given": seat})
         if "hand" in event and event["hand"] != (due_hand if due_hand is not None else 0):
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: {self.say_due()} (hand {due_hand or 0}), not hand {event['hand']!r}",
-                event=index,
+                event=index, params={"hand": due_hand or 0, "hand_given": event['hand']},
             )
         if action not in allowed:
             raise EngineError(
-                "illegal_action", f"event {index}: {action} is not allowed here: {self.say_due()}", event=index
+                "illegal_action", f"event {index}: {action} is not allowed here: {self.say_due()}", event=index, params={"action": action}
             )
         ph = self.phase
         if ph is PH_INSURANCE:
@@ -693,7 +703,7 @@ class Table:
                 raise EngineError(
                     "bad_amount",
                     f"event {index}: insurance is a whole amount from 1 to {most} (half the bet)",
-                    event=index,
+                    event=index, params={"min": 1, "max": most, "amount": amount},
                 )
             self.insurance[seat] = amount
         else:
@@ -1170,7 +1180,7 @@ class Blackjack(Engine):
             raise EngineError(
                 "bad_bet_type",
                 f"bet {bet.id}: insurance is taken with the action 'insurance' when the dealer shows an ace",
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id},
             )
 
     def rules(self, config: Mapping[str, Any]) -> Rules:
@@ -1270,7 +1280,7 @@ class Pontoon(Engine):
             raise EngineError(
                 "bad_config",
                 f"config.banker_seat must be a seat from 1 to {config['seats']}",
-                field="config.banker_seat",
+                field="config.banker_seat", params={"seats": config['seats']},
             )
 
     def play(self, rnd: Round) -> Json:

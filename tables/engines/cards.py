@@ -73,7 +73,7 @@ def parse_card(text: object, *, allow_joker: bool = False) -> Card:
 
 def _parse_card(text: object, *, allow_joker: bool = False) -> Card:
     if not isinstance(text, str):
-        raise EngineError("bad_card", f"a card must be a string like 'AS' or '10H', got {text!r}")
+        raise EngineError("bad_card", f"a card must be a string like 'AS' or '10H', got {text!r}", params={"card": str(text)})
     raw = text.strip().upper()
     if raw == JOKER:
         if not allow_joker:
@@ -83,7 +83,7 @@ def _parse_card(text: object, *, allow_joker: bool = False) -> Card:
         raw = "T" + raw[2]
     if len(raw) != 2 or raw[0] not in RANKS or raw[1] not in SUITS:
         raise EngineError(
-            "bad_card", f"{text!r} is not a card: rank A 2-9 T(10) J Q K then suit S H D C, e.g. 'AS', '10H'"
+            "bad_card", f"{text!r} is not a card: rank A 2-9 T(10) J Q K then suit S H D C, e.g. 'AS', '10H'", params={"card": str(text)}
         )
     return Card(raw[0], raw[1])
 
@@ -122,10 +122,10 @@ class Shoe:
         dealt = self._dealt.get(card, 0)
         if dealt >= self._holds(card):
             if card.is_joker:
-                raise EngineError("card_exhausted", f"JK: the shoe holds {self.jokers} joker(s), all already dealt")
+                raise EngineError("card_exhausted", f"JK: the shoe holds {self.jokers} joker(s), all already dealt", params={"jokers": self.jokers})
             raise EngineError(
                 "card_exhausted",
-                f"{card}: the shoe holds {self.decks} deck(s), all {self.decks} {card} already dealt",
+                f"{card}: the shoe holds {self.decks} deck(s), all {self.decks} {card} already dealt", params={"card": str(card), "decks": self.decks},
             )
         self._dealt[card] = dealt + 1
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -49,6 +49,7 @@ from tables.engines.base import (
     settled,
 )
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
 
 TOP_RANK = 10  # the triangle deck: rank n present n times, 1..10
@@ -56,6 +57,8 @@ DECK_SIZE = TOP_RANK * (TOP_RANK + 1) // 2
 MAX_SEAT = 99
 
 COUNT, PONY, LIVING_WIN, HIGH_CARD = "count", "pony", "living_win", "high_card"
+BET_LABELS = {COUNT: "Count (hands to survive)", PONY: "Pony (last hand standing)",
+              LIVING_WIN: "Living win (house-backed)", HIGH_CARD: "High card"}
 
 
 # -- the triangle deck -------------------------------------------------------------------
@@ -71,7 +74,7 @@ def parse_triangle_card(text: object) -> int:
         raw = text.strip()
         if raw.isdigit() and 1 <= int(raw) <= TOP_RANK and raw == str(int(raw)):
             return int(raw)
-    raise EngineError("bad_card", f"{text!r} is not a Carousel card: the triangle deck has ranks '1' to '10', no suits")
+    raise EngineError("bad_card", f"{text!r} is not a Carousel card: the triangle deck has ranks '1' to '10', no suits", params={"card": str(text)})
 
 
 class TriangleShoe:
@@ -83,7 +86,7 @@ class TriangleShoe:
     def take(self, rank: int) -> None:
         if self._left[rank] <= 0:
             raise EngineError(
-                "card_exhausted", f"{rank}: the triangle deck holds {rank} card(s) of rank {rank}, all already dealt"
+                "card_exhausted", f"{rank}: the triangle deck holds {rank} card(s) of rank {rank}, all already dealt", params={"rank": rank}
             )
         self._left[rank] -= 1
 
@@ -223,6 +226,7 @@ class Game:
         self.cfg = config
         self.n = config["foundations"]
         self.limit = config["limit"]
+        self.bet_id: str | None = None  # the id the engine gives a bet placed by the next event
         self.chip = config["chip"]
         self.button = config["button"]
         self.bp = config["rake_bp"]
@@ -272,7 +276,7 @@ class Game:
         allowed = {"card": {"card", "to"}, "bet": {"bet"}, "players": {"players"}}[kinds[0]]
         extra = set(event) - allowed
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if kinds[0] == "card":
             self.take_card(index, event)
         elif kinds[0] == "bet":
@@ -297,7 +301,7 @@ class Game:
             or len(set(players)) != len(players)
         ):
             raise EngineError(
-                "bad_event", f"event {index}: players must be a list of distinct seats 1 to {MAX_SEAT}", event=index
+                "bad_event", f"event {index}: players must be a list of distinct seats 1 to {MAX_SEAT}", event=index, params={"max_seat": MAX_SEAT}
             )
         self.players_declared = list(players)
 
@@ -314,15 +318,15 @@ class Game:
         target = self.expected_to()
         if target is None:
             raise EngineError(
-                "out_of_turn", f"event {index}: the game is over ({self.end}), no more cards", event=index
+                "out_of_turn", f"event {index}: the game is over ({self.end}), no more cards", event=index, params={"end": self.end}
             )
         to = event.get("to")
         if to is not None and to != hand_name(target):
             names = [hand_name(h.number) for h in self.horses]
             if to not in names:
-                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(names)}", event=index)
+                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(names)}", event=index, params={"names": list(names)})
             raise EngineError(
-                "out_of_turn", f"event {index}: the next card goes to hand {target}, not {to}", event=index
+                "out_of_turn", f"event {index}: the next card goes to hand {target}, not {to}", event=index, params={"expected": target, "to": to}
             )
         try:
             rank = parse_triangle_card(event["card"])
@@ -362,10 +366,10 @@ class Game:
                 Phase.DEALING: f"betting is closed while round {self.round} is dealt",
                 Phase.OVER: f"the game is over ({self.end})",
             }[self.phase]
-            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index)
+            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index, params={"bet": bet.id})
         if bet.id in self.bet_ids:
             raise EngineError(
-                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id", params={"bet": bet.id}
             )
         if bet.type == LIVING_WIN:
             self.engine.check_limits(bet, self.cfg, event=index, where=where)
@@ -375,7 +379,7 @@ class Game:
                 f"event {index}: bet {bet.id}: a {bet.type} bet stakes exactly the "
                 f"table limit {self.limit}, not {bet.amount}",
                 event=index,
-                field=f"{where}.amount",
+                field=f"{where}.amount", params={"bet": bet.id, "type": bet.type, "limit": self.limit, "amount": bet.amount},
             )
         checks = {COUNT: self.check_count, PONY: self.check_pony, LIVING_WIN: self.check_pony}
         checks.get(bet.type, self.check_high_card)(index, bet, where)
@@ -393,7 +397,7 @@ class Game:
                 f"event {index}: bet {bet.id}: {running} hands are running, so a count bet "
                 f"is on a number from 0 to {running}",
                 event=index,
-                field=f"{where}.number",
+                field=f"{where}.number", params={"bet": bet.id, "running": running, "min": 0, "max": running},
             )
         bettors = self.count_bettors[-1]
         if bet.seat in bettors:
@@ -401,7 +405,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: seat {bet.seat} already bet this round (one spot per player)",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat},
             )
         allowed = self.still_in()
         if allowed is not None and bet.seat not in allowed:
@@ -416,7 +420,7 @@ class Game:
                 f"event {index}: bet {bet.id}: seat {bet.seat} may not join or rejoin "
                 f"while the carry is {self.carry()} (players still in: {who})",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat, "carry": self.carry(), "seats": allowed},
             )
         key = seat_order_key(bet.seat, self.button)
         if any(seat_order_key(s, self.button) > key for s in bettors):
@@ -426,7 +430,7 @@ class Game:
                 f"event {index}: bet {bet.id}: seat {bet.seat} bets after seat {last}: "
                 f"players bet in seat order from the button (seat {self.button})",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat, "after_seat": last, "button": self.button},
             )
         bettors.add(bet.seat)
         self.players_ever.add(bet.seat)
@@ -438,7 +442,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: hand must be one of the running hands {', '.join(map(str, hands))}",
                 event=index,
-                field=f"{where}.hand",
+                field=f"{where}.hand", params={"bet": bet.id, "hands": list(hands)},
             )
 
     def check_pony(self, index: int, bet: Bet, where: str) -> None:
@@ -446,7 +450,7 @@ class Game:
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: bet {bet.id}: {bet.type} bets are taken in the first betting round only",
-                event=index,
+                event=index, params={"bet": bet.id, "type": bet.type},
             )
         self.check_hand_field(index, bet, where, self.running())
         if bet.type == PONY and any(b.type == PONY and b.seat == bet.seat for b in self.game_bets):
@@ -454,7 +458,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: seat {bet.seat} already has a pony bet",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat},
             )
 
     def check_high_card(self, index: int, bet: Bet, where: str) -> None:
@@ -464,7 +468,7 @@ class Game:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: seat {bet.seat} already has a high card bet this round",
                 event=index,
-                field=f"{where}.seat",
+                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat},
             )
 
     # -- settling -------------------------------------------------------------------------
@@ -563,13 +567,16 @@ class Game:
             return self.button
         return min(self.players_ever, key=lambda s: seat_order_key(s, self.button + 1))
 
-    def next_step(self) -> Json:
+    def next_step(self, bet_id: str | None = None) -> Json:
+        """What comes next; ``bet_id`` is the id the engine gives a bet placed by the next event."""
         if self.phase is Phase.FOUNDATIONS:
             target = self.expected_to()
             assert target is not None
-            return expect_card(hand_name(target), f"Deal to hand {target}", round=0)
+            to = hand_name(target)
+            return expect_card(to, f"Deal to hand {target}", round=0, inp=card_input(to, Deck.TRIANGLE))
         if self.phase is Phase.DEALING:
-            return expect_card(hand_name(self.queue[0]), f"Deal to hand {self.queue[0]}", round=self.round)
+            to = hand_name(self.queue[0])
+            return expect_card(to, f"Deal to hand {self.queue[0]}", round=self.round, inp=card_input(to, Deck.TRIANGLE))
         # Betting is open: bets may come, and the round's first card (due next either way) closes it.
         running = self.running()
         betting = {
@@ -581,14 +588,42 @@ class Game:
             "carry": self.carry(),
             "placed": [{"id": b.id, "seat": b.seat, "type": b.type, **dict(b.extra)} for b in self.round_bets],
         }
+        bets_open = [self.open_bet(t, running, betting["seats"], bet_id) for t in betting["bet_types"]]
+        bets_open = [b for b in bets_open if b["seats"] != []]  # no seat may place it now
+        to = hand_name(running[0])
         return expect_card(
-            hand_name(running[0]), f"Betting round {self.round}: take bets", round=self.round, betting=betting
+            to, f"Betting round {self.round}: take bets", round=self.round, betting=betting,
+            inp=card_input(to, Deck.TRIANGLE, bets_open=bets_open),
         )
+
+    def open_bet(self, bet_type: str, running: Sequence[int], seats: Sequence[int] | None,
+                 bet_id: str | None) -> Json:
+        """One bet type of this betting round, its fields narrowed to the hands still running."""
+        spec = self.engine.bet_types[bet_type]
+        amount = None if spec.limits_apply else self.limit
+        if bet_type != COUNT:
+            fields = [replace(spec.field("hand"), options=tuple((h, f"Hand {h}") for h in running))]
+            doc = open_bet(bet_type, BET_LABELS[bet_type], fields, amount=amount, bet_id=bet_id)
+            # one pony bet a game and one high card bet a round per seat
+            held = self.game_bets if bet_type == PONY else self.round_bets if bet_type == HIGH_CARD else []
+            doc["seats_taken"] = sorted({b.seat for b in held if b.type == bet_type})
+            return doc
+        # count bets go in seat order from the button, one per seat: only seats after the last to bet
+        fields = [replace(spec.field("number"), maximum=len(running))]
+        bettors = self.count_bettors[-1] if self.count_bettors else set()
+        last = max(bettors, key=lambda s: seat_order_key(s, self.button)) if bettors else None
+        if seats is not None and last is not None:
+            seats = [s for s in seats if seat_order_key(s, self.button) > seat_order_key(last, self.button)]
+        doc = open_bet(bet_type, BET_LABELS[bet_type], fields, amount=amount, seats=seats, bet_id=bet_id)
+        doc["order"] = {"button": self.button, "after": last}  # with seats null: any seat after ``after``
+        doc["seats_taken"] = sorted(bettors)
+        return doc
 
     def output(self) -> Json:
         pool, pools = self.pool_docs()
         if self.phase is not Phase.OVER:
-            return awaiting(self.next_step(), hands=self.hands_doc(), bets=self.rows, pool=pool, pools=pools)
+            step = self.next_step(self.bet_id)
+            return awaiting(step, hands=self.hands_doc(), bets=self.rows, pool=pool, pools=pools)
         rake = pool["rake"]
         banked = sum(r["net"] for r in self.rows if r["type"] == LIVING_WIN)
         house = {"net": rake - banked, "commission": 0, "rake": rake}
@@ -674,27 +709,32 @@ LIVING_WIN_PAYS = Setting(
     "living_win_pays", SettingKind.INT, 6, "the house-backed living-win bet pays N to 1", minimum=1, maximum=100
 )
 
+HAND_FIELD = BetField("hand", FieldKind.CHOICE, "Hand", options=tuple((h, f"Hand {h}") for h in range(1, 9)))
 COUNT_SPEC = BetSpec(
     "How many hands survive the next deal (0 to the running hands); stakes exactly the limit; "
     "the right count splits the whole pot",
     required=("number",),
     limits_apply=False,
+    fields=(BetField("number", FieldKind.INT, "Hands to survive", minimum=0, maximum=8),),
 )
 PONY_SPEC = BetSpec(
     "First betting round: the hand that survives longest; stakes exactly the limit; "
     "a separate pool split by the winners",
     required=("hand",),
     limits_apply=False,
+    fields=(HAND_FIELD,),
 )
 LIVING_WIN_SPEC = BetSpec(
     "First betting round, house-backed: the hand is the last one standing, alive; pays living_win_pays to 1",
     required=("hand",),
+    fields=(HAND_FIELD,),
 )
 HIGH_CARD_SPEC = BetSpec(
     "A running hand draws this round's highest card, alone; stakes exactly the limit; "
     "a separate pool, ties carry to the next round",
     required=("hand",),
     limits_apply=False,
+    fields=(HAND_FIELD,),
 )
 
 
@@ -711,7 +751,7 @@ class CarouselEngine(Engine):
         for name in ("limit", "carry_in", "pony_carry_in", "high_card_carry_in"):
             if name in config and config[name] % chip:
                 raise EngineError(
-                    "bad_config", f"config.{name} must be a whole number of chips ({chip})", field=f"config.{name}"
+                    "bad_config", f"config.{name} must be a whole number of chips ({chip})", field=f"config.{name}", params={"name": name, "chip": chip}
                 )
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
@@ -720,7 +760,7 @@ class CarouselEngine(Engine):
                 "bad_bet",
                 f'{self.name} takes its bets as {{"bet": …}} events in each betting '
                 "round (after the foundations), not in the top-level bets list",
-                field="bets",
+                field="bets", params={"game": self.name},
             )
         return ()
 
@@ -731,7 +771,9 @@ class CarouselEngine(Engine):
         return game
 
     def play(self, rnd: Round) -> Json:
-        return self.replay(rnd).output()
+        game = self.replay(rnd)
+        game.bet_id = fresh_bet_id(rnd.bets, rnd.events)
+        return game.output()
 
     def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
         """The house's take per chip staked, by seeded simulation of a session of games (see ``simulate``)."""

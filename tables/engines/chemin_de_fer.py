@@ -48,6 +48,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding, percent_of
 
 BANK, PUNTO = "bank", "punto"  # bet types: the banker's bank, a punter's stake against it
@@ -256,7 +257,8 @@ class CheminDeFer(Engine):
     bet_types = {
         BANK: BetSpec("the banker's bank: exactly one per coup; only the part the punters cover is in action"),
         PUNTO: BetSpec(
-            "a punter's stake against the bank; all punto stakes together may not exceed the bank", optional=("plays",)
+            "a punter's stake against the bank; all punto stakes together may not exceed the bank", optional=("plays",),
+            fields=(BetField("plays", FieldKind.BOOL, "Plays the hand"),),
         ),
     }
 
@@ -264,7 +266,7 @@ class CheminDeFer(Engine):
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         plays = bet.get("plays")
         if "plays" in bet.extra and not isinstance(plays, bool):
-            raise EngineError("bad_bet", f"bet {bet.id}: 'plays' must be true or false", field=f"{where}.plays")
+            raise EngineError("bad_bet", f"bet {bet.id}: 'plays' must be true or false", field=f"{where}.plays", params={"bet": bet.id})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         bets = super().parse_bets(raw_bets, config)
@@ -276,7 +278,7 @@ class CheminDeFer(Engine):
         banks = [b for b in bets if b.type == BANK]
         if len(banks) != 1:
             raise EngineError(
-                "bad_bet", f"a coup needs exactly one 'bank' bet (the banker's bank), got {len(banks)}", field="bets"
+                "bad_bet", f"a coup needs exactly one 'bank' bet (the banker's bank), got {len(banks)}", field="bets", params={"count": len(banks)}
             )
         bank = banks[0]
         puntos = [b for b in bets if b.type == PUNTO]
@@ -287,12 +289,12 @@ class CheminDeFer(Engine):
         for bet in puntos:
             if bet.seat == bank.seat:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and cannot bet against it", field="bets"
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and cannot bet against it", field="bets", params={"bet": bet.id, "seat": bet.seat}
                 )
         covered = sum(b.amount for b in puntos)
         if covered > bank.amount:
             raise EngineError(
-                "over_bank", f"the punters cover {covered} but the bank is only {bank.amount}", field="bets"
+                "over_bank", f"the punters cover {covered} but the bank is only {bank.amount}", field="bets", params={"covered": covered, "bank": bank.amount}
             )
         by_seat: dict[int, int] = {}
         for bet in puntos:  # insertion order keeps the earliest-listed seat first among equals
@@ -300,7 +302,7 @@ class CheminDeFer(Engine):
         named = {b.seat for b in puntos if b.get("plays") is True}
         if len(named) > 1:
             raise EngineError(
-                "bad_bet", f"only one punter plays the hand; seats {sorted(named)} are all marked", field="bets"
+                "bad_bet", f"only one punter plays the hand; seats {sorted(named)} are all marked", field="bets", params={"seats": sorted(named)}
             )
         if named:
             punter_seat = named.pop()
@@ -324,7 +326,7 @@ class CheminDeFer(Engine):
                     raise EngineError(
                         "out_of_turn",
                         f"event {index}: the chart decides here; the next card goes to the {step.hand}, not an action",
-                        event=index,
+                        event=index, params={"hand": step.hand},
                     )
                 coup.cards[step.hand].append(read_card_event(event, index, step.hand, HANDS, shoe))
             else:
@@ -339,28 +341,28 @@ class CheminDeFer(Engine):
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: the {who} (seat {seat}) must choose draw or stand, not {_event_kind(event)}",
-                event=index,
+                event=index, params={"role": who, "seat": seat},
             )
         extra = set(event) - {"seat", "action", "hand"}
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if "hand" in event and event["hand"] != hand:
             if event["hand"] not in HANDS:
-                raise EngineError("bad_event", f"event {index}: 'hand' must be one of {', '.join(HANDS)}", event=index)
+                raise EngineError("bad_event", f"event {index}: 'hand' must be one of {', '.join(HANDS)}", event=index, params={"hands": list(HANDS)})
             raise EngineError(
-                "out_of_turn", f"event {index}: the {hand} chooses now, not the {event['hand']}", event=index
+                "out_of_turn", f"event {index}: the {hand} chooses now, not the {event['hand']}", event=index, params={"hand": hand, "hand_given": event['hand']}
             )
         given = event.get("seat")
         if isinstance(given, bool) or not isinstance(given, int):
             raise EngineError("bad_event", f"event {index}: 'seat' must be a seat number", event=index)
         if given != seat:
             raise EngineError(
-                "out_of_turn", f"event {index}: the {who} at seat {seat} chooses now, not seat {given}", event=index
+                "out_of_turn", f"event {index}: the {who} at seat {seat} chooses now, not seat {given}", event=index, params={"role": who, "seat": seat, "seat_given": given}
             )
         action = event["action"]
         if action not in CHOICES:
             raise EngineError(
-                "illegal_action", f"event {index}: the {who} may draw or stand, not {action!r}", event=index
+                "illegal_action", f"event {index}: the {who} may draw or stand, not {action!r}", event=index, params={"role": who, "action": action}
             )
         return str(action)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -45,11 +45,13 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANK_NAMES, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import RANK_LABELS, BetField, FieldKind, card_input, fresh_bet_id, open_bet, option
 from tables.engines.money import Rounding, percent_of
 
 LAYOUT = "A23456789TJQK"  # the spade layout and the casekeeper, ace to king
 SODA, LOSER, WINNER, HOCK = "soda", "loser", "winner", "hock"
 RANK_BET, CALL_THE_TURN = "rank", "call_the_turn"
+BET_LABELS = {RANK_BET: "Bet on a rank", CALL_THE_TURN: "Call the turn"}
 CAT_HOP = "cat_hop"
 PACK = 52
 SLOTS = (SODA, LOSER, WINNER)
@@ -62,7 +64,7 @@ def parse_rank(value: Any, *, where: str, event: int | None = None) -> str:
         raw = "T"
     if raw is None or len(raw) != 1 or raw not in LAYOUT:
         raise EngineError(
-            "bad_bet", f"{where} must be a rank: A 2-9 T(10) J Q K, got {value!r}", event=event, field=where
+            "bad_bet", f"{where} must be a rank: A 2-9 T(10) J Q K, got {value!r}", event=event, field=where, params={"value": value}
         )
     return raw
 
@@ -214,9 +216,15 @@ class Faro(Engine):
             "A rank of the layout wins (coppered: loses) the next time it shows; pays 1:1",
             required=("rank",),
             optional=("coppered",),
+            fields=(
+                BetField("rank", FieldKind.RANK, "Rank"),
+                BetField("coppered", FieldKind.BOOL, "Coppered (bet to lose)"),
+            ),
         ),
         CALL_THE_TURN: BetSpec(
-            "With three cards left, their order (loser, winner, hock); pays 4:1, cat-hop 2:1", required=("order",)
+            "With three cards left, their order (loser, winner, hock); pays 4:1, cat-hop 2:1",
+            required=("order",),
+            fields=(BetField("order", FieldKind.RANKS, "Loser, winner, hock", count=3),),
         ),
     }
 
@@ -225,14 +233,14 @@ class Faro(Engine):
         if bet.type == RANK_BET:
             parse_rank(bet.get("rank"), where=f"{where}.rank")
             if "coppered" in bet.extra and not isinstance(bet.get("coppered"), bool):
-                raise EngineError("bad_bet", f"bet {bet.id}: coppered must be true or false", field=f"{where}.coppered")
+                raise EngineError("bad_bet", f"bet {bet.id}: coppered must be true or false", field=f"{where}.coppered", params={"bet": bet.id})
         else:
             order = bet.get("order")
             if not isinstance(order, list) or len(order) != 3:
                 raise EngineError(
                     "bad_bet",
                     f"bet {bet.id}: order must be a list of three ranks (loser, winner, hock)",
-                    field=f"{where}.order",
+                    field=f"{where}.order", params={"bet": bet.id},
                 )
             for k, rank in enumerate(order):
                 parse_rank(rank, where=f"{where}.order[{k}]")
@@ -240,7 +248,7 @@ class Faro(Engine):
     def _place(self, bet: Bet, deal: Deal, placed: dict[str, _Placed], *, where: str, event: int | None) -> None:
         """Put a checked bet on the layout, refusing what the deal so far does not allow."""
         if bet.id in placed:
-            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", event=event, field=f"{where}.id")
+            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", event=event, field=f"{where}.id", params={"bet": bet.id})
         if bet.type == RANK_BET:
             rank = parse_rank(bet.get("rank"), where=f"{where}.rank", event=event)
             if deal.casekeeper[rank] == 0:
@@ -248,7 +256,7 @@ class Faro(Engine):
                     "bad_bet",
                     f"bet {bet.id}: all four {_plural(rank)} are out, the rank is dead",
                     event=event,
-                    field=f"{where}.rank",
+                    field=f"{where}.rank", params={"bet": bet.id},
                 )
             placed[bet.id] = _Placed(bet, rank=rank)
             return
@@ -258,14 +266,14 @@ class Faro(Engine):
                 "bad_bet",
                 f"bet {bet.id}: the turn is called with three cards left, not {deal.cards_left}",
                 event=event,
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id, "cards_left": deal.cards_left},
             )
         if len(set(left)) == 1:
             raise EngineError(
                 "bad_bet",
                 f"bet {bet.id}: the last three cards are all {_plural(left[0])}, there is no order to call",
                 event=event,
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id},
             )
         order = tuple(parse_rank(r, where=f"{where}.order[{k}]", event=event) for k, r in enumerate(bet.get("order")))
         if sorted(order, key=LAYOUT.index) != left:
@@ -273,7 +281,7 @@ class Faro(Engine):
                 "bad_bet",
                 f"bet {bet.id}: the cards left are {' '.join(left)}, the order must use exactly those ranks",
                 event=event,
-                field=f"{where}.order",
+                field=f"{where}.order", params={"bet": bet.id, "ranks": list(left)},
             )
         placed[bet.id] = _Placed(bet, order=order, cat_hop=len(set(left)) == 2)
 
@@ -302,6 +310,7 @@ class Faro(Engine):
                 bets_open=deal.between_turns(),
                 bet_types=self._open_bet_types(deal),
                 turn=len(deal.turns) + (slot == LOSER),
+                inp=self._card_input(slot, deal, placed, fresh_bet_id(rnd.bets, rnd.events)),
             )
             return awaiting(step, hands=deal.hands_doc(), bets=rows, casekeeper=deal.casekeeper_doc())
         hock = deal.hock()
@@ -320,6 +329,30 @@ class Faro(Engine):
             casekeeper=deal.casekeeper_doc(),
         )
 
+    def _card_input(self, slot: str, deal: Deal, placed: Mapping[str, _Placed], bet_id: str) -> Json:
+        """The next card; between turns, the bets that may be placed (a live rank; the call of the
+        turn with three cards left) and taking a standing bet down."""
+        bets_open: list[Json] = []
+        removals: list[Json] = []
+        for bet_type in self._open_bet_types(deal):
+            spec = self.bet_types[bet_type]
+            if bet_type == RANK_BET:
+                live = tuple((r, lab) for r, lab in RANK_LABELS if deal.casekeeper[r] > 0)
+                fields = [replace(spec.field("rank"), options=live), spec.field("coppered")]
+            else:
+                # the three cards left, each rank as often as it is left: the call puts them in order
+                labels = dict(RANK_LABELS)
+                left = tuple((r, labels[r]) for r in deal.remaining_ranks())
+                fields = [replace(spec.field("order"), options=left)]
+            bets_open.append(open_bet(bet_type, BET_LABELS[bet_type], fields, bet_id=bet_id))
+        if deal.between_turns():
+            for p in placed.values():
+                if p.row is None:
+                    what = f"the {RANK_NAMES[p.rank]}" if p.rank is not None else "the turn"
+                    event = {"seat": p.bet.seat, "action": "remove", "bet_id": p.bet.id}
+                    removals.append(option("remove", event, f"Take down seat {p.bet.seat}'s bet on {what}"))
+        return card_input(slot, bets_open=bets_open, options=removals)
+
     def _open_bet_types(self, deal: Deal) -> list[str]:
         if not deal.between_turns():
             return []
@@ -332,7 +365,7 @@ class Faro(Engine):
     ) -> None:
         extra = set(event) - {"card", "to"}
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         slot = deal.next_slot()
         if slot is None:
             raise EngineError("out_of_turn", f"event {index}: the deal is complete, no more cards", event=index)
@@ -340,8 +373,8 @@ class Faro(Engine):
         allowed = SLOTS if self.has_soda else (LOSER, WINNER)
         if to is not None and to != slot:
             if to not in allowed:
-                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(allowed)}", event=index)
-            raise EngineError("out_of_turn", f"event {index}: the next card is the {slot}, not the {to}", event=index)
+                raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(allowed)}", event=index, params={"allowed": list(allowed)})
+            raise EngineError("out_of_turn", f"event {index}: the next card is the {slot}, not the {to}", event=index, params={"expected": slot, "to": to})
         try:
             card = parse_card(event["card"])
             deal.shoe.take(card)
@@ -373,7 +406,7 @@ class Faro(Engine):
     def _action(self, event: Mapping[str, Any], index: int, deal: Deal, placed: dict[str, _Placed]) -> None:
         extra = set(event) - {"seat", "action", "bet_id"}
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if event.get("action") != "remove":
             raise EngineError(
                 "illegal_action", f"event {index}: the only action is 'remove' (take a bet down)", event=index
@@ -381,16 +414,16 @@ class Faro(Engine):
         bet_id, seat = event.get("bet_id"), event.get("seat")
         target = placed.get(bet_id) if isinstance(bet_id, str) else None
         if target is None:
-            raise EngineError("bad_event", f"event {index}: no bet {bet_id!r} on the layout", event=index)
+            raise EngineError("bad_event", f"event {index}: no bet {bet_id!r} on the layout", event=index, params={"bet": bet_id})
         if not deal.between_turns():
             raise EngineError("out_of_turn", f"event {index}: bets are taken down between turns", event=index)
         if seat != target.bet.seat:
             raise EngineError(
-                "illegal_action", f"event {index}: bet {bet_id} belongs to seat {target.bet.seat}", event=index
+                "illegal_action", f"event {index}: bet {bet_id} belongs to seat {target.bet.seat}", event=index, params={"bet": bet_id, "owner_seat": target.bet.seat}
             )
         if target.row is not None:
             raise EngineError(
-                "illegal_action", f"event {index}: bet {bet_id} is already {target.row['result']}", event=index
+                "illegal_action", f"event {index}: bet {bet_id} is already {target.row['result']}", event=index, params={"bet": bet_id}
             )
         target.row = self._row(target, "withdrawn", 0, turn=len(deal.turns))
 

@@ -50,9 +50,11 @@ from tables.engines.base import (
 )
 from tables.engines.cards import SUITS, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, Deck, FieldKind, bid_input, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+HORSE_FIELD = BetField("horse", FieldKind.CHOICE, "Horse", options=tuple((h, n.capitalize()) for h, n in SUIT_NAMES.items()))
 PER_SUIT = 12  # cards of each suit in the pack once the ace is out
 ACES = tuple(Card("A", s) for s in SUITS)
 MAX_SEAT = 99
@@ -177,7 +179,7 @@ class Race:
         kind = kinds[0]
         extra = set(event) - ({"card", "to"} if kind == "card" else {kind})
         if extra:
-            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+            raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
         if kind == "card":
             self.take_card(index, event)
         elif kind == "odds":
@@ -212,12 +214,12 @@ class Race:
             if to not in (COURSE, RACE):
                 raise EngineError("bad_event", f"event {index}: 'to' must be 'course' or 'race'", event=index)
             raise EngineError(
-                "out_of_turn", f"event {index}: the next card goes to the {expected}, not the {to}", event=index
+                "out_of_turn", f"event {index}: the next card goes to the {expected}, not the {to}", event=index, params={"expected": expected, "to": to}
             )
         try:
             card = parse_card(event["card"])
             if card.rank == "A":
-                raise EngineError("bad_card", f"{card}: the aces are the horses, they are not in the pack")
+                raise EngineError("bad_card", f"{card}: the aces are the horses, they are not in the pack", params={"card": str(card)})
             self.shoe.take(card)
         except EngineError as exc:
             raise exc.at(index) from None
@@ -270,13 +272,13 @@ class Race:
         for key, value in odds.items():
             horse = parse_horse(key)
             if horse is None:
-                raise EngineError("bad_event", f"event {index}: {key!r} is not a horse (S, H, D or C)", event=index)
+                raise EngineError("bad_event", f"event {index}: {key!r} is not a horse (S, H, D or C)", event=index, params={"field": key})
             if not _is_int(value) or not 0 <= value <= 1000:
                 raise EngineError(
                     "bad_event",
                     f"event {index}: odds on {SUIT_NAMES[horse]} must be a whole number "
                     "0 to 1000 (to 1; 0 takes no bets)",
-                    event=index,
+                    event=index, params={"horse": horse},
                 )
             new[horse] = value
         for horse, value in new.items():
@@ -292,10 +294,10 @@ class Race:
                 Stage.RACE: "the race has started",
                 Stage.OVER: "the race is over",
             }[self.stage]
-            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index)
+            raise EngineError("out_of_turn", f"event {index}: bet {bet.id}: {doing}", event=index, params={"bet": bet.id})
         if bet.id in self.bet_ids:
             raise EngineError(
-                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id", params={"bet": bet.id}
             )
         horse = parse_horse(bet.get("horse"))
         if horse is None:
@@ -303,14 +305,14 @@ class Race:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: horse must be S, H, D or C",
                 event=index,
-                field=f"{where}.horse",
+                field=f"{where}.horse", params={"bet": bet.id},
             )
         if self.odds[horse] == 0:
             raise EngineError(
                 "bad_bet",
                 f"event {index}: bet {bet.id}: the house offers no odds on {SUIT_NAMES[horse]}",
                 event=index,
-                field=f"{where}.horse",
+                field=f"{where}.horse", params={"bet": bet.id, "horse": horse},
             )
         self.engine.check_limits(bet, self.cfg, event=index, where=where)
         self.bet_ids.add(bet.id)
@@ -340,7 +342,7 @@ class Race:
                 "bad_bet",
                 f"event {index}: seat must be a whole number from 1 to {MAX_SEAT}",
                 event=index,
-                field=f"events[{index}].bid.seat",
+                field=f"events[{index}].bid.seat", params={"max_seat": MAX_SEAT},
             )
         if horse is None:
             raise EngineError(
@@ -353,7 +355,7 @@ class Race:
                 "out_of_turn",
                 f"event {index}: {SUIT_NAMES[horse]}: {why}",
                 event=index,
-                field=f"events[{index}].bid.horse",
+                field=f"events[{index}].bid.horse", params={"horse": horse},
             )
         lowest = self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"]
         if not _is_int(amount) or amount < lowest:
@@ -361,14 +363,14 @@ class Race:
                 "bad_amount",
                 f"event {index}: a bid on {SUIT_NAMES[horse]} must be a whole number of at least {lowest} chips",
                 event=index,
-                field=f"events[{index}].bid.amount",
+                field=f"events[{index}].bid.amount", params={"horse": horse, "min": lowest},
             )
         if self.high is not None and self.high[0] == seat:
             raise EngineError(
                 "illegal_action",
                 f"event {index}: seat {seat} already holds the high bid on {SUIT_NAMES[horse]}",
                 event=index,
-                field=f"events[{index}].bid.seat",
+                field=f"events[{index}].bid.seat", params={"seat": seat, "horse": horse},
             )
         self.lot = horse
         self.high = (seat, amount)
@@ -380,11 +382,11 @@ class Race:
         bet = parse_bet(raw, self.engine.spec_for, where=where, event=index)
         if self.stage is not Stage.AUCTION:
             raise EngineError(
-                "out_of_turn", f"event {index}: bet {bet.id}: horses are sold in the auction", event=index
+                "out_of_turn", f"event {index}: bet {bet.id}: horses are sold in the auction", event=index, params={"bet": bet.id}
             )
         if bet.id in self.bet_ids:
             raise EngineError(
-                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id"
+                "duplicate_bet", f"event {index}: bet id {bet.id} is used twice", event=index, field=f"{where}.id", params={"bet": bet.id}
             )
         horse = parse_horse(bet.get("horse"))
         if horse is None:
@@ -392,11 +394,11 @@ class Race:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: horse must be S, H, D or C",
                 event=index,
-                field=f"{where}.horse",
+                field=f"{where}.horse", params={"bet": bet.id},
             )
         if self.lot != horse or self.high is None:
             raise EngineError(
-                "out_of_turn", f"event {index}: {SUIT_NAMES[horse]} cannot be sold: it has no bid", event=index
+                "out_of_turn", f"event {index}: {SUIT_NAMES[horse]} cannot be sold: it has no bid", event=index, params={"horse": horse}
             )
         seat, amount = self.high
         if (bet.seat, bet.amount) != (seat, amount):
@@ -404,7 +406,7 @@ class Race:
                 "bad_bet",
                 f"event {index}: bet {bet.id}: the high bid on {SUIT_NAMES[horse]} is {amount} by seat {seat}, "
                 f"not {bet.amount} by seat {bet.seat}",
-                event=index,
+                event=index, params={"bet": bet.id, "horse": horse, "amount": amount, "seat": seat, "amount_given": bet.amount, "seat_given": bet.seat},
             )
         self.bet_ids.add(bet.id)
         self.sold[horse] = self.high
@@ -440,7 +442,8 @@ class Race:
             "horses": horses,
         }
 
-    def next_step(self) -> Json:
+    def next_step(self, bet_id: str | None = None) -> Json:
+        """What comes next; ``bet_id`` is the id the engine gives a bet placed by the next event."""
         if self.stage is Stage.COURSE:
             say = f"Course: deal card {len(self.course) + 1} of {self.course_len}"
             if self.void and not self.course:
@@ -449,7 +452,7 @@ class Race:
                     f"{last['count']} {SUIT_NAMES[last['suit']]} in the course: that horse cannot win. "
                     f"Shuffle and deal the course again. {say}"
                 )
-            return expect_card(COURSE, say)
+            return expect_card(COURSE, say, inp=card_input(COURSE, Deck.STANDARD_NO_ACES))
         if self.stage is Stage.BETTING:
             # bets (and, before the first, odds changes) may come; the first race card closes the betting
             betting = {
@@ -461,7 +464,13 @@ class Race:
                 ],
             }
             say = "Take bets: " + ", ".join(f"{SUIT_NAMES[h]} {odds_text(o)}" for h, o in self.odds.items())
-            return expect_card(RACE, say, betting=betting)
+            offered = [h for h, o in self.odds.items() if o > 0]
+            horse = BetField("horse", FieldKind.CHOICE, "Horse",
+                             options=tuple((h, f"{SUIT_NAMES[h].capitalize()} {odds_text(self.odds[h])}")
+                                           for h in offered))
+            bets_open = [open_bet(t, "Back a horse", [horse], bet_id=bet_id) for t in self.engine.bet_types]
+            return expect_card(RACE, say, betting=betting,
+                               inp=card_input(RACE, Deck.STANDARD_NO_ACES, bets_open=bets_open))
         if self.stage is Stage.AUCTION:
             up = self.auction_next()
             counts = self.row_counts()
@@ -470,19 +479,24 @@ class Race:
                 say = f"Auction: take bids on {names}"
             else:
                 say = f"{SUIT_NAMES[up[0]].capitalize()}: {self.high[1]} bid by seat {self.high[0]}. Any more? Or sold"
+            high_bid = None if self.high is None else {"seat": self.high[0], "amount": self.high[1]}
+            minimum = self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"]
+            # the bet event that sells the horse to the high bidder (give it an id)
+            sell = (None if self.high is None
+                    else {"type": "horse", "horse": up[0], "seat": self.high[0], "amount": self.high[1]})
+            names = {h: SUIT_NAMES[h].capitalize() for h in up}
+            sell_event = None if sell is None else {"bet": {"id": bet_id, **sell}}
             return {
                 "expect": "bid",
                 "horses": up,
-                "high_bid": None if self.high is None else {"seat": self.high[0], "amount": self.high[1]},
-                "minimum": self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"],
-                # the bet event that sells the horse to the high bidder (give it an id)
-                "sell": None
-                if self.high is None
-                else {"type": "horse", "horse": up[0], "seat": self.high[0], "amount": self.high[1]},
+                "high_bid": high_bid,
+                "minimum": minimum,
+                "sell": sell,
                 "say": say,
+                "input": bid_input(up, names, high_bid, minimum, None, sell_event),
             }
         leaders = ", ".join(f"{SUIT_NAMES[h]} {self.moves[h]}" for h in SUIT_NAMES)
-        return expect_card(RACE, f"Race: turn the next card ({leaders})")
+        return expect_card(RACE, f"Race: turn the next card ({leaders})", inp=card_input(RACE, Deck.STANDARD_NO_ACES))
 
 
 # -- the engines ---------------------------------------------------------------------------
@@ -504,7 +518,7 @@ class HorseRaceEngine(Engine):
                 "bad_config",
                 f"config.course: a row of {config['course']} cards always holds more "
                 f"than {cap} of some suit, so every row would be void",
-                field="config.course",
+                field="config.course", params={"course": config['course'], "cap": cap},
             )
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
@@ -513,7 +527,7 @@ class HorseRaceEngine(Engine):
                 "bad_bet",
                 f"{self.name} takes its stakes as events after the course is dealt "
                 "(the odds depend on it), not in the top-level bets list",
-                field="bets",
+                field="bets", params={"game": self.name},
             )
         return ()
 
@@ -526,7 +540,7 @@ class HorseRaceEngine(Engine):
     def play(self, rnd: Round) -> Json:
         race = self.replay(rnd)
         if race.stage is not Stage.OVER:
-            return awaiting(race.next_step(), hands=race.hands_doc())
+            return awaiting(race.next_step(fresh_bet_id(rnd.bets, rnd.events)), hands=race.hands_doc())
         return self.settle(rnd, race)
 
     def settle(self, rnd: Round, race: Race) -> Json:  # pragma: no cover - abstract
@@ -556,7 +570,8 @@ class HorseRace(HorseRaceEngine):
         *LIMIT_SETTINGS,
     )
     bet_types = {
-        "horse": BetSpec("The horse of this suit (S H D C) finishes first; pays its odds to 1", required=("horse",))
+        "horse": BetSpec("The horse of this suit (S H D C) finishes first; pays its odds to 1", required=("horse",),
+                         fields=(HORSE_FIELD,))
     }
 
     def settle(self, rnd: Round, race: Race) -> Json:
@@ -650,6 +665,7 @@ class CalcuttaHorseRace(HorseRaceEngine):
             "it. Placed horses share the pool",
             required=("horse",),
             limits_apply=False,
+            fields=(HORSE_FIELD,),
         )
     }
 

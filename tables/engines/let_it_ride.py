@@ -138,7 +138,7 @@ class LetItRide(Engine):
         for i, bet in enumerate(bets):
             if bet.seat in seen:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} already has its three bets", field=f"bets[{i}].seat"
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} already has its three bets", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
                 )
             seen.add(bet.seat)
         return bets
@@ -238,16 +238,16 @@ def _read_card(event: Mapping[str, Any], index: int, expected_to: str, shoe: Sho
     if "card" not in event:
         what = "an action" if "action" in event else "a bet" if "bet" in event else "this event"
         raise EngineError(
-            "out_of_turn", f"event {index}: a card for {expected_to} is due next, not {what}", event=index
+            "out_of_turn", f"event {index}: a card for {expected_to} is due next, not {what}", event=index, params={"expected": expected_to}
         )
     extra = set(event) - {"card", "to"}
     if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
     to = event.get("to")
     if to is not None and to != expected_to:
         if not isinstance(to, str) or not (to == COMMUNITY or to.startswith("seat:")):
             raise EngineError("bad_event", f"event {index}: 'to' must be 'community' or 'seat:N'", event=index)
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected_to}, not {to}", event=index)
+        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected_to}, not {to}", event=index, params={"expected": expected_to, "to": to})
     try:
         card = parse_card(event["card"])
         shoe.take(card)
@@ -261,19 +261,19 @@ def _read_action(event: Mapping[str, Any], index: int, seat: int, number: int) -
         what = "a card" if "card" in event else "a bet" if "bet" in event else "this event"
         raise EngineError(
             "out_of_turn", f"event {index}: seat {seat} must pull back bet {number} or let it ride, not {what}",
-            event=index,
+            event=index, params={"seat": seat, "number": number},
         )  # fmt: skip
     extra = set(event) - {"seat", "action"}
     if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
     who = event.get("seat")
     if type(who) is not int or who != seat:  # a bool or 1.0 is not a seat number
         raise EngineError("out_of_turn", f"event {index}: seat {seat} chooses next, not {event.get('seat')!r}",
-                          event=index)  # fmt: skip
+                          event=index, params={"seat": seat, "seat_given": event.get('seat')})  # fmt: skip
     action = event["action"]
     if action not in (PULL_BACK, LET_IT_RIDE):
         raise EngineError(
-            "illegal_action", f"event {index}: seat {seat} may pull_back or let_it_ride, not {action!r}", event=index
+            "illegal_action", f"event {index}: seat {seat} may pull_back or let_it_ride, not {action!r}", event=index, params={"seat": seat, "action": action}
         )
     return str(action)
 

@@ -53,6 +53,7 @@ from tables.engines.base import (
 from tables.engines.cards import JOKER_CARD, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.house_way import BUILT_IN, STANDARD, HouseWay, set_hand
+from tables.engines.inputs import Deck, card_input, dice_input, set_hand_input
 from tables.engines.money import Rounding, percent_of
 from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_codes, rank_paigow5, rank_paigow_codes
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
@@ -62,6 +63,7 @@ POSITIONS = SEATS + 1
 HAND_SIZE = 7
 WAGER = "wager"
 SET, HOUSE_WAY = "set", "house_way"
+PARTS = (("back", 5), ("front", 2))  # the hands a seat's seven cards are set into, and their sizes
 WIN, LOSE, COPY = "win", "lose", "copy"
 
 
@@ -189,7 +191,7 @@ class PaiGowPoker(Engine):
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if bet.seat > SEATS:
-            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat")
+            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         bets = super().parse_bets(raw_bets, config)
@@ -199,7 +201,7 @@ class PaiGowPoker(Engine):
                 raise EngineError(
                     "bad_bet",
                     f"bet {bet.id}: seat {bet.seat} already has a wager (one per seat)",
-                    field=f"bets[{i}].seat",
+                    field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat},
                 )
             seen.add(bet.seat)
         return bets
@@ -242,27 +244,27 @@ class PaiGowPoker(Engine):
     ) -> SeatHand:
         if "action" not in event:
             raise EngineError(
-                "out_of_turn", f"event {index}: seat {seat} must set the hand, not {_describe(event)}", event=index
+                "out_of_turn", f"event {index}: seat {seat} must set the hand, not {_describe(event)}", event=index, params={"seat": seat}
             )
         who = event.get("seat")
         if isinstance(who, bool) or not isinstance(who, int):
             raise EngineError("bad_event", f"event {index}: 'seat' must be a seat number", event=index)
         if who != seat:
             raise EngineError(
-                "out_of_turn", f"event {index}: seat {seat} sets the hand next, not seat {who}", event=index
+                "out_of_turn", f"event {index}: seat {seat} sets the hand next, not seat {who}", event=index, params={"seat": seat, "seat_given": who}
             )
         action = event["action"]
         if action not in (SET, HOUSE_WAY):
             raise EngineError(
                 "illegal_action",
                 f"event {index}: seat {seat} may 'set' or ask for the 'house_way', not {action!r}",
-                event=index,
+                event=index, params={"seat": seat, "action": action},
             )
         allowed = {"seat", "action", "back", "front"} if action == SET else {"seat", "action"}
         extra = set(event) - allowed
         if extra:
             raise EngineError(
-                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index
+                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index, params={"fields": sorted(extra), "action": action}
             )
         if action == HOUSE_WAY:
             s = set_hand(hand, way)
@@ -274,7 +276,7 @@ class PaiGowPoker(Engine):
                 "bad_event",
                 f"event {index}: seat {seat}'s setting must use exactly its seven cards "
                 f"({' '.join(_cards_text(hand))})",
-                event=index,
+                event=index, params={"seat": seat, "cards": _cards_text(hand)},
             )
         if rank_paigow5(back) > rank_front2(front):
             return SeatHand(tuple(back), tuple(front), "player")
@@ -288,7 +290,7 @@ class PaiGowPoker(Engine):
         table = self.replay(rnd)
         hands = _hands_doc(table)
         if table.dice is None:
-            return awaiting({"expect": "dice", "say": "Throw the three dice"}, hands=hands)
+            return awaiting({"expect": "dice", "say": "Throw the three dice", "input": dice_input(3, 6)}, hands=hands)
         to = table.next_card_to()
         if to is not None:
             n = len(table.cards.get(to, []))
@@ -298,19 +300,48 @@ class PaiGowPoker(Engine):
                 first = position_name(first_position(total))
                 who = "the dealer" if first == DEALER else position_label(first).lower()
                 say = f"Dice {total}: first hand to {who}. {say}"
-            return awaiting(expect_card(to, say), hands=hands, dice=list(table.dice), dealing_order=table.order)
+            step = expect_card(to, say, inp=card_input(to, Deck.STANDARD_JOKER))
+            return awaiting(step, hands=hands, dice=list(table.dice), dealing_order=table.order)
         decided = [self._foul_row(b) for b in rnd.bets if b.seat in table.sets and _lost_by_foul(table.sets[b.seat])]
         seat = next((b.seat for b in sorted(rnd.bets, key=lambda b: b.seat) if b.seat not in table.sets), None)
         if seat is not None:
             hand = table.cards[position_name(seat + 1)]
+            way = set_hand(hand, house_way_of(rnd.config))
             step = expect_action(
                 seat,
                 [SET, HOUSE_WAY],
                 f"Seat {seat}: set the hand (five back, two front) or ask for the house way",
                 hand=_cards_text(hand),
+                inp=set_hand_input(
+                    seat, _cards_text(hand), PARTS, {"back": _cards_text(way.back), "front": _cards_text(way.front)},
+                    {"seat": seat, "action": SET}, {"seat": seat, "action": HOUSE_WAY},
+                ),
             )
             return awaiting(step, hands=hands, bets=decided, dice=list(table.dice), dealing_order=table.order)
         return self.settle(rnd, table, hands)
+
+    def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
+        """Why setting ``cards`` (a seat's seven) as ``hands`` (``back``, ``front``) fouls, in a dealer's
+        words, or None when it does not; a setting that does not use exactly the cards is refused.
+
+        >>> ENGINE.check_set(["KS", "KD", "9H", "9C", "5S", "4D", "2C"],
+        ...                  {"back": ["9H", "9C", "5S", "4D", "2C"], "front": ["KS", "KD"]})
+        "the front's pair of kings outranks the back's pair of nines"
+        """
+        seven = read_cards(list(cards), HAND_SIZE, "cards", 0, allow_joker=True)
+        back = read_cards(hands.get("back"), 5, "back", 0, allow_joker=True)
+        front = read_cards(hands.get("front"), 2, "front", 0, allow_joker=True)
+        if Counter(back + front) != Counter(seven):
+            raise EngineError(
+                "bad_set", f"the setting must use exactly the seven cards ({' '.join(_cards_text(seven))})",
+                params={"cards": _cards_text(seven)},
+            )
+        back_rank, front_rank = rank_paigow5(back), rank_front2(front)
+        if back_rank > front_rank:
+            return None
+        if front_rank > back_rank:
+            return f"the front's {hand_name(front_rank)} outranks the back's {hand_name(back_rank)}"
+        return f"the back's {hand_name(back_rank)} must outrank the front's {hand_name(front_rank)}"
 
     def _foul_row(self, bet: Bet) -> Json:
         return bet_result(bet, "lose", -bet.amount, foul=True, back=None, front=None)
@@ -449,7 +480,7 @@ def _read_dice(event: Mapping[str, Any], index: int) -> tuple[int, int, int]:
         raise EngineError("out_of_turn", f"event {index}: the dice come first, not {_describe(event)}", event=index)
     extra = set(event) - {"dice"}
     if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
     dice = event["dice"]
     if (
         not isinstance(dice, list)

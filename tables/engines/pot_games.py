@@ -46,6 +46,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANK_NAMES, RANKS, Card, Shoe, full_deck, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import amount_input, choice_input, fresh_bet_id, option
 from tables.engines.money import Rounding, percent_of
 
 ANTE, POT_BET, FORFEIT = "ante", "pot_bet", "forfeit"
@@ -79,14 +80,14 @@ class PotDeal:
         for i, bet in enumerate(antes):
             if bet.seat in seats:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} has already anted", field=f"bets[{i}].seat"
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} has already anted", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
                 )
             seats.add(bet.seat)
         if not 2 <= len(seats) <= max_players:
             raise EngineError(
                 "bad_bet",
                 f"a deal needs 2 to {max_players} players, each with one ante in bets (got {len(seats)})",
-                field="bets",
+                field="bets", params={"max_players": max_players, "players": len(seats)},
             )
         self.players = sorted(seats)
         self.carry_in: int = cfg["carry_in"]
@@ -133,21 +134,21 @@ class PotDeal:
     def take_bet(self, bet: Bet) -> None:
         """Apply a bet placed now (an ante after the pot emptied, a pot bet, a forfeit), or refuse it."""
         if bet.id in self.ids:
-            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice")
+            raise EngineError("duplicate_bet", f"bet id {bet.id} is used twice", params={"bet": bet.id})
         step = self.step()
         if step is None:
             raise EngineError("out_of_turn", "the deal is complete, no more bets")
         if step.kind != "bet":
             raise EngineError("out_of_turn", f"a card is due next ({self.say(step)}), not a bet")
         if bet.seat != step.seat:
-            raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s")
+            raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s", params={"bet": bet.id, "seat": step.seat, "seat_given": bet.seat})
         if bet.type not in step.bet_types:
             raise EngineError(
-                "out_of_turn", f"bet {bet.id}: seat {step.seat} owes {' or '.join(step.bet_types)} now, not {bet.type}"
+                "out_of_turn", f"bet {bet.id}: seat {step.seat} owes {' or '.join(step.bet_types)} now, not {bet.type}", params={"bet": bet.id, "seat": step.seat, "owed": list(step.bet_types), "type": bet.type}
             )
         if bet.type == ANTE:
             if bet.amount != self.cfg["ante"]:
-                raise EngineError("bad_amount", f"bet {bet.id}: the ante is {self.cfg['ante']}, not {bet.amount}")
+                raise EngineError("bad_amount", f"bet {bet.id}: the ante is {self.cfg['ante']}, not {bet.amount}", params={"bet": bet.id, "ante": self.cfg['ante'], "amount": bet.amount})
             self._stake(bet)
             self.stakes += bet.amount
             self.pot += bet.amount
@@ -157,7 +158,7 @@ class PotDeal:
         if bet.type == FORFEIT:
             if bet.amount != self.cfg["forfeit"]:
                 raise EngineError(
-                    "bad_amount", f"bet {bet.id}: passing forfeits {self.cfg['forfeit']}, not {bet.amount}"
+                    "bad_amount", f"bet {bet.id}: passing forfeits {self.cfg['forfeit']}, not {bet.amount}", params={"bet": bet.id, "forfeit": self.cfg['forfeit'], "amount": bet.amount}
                 )
             self._stake(bet)
             self.stakes += bet.amount
@@ -167,11 +168,11 @@ class PotDeal:
             return
         lo, hi = self.bet_range()
         if bet.amount > self.pot:
-            raise EngineError("over_pot", f"bet {bet.id}: {bet.amount} is more than the pot holds ({self.pot})")
+            raise EngineError("over_pot", f"bet {bet.id}: {bet.amount} is more than the pot holds ({self.pot})", params={"bet": bet.id, "amount": bet.amount, "pot": self.pot})
         if bet.amount > hi:
-            raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}")
+            raise EngineError("over_table_max", f"bet {bet.id}: {bet.amount} is over the table maximum {hi}", params={"bet": bet.id, "amount": bet.amount, "max": hi})
         if bet.amount < lo:
-            raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the minimum {lo}")
+            raise EngineError("under_table_min", f"bet {bet.id}: {bet.amount} is under the minimum {lo}", params={"bet": bet.id, "amount": bet.amount, "min": lo})
         self._stake(bet)
         self.pending = bet
         self.on_pot_bet(bet)
@@ -185,8 +186,8 @@ class PotDeal:
             raise EngineError("out_of_turn", f"a bet is due next ({self.say(step)}), not a card")
         if to is not None and to != step.to:
             if to not in self.card_targets():
-                raise EngineError("bad_event", f"'to' must be one of {', '.join(self.card_targets())}")
-            raise EngineError("out_of_turn", f"the next card goes to {step.to}, not {to}")
+                raise EngineError("bad_event", f"'to' must be one of {', '.join(self.card_targets())}", params={"targets": list(self.card_targets())})
+            raise EngineError("out_of_turn", f"the next card goes to {step.to}, not {to}", params={"expected": step.to, "to": to})
         if not isinstance(card, Card):
             card = parse_card(card)
         self.shoe.take(card)
@@ -258,27 +259,37 @@ class PotDeal:
     def say_turn(self, step: Step) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def next_doc(self, step: Step) -> Json:
+    def next_doc(self, step: Step, bet_id: str) -> Json:
+        """The step in the dealer's words; ``bet_id`` is the id the engine gives a bet the next event places."""
         if step.kind == "card":
             return expect_card(step.to, self.say(step), seat=step.seat, pot=self.pot)
         if step.bet_types == (ANTE,):
+            ante = {"bet": {"id": bet_id, "seat": step.seat, "type": ANTE, "amount": self.cfg["ante"]}}
             return expect_action(
-                step.seat, [ANTE], self.say(step), pot_empty=True, amount=self.cfg["ante"], pot=self.pot
+                step.seat, [ANTE], self.say(step), pot_empty=True, amount=self.cfg["ante"], pot=self.pot,
+                inp=choice_input(step.seat, [option(ANTE, ante, "Ante")]),
             )
         lo, hi = self.bet_range()
         more: Json = {"min_amount": lo, "max_amount": hi, "pot": self.pot}
+        passes = []
         if FORFEIT in step.bet_types:
             more["forfeit"] = self.cfg["forfeit"]
-        return expect_action(step.seat, list(step.bet_types), self.say(step), **more)
+            forfeit = {"bet": {"id": bet_id, "seat": step.seat, "type": FORFEIT, "amount": self.cfg["forfeit"]}}
+            passes.append(option(FORFEIT, forfeit, "Pass (forfeit)"))
+        template = {"bet": {"id": bet_id, "seat": step.seat, "type": POT_BET}}
+        inp = amount_input(step.seat, "Bet against the pot", lo, hi, template, "bet.amount", options=passes)
+        return expect_action(step.seat, list(step.bet_types), self.say(step), inp=inp, **more)
 
     def hands_doc(self) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def result(self) -> Json:
+    def result(self, bet_id: str = "e1") -> Json:
         pool = self.pool()
         step = self.step()
         if step is not None:
-            return awaiting(self.next_doc(step), hands=self.hands_doc(), bets=self.rows, pot=self.pot, pool=pool)
+            return awaiting(
+                self.next_doc(step, bet_id), hands=self.hands_doc(), bets=self.rows, pot=self.pot, pool=pool
+            )
         seat_net: dict[str, int] = {}
         for row in self.rows:
             seat_net[str(row["seat"])] = seat_net.get(str(row["seat"]), 0) + row["net"]
@@ -490,11 +501,11 @@ class PotGame(Engine):
             raise EngineError(
                 "bad_bet",
                 f"bet {bet.id}: only antes are placed before the deal; a {bet.type} is an event on its seat's turn",
-                field=f"{where}.type",
+                field=f"{where}.type", params={"bet": bet.id, "type": bet.type},
             )
         if bet.amount != config["ante"]:
             raise EngineError(
-                "bad_amount", f"bet {bet.id}: the ante is {config['ante']}, not {bet.amount}", field=f"{where}.amount"
+                "bad_amount", f"bet {bet.id}: the ante is {config['ante']}, not {bet.amount}", field=f"{where}.amount", params={"bet": bet.id, "ante": config['ante'], "amount": bet.amount}
             )
 
     def new_deal(self, cfg: Mapping[str, Any], antes: Sequence[Bet]) -> PotDeal:
@@ -507,7 +518,7 @@ class PotGame(Engine):
                 if "card" in event:
                     extra = set(event) - {"card", "to"}
                     if extra:
-                        raise EngineError("bad_event", f"unknown field(s) {', '.join(sorted(extra))}")
+                        raise EngineError("bad_event", f"unknown field(s) {', '.join(sorted(extra))}", params={"fields": sorted(extra)})
                     deal.take_card(event["card"], event.get("to"))
                 elif "bet" in event:
                     if set(event) != {"bet"}:
@@ -517,7 +528,7 @@ class PotGame(Engine):
                     raise EngineError("bad_event", "expected a card or a bet")
             except EngineError as exc:
                 raise exc.at(index) from None
-        return deal.result()
+        return deal.result(fresh_bet_id(rnd.bets, rnd.events))
 
     # -- figures -----------------------------------------------------------------------------
     def bet_edges(self, cfg: Mapping[str, Any]) -> list[EdgeRow]:  # pragma: no cover - abstract

@@ -50,6 +50,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANKS, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
+from tables.engines.inputs import option, set_hand_input
 from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_front3, rank_front3_codes
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
@@ -59,6 +60,7 @@ WAGER = "wager"
 SET, HOUSE_WAY, SURRENDER, ROYALTY = "set", "house_way", "surrender", "royalty"
 WIN, LOSE, COPY = "win", "lose", "copy"
 PARTS = (("back", 5), ("middle", 5), ("front", 3))
+ROYALTY_LABELS = {ROYALTY: "Claim royalties"}
 ROYALTY_LINES = ("straight_flush", "four_of_a_kind", "six_pairs")
 
 
@@ -280,7 +282,7 @@ class Pusoy(Engine):
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if bet.seat > SEATS:
-            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat")
+            raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         bets = super().parse_bets(raw_bets, config)
@@ -290,7 +292,7 @@ class Pusoy(Engine):
                 raise EngineError(
                     "bad_bet",
                     f"bet {bet.id}: seat {bet.seat} already has a wager (one per seat)",
-                    field=f"bets[{i}].seat",
+                    field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat},
                 )
             seen.add(bet.seat)
         return bets
@@ -354,18 +356,18 @@ class Pusoy(Engine):
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: {who_name} acts next, not {'the dealer' if who == DEALER else f'seat {who}'}",
-                event=index,
+                event=index, params={"seat": expected, "seat_given": who},
             )
         action = event["action"]
         if action not in allowed:
             raise EngineError(
-                "illegal_action", f"event {index}: {who_name} may {', '.join(allowed)}, not {action!r}", event=index
+                "illegal_action", f"event {index}: {who_name} may {', '.join(allowed)}, not {action!r}", event=index, params={"allowed": list(allowed), "action": action}
             )
         fields = {"seat", "action", "back", "middle", "front"} if action == SET else {"seat", "action"}
         extra = set(event) - fields
         if extra:
             raise EngineError(
-                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index
+                "bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))} for '{action}'", event=index, params={"fields": sorted(extra), "action": action}
             )
         if action == SURRENDER:
             return Decision(SURRENDER)
@@ -386,7 +388,7 @@ class Pusoy(Engine):
                 "bad_event",
                 f"event {index}: {who_name}'s setting must use exactly the thirteen "
                 f"cards dealt ({' '.join(str(c) for c in cards)})",
-                event=index,
+                event=index, params={"cards": [str(c) for c in cards]},
             )
         return Decision(SET, PusoyHand(tuple(parts[0]), tuple(parts[1]), tuple(parts[2])))
 
@@ -406,12 +408,14 @@ class Pusoy(Engine):
         seat = next((b.seat for b in sorted(rnd.bets, key=lambda b: b.seat) if b.seat not in table.seats), None)
         if seat is not None:
             allowed = self.seat_actions(rnd.config)
+            cards = table.cards[position_name(seat)]
             step = expect_action(
                 seat,
                 allowed,
                 f"Seat {seat}: {_say_allowed(allowed)}",
                 position=position_name(seat),
-                hand=[str(c) for c in table.cards[position_name(seat)]],
+                hand=[str(c) for c in cards],
+                inp=self._set_input(seat, cards, allowed, rnd.config),
             )
             return awaiting(step, hands=hands, bets=decided, dealing_order=table.order)
         if table.dealer is None and table.seats_in():
@@ -422,9 +426,52 @@ class Pusoy(Engine):
                 f"Dealer: {_say_allowed(allowed)}",
                 position=DEALER,
                 hand=[str(c) for c in table.cards[DEALER]],
+                inp=self._set_input(DEALER, table.cards[DEALER], allowed, rnd.config),
             )
             return awaiting(step, hands=hands, bets=decided, dealing_order=table.order)
         return self.settle(rnd, table, hands)
+
+    def _set_input(self, who: int | str, cards: Sequence[Card], allowed: Sequence[str],
+                   config: Mapping[str, Any]) -> Json:
+        """Set three hands from the thirteen cards, the house way one tap away; surrender and
+        royalties offered beside (royalties only when the cards hold one)."""
+        way = house_set(cards)
+        others = [
+            option(action, {"seat": who, "action": action}, ROYALTY_LABELS.get(action))
+            for action in allowed
+            if action == SURRENDER or (action == ROYALTY and royalty_of(cards, config["royalty_pays"]) is not None)
+        ]
+        return set_hand_input(
+            who, [str(c) for c in cards], PARTS,
+            {"back": [str(c) for c in way.back], "middle": [str(c) for c in way.middle],
+             "front": [str(c) for c in way.front]},
+            {"seat": who, "action": SET}, {"seat": who, "action": HOUSE_WAY}, options=others,
+        )
+
+    def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
+        """Why setting ``cards`` (thirteen) as ``hands`` (``back``, ``middle``, ``front``) fouls, in a
+        dealer's words, or None when it does not; a setting that does not use exactly the cards is refused.
+
+        >>> ENGINE.check_set(["AS", "AH", "KD", "KC", "2S", "3D", "4C", "5H", "7S", "8D", "9C", "JH", "QS"],
+        ...                  {"back": ["2S", "3D", "4C", "5H", "7S"], "middle": ["AS", "AH", "8D", "9C", "JH"],
+        ...                   "front": ["KD", "KC", "QS"]})
+        "the middle's pair of aces outranks the back's seven-five high"
+        """
+        thirteen = read_cards(list(cards), HAND_SIZE, "cards", 0)
+        parts = [read_cards(hands.get(name), size, name, 0) for name, size in PARTS]
+        if Counter(parts[0] + parts[1] + parts[2]) != Counter(thirteen):
+            raise EngineError(
+                "bad_set",
+                f"the setting must use exactly the thirteen cards ({' '.join(str(c) for c in thirteen)})",
+                params={"cards": [str(c) for c in thirteen]},
+            )
+        hand = PusoyHand(tuple(parts[0]), tuple(parts[1]), tuple(parts[2]))
+        b, m, f = hand.ranks
+        if m > b:
+            return f"the middle's {hand_name(m)} outranks the back's {hand_name(b)}"
+        if f > m:
+            return f"the front's {hand_name(f)} outranks the middle's {hand_name(m)}"
+        return None
 
     def _early_row(self, bet: Bet, decision: Decision, config: Mapping[str, Any]) -> Json:
         if decision.action == SURRENDER:

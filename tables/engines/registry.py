@@ -59,7 +59,7 @@ def get_engine(game: Any) -> Engine:
         engine = _load(game)
         if engine is None:
             raise EngineError("unknown_game", f"no engine plays '{game}' (games: {', '.join(available_games())})",
-                              field="game")
+                              field="game", params={"game": game, "games": available_games()})
         _cache[game] = engine
     return engine
 

@@ -28,14 +28,14 @@ def read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequen
         )
     extra = set(event) - {"card", "to"}
     if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index)
+        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
     to = event.get("to")
     if to is not None and to != expected:
         if to not in order:
             raise EngineError(
-                "bad_event", f"event {index}: 'to' must be one of the hands in play: {', '.join(order)}", event=index
+                "bad_event", f"event {index}: 'to' must be one of the hands in play: {', '.join(order)}", event=index, params={"order": list(order)}
             )
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index)
+        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index, params={"expected": expected, "to": to})
     try:
         card = parse_card(event["card"], allow_joker=allow_joker)
         shoe.take(card)
@@ -47,7 +47,7 @@ def read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequen
 def read_cards(raw: Any, count: int, name: str, index: int, *, allow_joker: bool = False) -> list[Card]:
     """The ``count`` cards of the field ``name`` of event ``index`` (a hand as a seat sets it)."""
     if not isinstance(raw, list) or len(raw) != count:
-        raise EngineError("bad_event", f"event {index}: '{name}' must be a list of {count} cards", event=index)
+        raise EngineError("bad_event", f"event {index}: '{name}' must be a list of {count} cards", event=index, params={"name": name, "count": count})
     cards = []
     for text in raw:
         try:

@@ -47,6 +47,7 @@ from tables.engines.base import (
 )
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
+from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding, divide, percent_of
 
 NOIR, ROUGE = "noir", "rouge"
@@ -63,6 +64,9 @@ def card_value(card: Card) -> int:
     if card.rank in "TJQK":
         return 10
     return int(card.rank)
+
+
+INSURED = (BetField("insured", FieldKind.BOOL, "Insured against a refait of 31"),)
 
 
 @dataclass
@@ -140,21 +144,21 @@ class TrenteEtQuarante(Engine):
         *LIMIT_SETTINGS,
     )
     bet_types = {
-        ROUGE: BetSpec("the rouge row ends nearer 31 (lower total); 1:1", optional=("insured",)),
-        NOIR: BetSpec("the noir row ends nearer 31 (lower total); 1:1", optional=("insured",)),
+        ROUGE: BetSpec("the rouge row ends nearer 31 (lower total); 1:1", optional=("insured",), fields=INSURED),
+        NOIR: BetSpec("the noir row ends nearer 31 (lower total); 1:1", optional=("insured",), fields=INSURED),
         COULEUR: BetSpec(
-            "the first card of the noir row has the colour of the winning row; 1:1", optional=("insured",)
+            "the first card of the noir row has the colour of the winning row; 1:1", optional=("insured",), fields=INSURED
         ),
-        INVERSE: BetSpec("the first card of the noir row has the colour of the losing row; 1:1", optional=("insured",)),
+        INVERSE: BetSpec("the first card of the noir row has the colour of the losing row; 1:1", optional=("insured",), fields=INSURED),
     }
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if "insured" not in bet.extra:
             return
         if not isinstance(bet.get("insured"), bool):
-            raise EngineError("bad_bet", f"bet {bet.id}: 'insured' must be true or false", field=f"{where}.insured")
+            raise EngineError("bad_bet", f"bet {bet.id}: 'insured' must be true or false", field=f"{where}.insured", params={"bet": bet.id})
         if bet.get("insured") and not config["insurance"]:
-            raise EngineError("bad_bet", f"bet {bet.id}: this table does not offer insurance", field=f"{where}.insured")
+            raise EngineError("bad_bet", f"bet {bet.id}: this table does not offer insurance", field=f"{where}.insured", params={"bet": bet.id})
 
     def replay(self, rnd: Round) -> Coup:
         shoe = Shoe(rnd.config["decks"])

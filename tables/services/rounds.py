@@ -36,7 +36,7 @@ from tables.models import (
 )
 from tables.services.locks import lock_round, lock_table
 
-TAKE_BETS = {"expect": "bets", "say": "Place your bets"}
+TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets"}}
 
 
 def round_document(rnd: Round, *, extra_bets: list[Json] | None = None,

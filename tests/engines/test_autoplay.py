@@ -17,18 +17,8 @@ import pytest
 from tables.engines import autoplay as ap
 from tables.engines.autoplay import AutoplayStuck, Table, autoplay, behaviour_for, card_pool, play_round
 from tables.engines.registry import available_games, get_engine
+from tests.engines.helpers import CONFIGS, LIMITS
 
-LIMITS = {"min_bet": 500, "max_bet": 50_000}
-# the settings a table of each game needs besides its limits (as the demo floor sets them)
-CONFIGS: dict[str, dict[str, Any]] = {
-    "pontoon": {"banker_seat": 1, "seats": 7},
-    "red_dog": {"ante": 500, "forfeit": 500, "rake_bp": 500},
-    "in_between": {"ante": 500, "pair_pays": 1_000, "rake_bp": 500},
-    "carousel": {"limit": 500, "chip": 100},
-    "pony": {"limit": 500, "chip": 100},
-    "merry_go_round": {"limit": 500, "chip": 100},
-    "calcutta_horse_race": {"min_bid": 500, "min_raise": 100},
-}
 ROUNDS = 30
 
 

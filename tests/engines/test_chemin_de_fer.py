@@ -14,6 +14,7 @@ from tables.engines import baccarat, registry
 from tables.engines.cards import full_deck
 from tables.engines.chemin_de_fer import ENGINE, OptionStrategy, coup_probabilities
 from tables.engines.errors import EngineError
+from tests.engines.helpers import without_input
 
 BANK_SEAT, PUNTER_SEAT = 1, 4
 RANK_OF = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
@@ -75,7 +76,7 @@ def what_next(out: dict[str, Any]) -> str:
     if nxt["expect"] == "card":
         assert nxt["to"] == "banker"
         return "D"
-    assert nxt == {
+    assert without_input(nxt) == {
         "expect": "action",
         "seat": BANK_SEAT,
         "allowed": ["draw", "stand"],
@@ -142,7 +143,7 @@ def test_punter_chart_cell(punter_total: int, expected: str) -> None:
         assert out["next"]["to"] == "player"
         assert out["next"]["say"] == f"Punter draws on {punter_total}"
     elif expected == "action":
-        assert out["next"] == {
+        assert without_input(out["next"]) == {
             "expect": "action",
             "seat": PUNTER_SEAT,
             "allowed": ["draw", "stand"],
@@ -188,7 +189,7 @@ def test_punter_stands_on_5_then_banker_draws_on_0_to_5() -> None:
     out = play(events)
 
     # then
-    assert out["next"] == {"expect": "card", "to": "banker", "say": "Punter stands on 5. Banker draws on 5"}
+    assert without_input(out["next"]) == {"expect": "card", "to": "banker", "say": "Punter stands on 5. Banker draws on 5"}
     assert out["hands"]["player"]["choice"] == "stand"
 
 

@@ -17,6 +17,7 @@ from tables.engines.cards import RANKS, SUITS
 from tables.engines.errors import EngineError
 from tables.engines.horse_race import ENGINES, course_rows, split_pool, win_chance, win_chance_by_row_cards
 from tables.engines.money import Rounding
+from tests.engines.helpers import without_input
 
 PACK = [r + s for s in SUITS for r in RANKS if r != "A"]  # the 48 cards left once the aces are the horses
 
@@ -88,7 +89,7 @@ def test_the_betting_stage_shows_the_odds_and_the_bets_placed():
     # when
     out = play(events)
     # then
-    assert out["next"] == {
+    assert without_input(out["next"]) == {
         "expect": "card",
         "to": "race",
         "say": "Take bets: spades 3-1, hearts 3-1, diamonds 3-1, clubs 3-1",
@@ -306,7 +307,7 @@ def test_calcutta_auction_goes_longshot_first_and_next_says_what_is_up():
     wrong = refused(course + [bid(1, "H", 2)], "calcutta_horse_race")
     # then
     assert first["hands"]["course"]["sorted"] == ["2S", "3S", "4S", "5H", "6H", "7D", "8C"]
-    assert first["next"] == {"expect": "bid", "horses": ["S"], "high_bid": None, "minimum": 1, "sell": None,
+    assert without_input(first["next"]) == {"expect": "bid", "horses": ["S"], "high_bid": None, "minimum": 1, "sell": None,
                              "say": "Auction: take bids on spades (3 in the row)"}  # fmt: skip
     assert bidding["next"]["high_bid"] == {"seat": 2, "amount": 4}
     assert bidding["next"]["minimum"] == 5

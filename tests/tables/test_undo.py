@@ -38,7 +38,8 @@ def test_dealer_undoes_a_wrong_card_with_a_pit_managers_approval(floor, dealer_a
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["document"]["events"] == [{"card": "9S"}, {"card": "KH"}, {"card": "5D"}]
-    assert body["state"]["next"] == {"expect": "card", "to": "banker", "say": "Deal card 4 to the banker"}
+    assert body["state"]["next"] == {"expect": "card", "to": "banker", "say": "Deal card 4 to the banker",
+                                     "input": {"kind": "card", "to": "banker", "deck": "standard"}}
     assert body["status"] == "dealing"
     undone = RoundEvent.objects.get(round_id=round_id, seq=3)
     assert undone.payload == {"card": "3C"}

@@ -1,0 +1,29 @@
+"""Helpers the engine tests share: the tables every game is played at, playing a document, a refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LIMITS = {"min_bet": 500, "max_bet": 50_000}
+# the settings a table of each game needs besides its limits (as the demo floor sets them)
+CONFIGS: dict[str, dict[str, Any]] = {
+    "pontoon": {"banker_seat": 1, "seats": 7},
+    "red_dog": {"ante": 500, "forfeit": 500, "rake_bp": 500},
+    "in_between": {"ante": 500, "pair_pays": 1_000, "rake_bp": 500},
+    "carousel": {"limit": 500, "chip": 100},
+    "pony": {"limit": 500, "chip": 100},
+    "merry_go_round": {"limit": 500, "chip": 100},
+    "calcutta_horse_race": {"min_bid": 500, "min_raise": 100},
+}
+
+
+def table_config(game: str) -> dict[str, Any]:
+    """The config of a table of ``game`` with limits."""
+    return {**LIMITS, **CONFIGS.get(game, {})}
+
+
+def without_input(step: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A ``next`` without its ``input`` (tests/engines/test_inputs.py checks every input on its own)."""
+    if step is None:
+        return None
+    return {k: v for k, v in step.items() if k != "input"}
