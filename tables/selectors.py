@@ -45,8 +45,5 @@ def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
                        params={"seat": seat})
     if not isinstance(hands, dict):
         raise InvalidInput("hands must be an object of card lists by hand name", code="invalid", field="hands")
-    check = getattr(get_engine(rnd.game), "check_set", None)
-    if check is None:
-        raise Conflict(f"{rnd.game} sets no hands", code="no_hand_to_set")
-    reason = check(step["cards"], hands)
+    reason = get_engine(rnd.game).check_set(step["cards"], hands)
     return {"ok": reason is None, "reason": reason}

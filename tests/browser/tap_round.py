@@ -185,12 +185,12 @@ def tap_event(screen: Screen, step: Json, event: Json, layout: list[Json]) -> No
     screen.step(kind)
     options = step.get("options") or []
     # the option that is the event; or, where the document words it otherwise, the one of the same action
-    chosen = next((o for o in options if _same(event, o["event"])), None)
+    chosen = next((i for i, o in enumerate(options) if _same(event, o["event"])), None)
     if chosen is None and kind == "choice":
-        alike = [o for o in options if o["event"].get("action") == event.get("action")]
+        alike = [i for i, o in enumerate(options) if o["event"].get("action") == event.get("action")]
         chosen = alike[0] if len(alike) == 1 else None
     if chosen is not None:
-        page.locator(f"#deal-work .widget [data-value='{chosen['value']}']").click()
+        page.locator(f"#deal-work .widget [data-option='{chosen}']").click()
         idle(page)
         return
     if kind == "card":

@@ -76,7 +76,8 @@ def test_the_demo_floor_has_a_table_of_every_game_with_a_dealer_on_it(db, client
         assignment = Assignment.objects.get(table=table, relieved_at__isnull=True)
         assert client.login(username=assignment.dealer.username, password=DEMO_PASSWORD)
         answer = client.get("/dealer/")
-        assert answer.status_code == 302 and answer["Location"] == f"/dealer/{table.code}/", game
+        assert answer.status_code == 302, game
+        assert answer["Location"] == f"/dealer/{table.code}/", game
         page = client.get(answer["Location"])
         assert page.status_code == 200
         assert b'id="dealer-boot"' in page.content

@@ -29,6 +29,13 @@
     return el;
   }
 
+  /** The alternatives a step offers (options may share a value: Faro's take-downs), keyed by index. */
+  function optionButtons(input, ctx, cls) {
+    return (input.options || []).map((o, i) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
+      class: `${cls} action-${o.value}`, "data-value": o.value, "data-option": i,
+    }));
+  }
+
   const btn = (label, onclick, attrs) => h("button", { type: "button", class: "btn", onclick, ...(attrs || {}) }, label);
   const pressed = (on) => (on ? "true" : "false");
   const group = (label, cls, ...children) => h("div", { class: `group ${cls || ""}`, role: "group", "aria-label": label },
@@ -98,14 +105,11 @@
     const send = (code) => {
       memo.rank = null;
       memo.suit = null;
-      ctx.post({ card: code });
+      // the place the engine named goes with the card, so the record says where the dealer put it
+      ctx.post(input.to !== null && input.to !== undefined ? { card: code, to: input.to } : { card: code });
     };
     const deck = input.deck || "standard";
-    const others = (input.options || []).length
-      ? h("div", { class: "action-grid" }, input.options.map((o) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
-        class: `btn action-${o.value}`, "data-value": o.value,
-      })))
-      : null;
+    const others = (input.options || []).length ? h("div", { class: "action-grid options" }, optionButtons(input, ctx, "btn")) : null;
     if (deck === "triangle") {
       return h("div", { class: "keypad", role: "group", "aria-label": "Card" },
         h("span", { class: "group-label" }, "Card (1 to 10)"),
@@ -133,9 +137,7 @@
 
   // -- choice: every option is the complete event to post ----------------------------------------------
   widget("choice", (input, ctx) => h("div", { class: "action-grid", role: "group", "aria-label": "Choices", "data-primary": "" },
-    (input.options || []).map((o) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
-      class: `btn big action-${o.value}`, "data-value": o.value,
-    }))));
+    optionButtons(input, ctx, "btn big")));
 
   // -- amount: a stake between bounds, or one of the options offered instead ---------------------------
   widget("amount", (input, ctx) => {
@@ -152,9 +154,7 @@
     return h("div", { class: "amount-widget" },
       h("div", { class: "action-grid", "data-primary": "" },
         btn(label, submit, { class: "btn primary big", "data-action": "submit-amount" }),
-        (input.options || []).map((o) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
-          class: `btn big warn action-${o.value}`, "data-value": o.value,
-        }))),
+        optionButtons(input, ctx, "btn big warn")),
       quick.length ? h("div", { class: "quick-grid" }, quick) : null,
       stakeBox(ctx, memo, { min: input.min, max: input.max, label }));
   });
@@ -201,9 +201,7 @@
         }),
         input.house_way_event ? btn(input.house_way_label || "House way", () => ctx.post(clone(input.house_way_event)), { class: "btn big", "data-action": "house-way" }) : null,
         btn("Start again", () => { memo.placed = null; memo.verdict = null; ctx.rerender(); }, { "data-action": "reset" }),
-        (input.options || []).map((o) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
-          class: `btn action-${o.value}`, "data-value": o.value,
-        }))),
+        optionButtons(input, ctx, "btn")),
       memo.verdict && !memo.verdict.ok ? h("p", { class: "error foul", role: "alert" }, `Foul: ${memo.verdict.reason}`) : null,
       memo.verdict && memo.verdict.ok ? h("p", { class: "ok", role: "status" }, "These hands are set correctly.") : null,
       h("div", { class: "set-cards", role: "group", "aria-label": "Cards to set" },
@@ -241,7 +239,7 @@
     const horses = (input.horses || []).map((x) => (typeof x === "object" ? x : { value: x, label: F.handLabel(x) }));
     const labelOf = (v) => (horses.find((x) => x.value === v) || { label: F.handLabel(v) }).label;
     const high = input.high_bid;
-    const lot = high ? high.horse : null;
+    const lot = high ? high.horse || (horses.length === 1 ? horses[0].value : null) : null;
     if (!memo.horse || (lot && memo.horse !== lot)) memo.horse = lot || (horses.length === 1 ? horses[0].value : null);
     if (memo.stake === undefined) memo.stake = 0;
     const minimum = input.min || 0;
@@ -258,11 +256,11 @@
     };
     return h("div", { class: "bid" },
       high
-        ? h("p", { class: "high-bid" }, `${labelOf(high.horse)}: high bid ${F.money(high.amount)} by seat ${high.seat}`)
+        ? h("p", { class: "high-bid" }, `${lot ? `${labelOf(lot)}: ` : ""}high bid ${F.money(high.amount)} by seat ${high.seat}`)
         : h("p", { class: "high-bid" }, `No bid yet: an opening bid is at least ${F.money(minimum)}`),
       h("div", { class: "action-grid", "data-primary": "" },
         btn(memo.seat ? `Bid for seat ${memo.seat}` : "Bid", bid, { class: "btn primary big", "data-action": "bid" }),
-        input.sell && high ? btn(`Sold: ${labelOf(high.horse)} to seat ${high.seat} for ${F.money(high.amount)}`, () => ctx.post(withBetId(clone(input.sell), ctx)), {
+        input.sell && high ? btn(`Sold to seat ${high.seat} for ${F.money(high.amount)}`, () => ctx.post(withBetId(clone(input.sell), ctx)), {
           class: "btn warn big", "data-action": "sell",
         }) : null),
       lot ? null : group("Horse", "", h("div", { class: "type-grid" }, horses.map((x) => btn(x.label, () => { memo.horse = x.value; ctx.rerender(); }, {
