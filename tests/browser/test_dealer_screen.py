@@ -24,7 +24,7 @@ from tests.browser.dealer_steps import (
 from tests.factories import TableFactory, UserFactory, assign
 
 pytestmark = pytest.mark.browser
-REFUSED_NINE = "That card is already out as many times as the shoe holds it: check the card."
+REFUSED_NINE = "Every 9 of spades the shoe holds is already out: check the card."
 
 
 def check_both_sizes(screens, page, name: str) -> None:
@@ -125,7 +125,7 @@ def test_an_impossible_card_is_refused_on_the_spot_with_the_engines_words(screen
     expect(page.locator("#error")).to_have_text(REFUSED_NINE)
     expect(say(page)).to_have_text("Deal card 2 to the banker")
     screens.shot(page, "dealer-refused-card")
-    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S"}]
+    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S", "to": "player"}]
     # and the right card goes through, clearing the message
     tap_card(page, "KH")
     expect(page.locator("#error")).to_be_hidden()
@@ -176,7 +176,7 @@ def test_a_dropped_request_is_retried_without_a_duplicate(screens, floor):
     # then each entry exists once
     assert lost == {"answer": 1, "request": 1}
     assert list(Bet.objects.values_list("seat", "type", "amount")) == [(4, "banker", 10000)]
-    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S"}]
+    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S", "to": "player"}]
     bet_keys = IdempotencyRecord.objects.filter(path__endswith="/bets/")
     assert bet_keys.count() == 1
 
@@ -207,7 +207,7 @@ def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
     expect(say(page)).to_have_text("Deal card 4 to the banker")
     tap_card(page, "3D")
     undone = RoundEvent.objects.get(undone_at__isnull=False)
-    assert (undone.payload, undone.undone_by, undone.undo_approved_by) == ({"card": "3C"}, floor.dealer, floor.manager)
+    assert (undone.payload, undone.undone_by, undone.undo_approved_by) == ({"card": "3C", "to": "banker"}, floor.dealer, floor.manager)
     assert [e.payload["card"] for e in RoundEvent.objects.filter(undone_at__isnull=True).order_by("seq")] == [
         "9S",
         "KH",
