@@ -145,7 +145,7 @@
 
   /** The refusal in the dealer's words, with what the engine asks for now. */
   function wordsFor(err) {
-    return F.refusal(err.error, { next: nextStep().say || "", table: table.code });
+    return F.refusal(err.error, { next: F.sayMoney(nextStep().say || "", nextStep()), table: table.code });
   }
 
   /** One action: a fresh key, kept until answered (not for approvals: no password at rest). */
@@ -395,6 +395,13 @@
 
   function preDealPanel() {
     const specs = boot.bet_types.filter((t) => t.before_deal !== false);
+    if (!specs.length) {
+      return h("div", { class: "bet-panel" },
+        h("div", { class: "bet-actions" }, btn("No more bets", () => act(roundUrl("close-betting/")), {
+          class: "btn warn big", id: "close-betting", "data-primary": "",
+        })),
+        h("p", { class: "muted" }, "At this game the bets are taken during the deal: close betting to start it."));
+    }
     return betPanel(betSel, {
       specs, submitLabel: (sel) => (sel.correcting ? "Save correction" : "Place bet"), onSubmit: placeBet, idPrefix: "place-bet",
       extra: betSel.correcting
@@ -437,9 +444,10 @@
       if (table.status !== "open") return "The table is closed";
       return round && round.status === "voided" ? `Round #${round.number} was voided. Open a new round.` : "Open a round to take bets";
     }
-    if (p === "pay") return `${state.say || "Round complete"}: pay and collect`;
-    if (p === "settled") return `${state.say || "Round complete"} · settled`;
-    return (state.next && state.next.say) || "";
+    const said = F.sayMoney(state.say, state);
+    if (p === "pay") return `${said || "Round complete"}: pay and collect`;
+    if (p === "settled") return `${said || "Round complete"} · settled`;
+    return state.next ? F.sayMoney(state.next.say, state.next, { pot: state.pot, pool: state.pool }) : "";
   }
 
   function renderBets() {

@@ -104,5 +104,29 @@
     return fill(boot.words[""][0], values);
   }
 
-  CD.format = { SUITS, RANKS, RANK_NAMES, money, parseMoney, rankLabel, cardText, cardName, handLabel, words, capital, betName, refusal };
+  const MONEY_KEY = /amount|pot|forfeit|carry|bank|ante|raise|stake|paid|net|bid|min|max|covered|rake/i;
+
+  /** Every amount (minor units) a step or a settlement states in its fields. */
+  function amountsIn(value, key, into) {
+    if (typeof value === "number" && Number.isInteger(value) && MONEY_KEY.test(key || "")) into.add(Math.abs(value));
+    else if (Array.isArray(value)) value.forEach((v) => amountsIn(v, key, into));
+    else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) amountsIn(v, MONEY_KEY.test(k) ? k : (key && !/^(seat|hand|seats|hands|cards|card|dice|number|turn|round)$/.test(k) ? key : k), into);
+    return into;
+  }
+
+  /** The engine's words with the amounts it states (the same numbers as its money fields) in major
+   * units with the currency: "bet 500 to 2500" → "bet €5.00 to €25.00". A seat, hand, card or turn
+   * number is never an amount, and nothing under one currency unit is taken for one. */
+  function sayMoney(text, ...sources) {
+    const amounts = new Set();
+    for (const src of sources) amountsIn(src, "", amounts);
+    const unit = 10 ** currency.digits;
+    return String(text || "").replace(/(\b(?:seat|seats|hand|hands|card|turn|round|dice|ranks?)\s+)?\b(\d+)\b/gi, (all, before, digits) => {
+      const n = Number(digits);
+      if (before || n < unit || !amounts.has(n)) return all;
+      return money(n);
+    });
+  }
+
+  CD.format = { sayMoney, SUITS, RANKS, RANK_NAMES, money, parseMoney, rankLabel, cardText, cardName, handLabel, words, capital, betName, refusal };
 })();
