@@ -7,10 +7,13 @@ never update or delete them (a void is a new state with a reason and an approval
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from tables.engines.base import Bet as EngineBet
 from tables.engines.registry import GAME_MODULES
 
 GAME_CHOICES = [(name, name.replace("_", " ").title()) for name in GAME_MODULES]
@@ -209,7 +212,17 @@ class Bet(models.Model):
         ]
 
     def as_document(self) -> dict:
-        return {"id": self.client_id, "seat": self.seat, "type": self.type, "amount": self.amount, **self.extra}
+        return self.engine_bet().to_json()
+
+    def engine_bet(self) -> EngineBet:
+        """This bet as the engines and the round document know it."""
+        return EngineBet(self.client_id, self.seat, self.type, self.amount, self.extra)
+
+    @staticmethod
+    def fields_of(bet: EngineBet) -> dict[str, Any]:
+        """The model fields of an engine's bet (the one mapping between the two)."""
+        return {"client_id": bet.id, "seat": bet.seat, "type": bet.type, "amount": bet.amount,
+                "extra": dict(bet.extra)}
 
 
 class BetWithdrawal(models.Model):

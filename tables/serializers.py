@@ -4,6 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from tables.engines.base import bet_extra
 from tables.models import Assignment, Bet, Pit, Round, Shift, ShiftType, Table
 
 
@@ -93,7 +94,7 @@ class BetInput(serializers.Serializer):
         if not isinstance(data, dict):
             raise serializers.ValidationError({"non_field_errors": ["a bet must be a JSON object"]})
         values = super().to_internal_value(data)
-        values["extra"] = {k: v for k, v in data.items() if k not in ("id", "seat", "type", "amount")}
+        values["extra"] = bet_extra(data)
         return values
 
 

@@ -16,7 +16,7 @@ Each engine module defines ``ENGINE``, an instance of a :class:`Engine` subclass
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -109,8 +109,19 @@ class BetSpec:
         return next(f for f in self.fields if f.name == name)
 
 
+BET_KEYS = ("id", "seat", "type", "amount")  # a bet's own keys; any other key is a game-specific field
+
+
+def bet_extra(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The game-specific fields of a bet object (a number, a rank, coppered…)."""
+    return {k: v for k, v in raw.items() if k not in BET_KEYS}
+
+
 @dataclass(frozen=True, slots=True)
 class Bet:
+    """One bet: the only mapping between a bet object of the round document (``to_json``/``of``),
+    the engines and the stored bet (``tables.models.Bet`` reads and writes it through these)."""
+
     id: str
     seat: int
     type: str
@@ -119,6 +130,14 @@ class Bet:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.extra.get(key, default)
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Bet:
+        """A bet object as given (unchecked: :func:`parse_bet` checks one)."""
+        return cls(raw["id"], raw["seat"], raw["type"], raw["amount"], bet_extra(raw))
+
+    def to_json(self) -> Json:
+        return {"id": self.id, "seat": self.seat, "type": self.type, "amount": self.amount, **self.extra}
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +194,7 @@ def parse_bet(raw: Any, spec_for: Callable[[str], BetSpec | None], *, where: str
     if not _is_int(amount) or amount <= 0:
         raise EngineError("bad_amount", f"bet {bet_id}: amount must be a positive whole number of minor units",
                           event=event, field=f"{where}.amount", params={"bet": bet_id})
-    extra = {k: v for k, v in raw.items() if k not in ("id", "seat", "type", "amount")}
+    extra = bet_extra(raw)
     for name in spec.required:
         if name not in extra:
             raise EngineError("bad_bet", f"bet {bet_id}: a '{bet_type}' bet needs '{name}'",
@@ -285,6 +304,76 @@ class Engine:
     def play(self, rnd: Round) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    # -- what the round service asks, without knowing the game ------------------------------
+    def carry_over(self, previous: Mapping[str, Any] | None) -> tuple[Json, list[Any] | None]:
+        """What the last settled round at a table (its stored answer, ``previous``) hands on to the
+        next: settings to open it with, and the players still in (a first ``players`` event), or
+        None. Only settings this engine knows are carried. Pool and pot games carry what is left in
+        the pool (``pool.carry_out`` → ``carry_in``); games that hand on more override this."""
+        if not isinstance(previous, Mapping):
+            return {}, None
+        pool = previous.get("pool")
+        known = {s.name for s in self.settings}
+        if isinstance(pool, Mapping) and "carry_in" in known and isinstance(pool.get("carry_out"), int):
+            return {"carry_in": pool["carry_out"]}, None
+        return {}, None
+
+    def check_new_bet(self, config: Mapping[str, Any], bets: Sequence[Json], raw: Any) -> Bet:
+        """Check one bet placed before the deal, beside ``bets`` (those already down), exactly as
+        closing the betting will: its type, fields, seat and limits, and the bets as a whole. Its
+        refusal names the field of the bet at fault (``amount``, ``seat``…), or ``bets`` for the set.
+
+        Some games only make a round once several bets are down (a chemin de fer coup needs its
+        bank and a punto, in whichever order the croupier takes them): while the bets so far do not
+        make a round, a bet is checked on its own; a bet that breaks a set that was complete, or is
+        wrong in itself, is refused."""
+        index = len(bets)
+        doc = {"game": self.name, "config": dict(config), "bets": [*bets, raw], "events": []}
+        try:
+            return self.load(doc).bets[-1]
+        except EngineError as exc:
+            if exc.field != "bets":
+                raise _relative_to_bet(exc, index) from None
+            try:
+                self.load({**doc, "bets": list(bets)})
+            except EngineError as before:
+                if before.field != "bets":
+                    raise exc from None
+            else:
+                raise exc from None
+        resolved = self.resolve_config(config)
+        try:
+            bet = parse_bet(raw, self.spec_for, where="bets")
+            self.check_limits(bet, resolved, where="bets")
+            self.check_bet(bet, resolved, where="bets")
+        except EngineError as own:
+            raise _relative_to_bet(own, index) from None
+        return bet
+
+    def bet_placed_by(self, event: Mapping[str, Any]) -> Bet | None:
+        """The bet an accepted event places (a between-stage bet, a pot bet, a horse sold), or None."""
+        raw = event.get("bet")
+        return Bet.of(raw) if isinstance(raw, Mapping) else None
+
+    def stakes_taken_by_choices(self, rows: Sequence[Json], events: Sequence[Mapping[str, Any]],
+                                placed: Collection[str]) -> list[tuple[Bet, int]]:
+        """Stakes a choice put down rather than a bet (settled in rows whose id no bet in ``placed``
+        has), each with the index of the event that took it. None in most games."""
+        return []
+
+    def limits_of(self, bet_type: str, config: Mapping[str, Any]) -> tuple[int | None, int | None]:
+        """The table limits a bet of this type was placed under (none where the rules fix its size)."""
+        spec = self.bet_types.get(bet_type)
+        if spec is None or not spec.limits_apply:
+            return None, None
+        return config.get("min_bet"), config.get("max_bet")
+
+    @staticmethod
+    def handle_of(row: Mapping[str, Any]) -> int:
+        """What a settled row put at risk: its ``staked`` where the engine reports more than the first
+        stake (blackjack doubles and splits, Caribbean Stud's raise), else its amount."""
+        return int(row.get("staked", row["amount"]))
+
     def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
         """Why setting ``cards`` into ``hands`` fouls, in a dealer's words (None: it does not), for the
         games where a seat sets its hand (``set_hand`` inputs); others have no hands to set."""
@@ -313,6 +402,14 @@ class Engine:
                 for name, spec in self.bet_types.items()
             },
         }
+
+
+def _relative_to_bet(exc: EngineError, index: int) -> EngineError:
+    """The refusal of ``bets[index]`` with its field named within the bet (``amount``, not ``bets[3].amount``)."""
+    prefix = f"bets[{index}]."
+    if exc.field and exc.field.startswith(prefix):
+        exc.field = exc.field[len(prefix):]
+    return exc
 
 
 # -- building the "out" document ---------------------------------------------------------

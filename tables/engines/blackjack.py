@@ -60,6 +60,7 @@ from tables.engines.money import Rounding, divide, pay_ratio
 DEALER = "dealer"
 MAIN_BET = "bet"
 INSURANCE_BET = "insurance"
+ROW_KEYS = ("id", "seat", "type", "amount")
 TEN_RANKS = frozenset("TJQK")
 VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10,
           "K": 10}  # fmt: skip
@@ -1175,6 +1176,22 @@ class Blackjack(Engine):
         ),
     }
 
+    def stakes_taken_by_choices(self, rows: Sequence[Json], events: Sequence[Mapping[str, Any]],
+                                placed: Collection[str]) -> list[tuple[Bet, int]]:
+        """Insurance is put down by the ``insurance`` action, not placed as a bet: its row
+        (``"<bet id>:insurance"``) becomes a bet of the event that took it (the action named after
+        the row's type, at its seat)."""
+        taken = []
+        for row in rows:
+            if row["id"] in placed:
+                continue
+            index = next((i for i, e in enumerate(events)
+                          if e.get("action") == row["type"] and e.get("seat") == row["seat"]), None)
+            if index is None:
+                continue
+            extra = {k: v for k, v in row.items() if k not in (*ROW_KEYS, "result", "net", "commission")}
+            taken.append((Bet(row["id"], row["seat"], row["type"], row["amount"], extra), index))
+        return taken
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if bet.type == INSURANCE_BET:
             raise EngineError(
@@ -1271,6 +1288,12 @@ class Pontoon(Engine):
     )
     bet_types = {MAIN_BET: BetSpec("The seat's bet against the banker; doubles and splits add stakes")}
 
+    def carry_over(self, previous: Mapping[str, Any] | None) -> tuple[Json, list[Any] | None]:
+        """The bank passes: the next round opens with the banker the last one named (``outcome.next_banker``)."""
+        outcome = previous.get("outcome") if isinstance(previous, Mapping) else None
+        if isinstance(outcome, Mapping) and isinstance(outcome.get("next_banker"), int):
+            return {"banker_seat": outcome["next_banker"]}, None
+        return super().carry_over(previous)
     def rules(self, config: Mapping[str, Any]) -> Rules:
         return Rules.of(config, pontoon=True)
 

@@ -746,6 +746,18 @@ class CarouselEngine(Engine):
     has_living_win: ClassVar[bool] = False
     has_high_card: ClassVar[bool] = False
 
+    def carry_over(self, previous: Mapping[str, Any] | None) -> tuple[Json, list[Any] | None]:
+        """A game hands the next its button and carries (``outcome.next_game.config``) and, while a
+        carry is left, the players still in (a first ``players`` event: only they may bet)."""
+        outcome = previous.get("outcome") if isinstance(previous, Mapping) else None
+        next_game = outcome.get("next_game") if isinstance(outcome, Mapping) else None
+        if not isinstance(next_game, Mapping):
+            return super().carry_over(previous)
+        known = {s.name for s in self.settings}
+        config = {k: v for k, v in (next_game.get("config") or {}).items() if k in known}
+        carries = any(v for k, v in config.items() if k.endswith("carry_in"))
+        players = next_game.get("players") if carries else None
+        return config, players if isinstance(players, list) else None
     def check_config(self, config: dict[str, Any]) -> None:
         chip = config["chip"]
         for name in ("limit", "carry_in", "pony_carry_in", "high_card_carry_in"):

@@ -17,7 +17,8 @@ from casino.core import sql
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import request_service
 from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
-from tables.engines.base import Json, parse_bet
+from tables.engines.base import Bet as EngineBet
+from tables.engines.base import Engine, Json
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 from tables.models import (
@@ -53,10 +54,9 @@ def _stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
     for a round written in bulk without one, read from the rows (plain values, no model instances)."""
     if rnd.document is not None and not from_rows:
         return rnd.document
-    rows = rnd.bets.filter(event_index__isnull=True, withdrawal__isnull=True).order_by("id").values_list("client_id", "seat", "type", "amount",
-                                                                               "extra")
-    bets = [{"id": bet_id, "seat": seat, "type": kind, "amount": amount, **extra}
-            for bet_id, seat, kind, amount, extra in rows]
+    rows = (rnd.bets.filter(event_index__isnull=True, withdrawal__isnull=True).order_by("id")
+            .values_list("client_id", "seat", "type", "amount", "extra"))
+    bets = [EngineBet(*row).to_json() for row in rows]
     events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq").values_list("payload", flat=True))
     return {"bets": bets, "events": events}
 
@@ -113,28 +113,11 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     return rnd
 
 
-def _carried_from_previous_round(table: Table, engine: Any) -> tuple[Json, list[Any] | None]:
-    """What the last settled round at the table hands on: pool and pot carries, the button, the
-    players still in (Carousel games, pot games). The engine says it in ``outcome.next_game`` or,
-    for a pot, ``pool.carry_out``; only settings the engine knows are carried."""
+def _carried_from_previous_round(table: Table, engine: Engine) -> tuple[Json, list[Any] | None]:
+    """What the last settled round at the table hands on (the engine says which settings and players)."""
     prev = (table.rounds.filter(status=RoundStatus.SETTLED, game=table.game).order_by("-number")
             .values_list("state", flat=True).first())
-    if not isinstance(prev, dict):
-        return {}, None
-    known = {s.name for s in engine.settings}
-    next_game = (prev.get("outcome") or {}).get("next_game") if isinstance(prev.get("outcome"), dict) else None
-    if isinstance(next_game, dict):
-        config = {k: v for k, v in (next_game.get("config") or {}).items() if k in known}
-        carries = any(v for k, v in config.items() if k.endswith("carry_in"))
-        players = next_game.get("players") if carries else None
-        return config, players if isinstance(players, list) else None
-    outcome = prev.get("outcome") if isinstance(prev.get("outcome"), dict) else {}
-    if "banker_seat" in known and isinstance(outcome.get("next_banker"), int):  # Pontoon: the bank passes
-        return {"banker_seat": outcome["next_banker"]}, None
-    pool = prev.get("pool")
-    if isinstance(pool, dict) and "carry_in" in known and isinstance(pool.get("carry_out"), int):
-        return {"carry_in": pool["carry_out"]}, None
-    return {}, None
+    return engine.carry_over(prev if isinstance(prev, dict) else None)
 
 
 def _strip_bet_field(exc: EngineError, index: int) -> EngineError:
@@ -144,34 +127,17 @@ def _strip_bet_field(exc: EngineError, index: int) -> EngineError:
     return exc
 
 
-def _bet_of_an_incomplete_set(engine: Any, rnd: Round, raw: Json, exc: EngineError, index: int,
-                              *, without: str | None = None) -> Any:
-    """Some games only make a round once several bets are down (a chemin de fer coup needs its
-    bank and a punto, in whichever order the croupier takes them). While the bets so far do not
-    make a round, a bet is checked on its own (type, fields, limits); betting_close checks the
-    whole. A bet that breaks a set that was complete, or is wrong in itself, is refused."""
-    if exc.field != "bets":
-        raise _strip_bet_field(exc, index) from None
-    try:
-        _play(_document_at_close(rnd, without=without))
-    except EngineError as before:
-        if before.field != "bets":
-            raise exc from None
-    else:
-        raise exc from None
-    config = engine.resolve_config(rnd.config)
-    try:
-        bet = parse_bet(raw, engine.spec_for, where="bets")
-        engine.check_limits(bet, config, where="bets")
-        engine.check_bet(bet, config, where="bets")
-    except EngineError as own:
-        raise _strip_bet_field(own, index) from None
-    return bet
+def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, placed_at: Any,
+             event_index: int | None = None) -> Bet:
+    """Record an engine's bet as a Bet row, with the table limits it was placed under."""
+    limit_min, limit_max = engine.limits_of(bet.type, rnd.config)
+    return Bet.objects.create(round=rnd, limit_min=limit_min, limit_max=limit_max, event_index=event_index,
+                              placed_by_id=actor_id, placed_at=placed_at, **Bet.fields_of(bet))
 
 
 def _document_at_close(rnd: Round, *, extra_bets: list[Json] | None = None, without: str | None = None) -> Json:
     """The round as close-betting will play it: its bets (less ``without``, a bet being corrected), the
-    new ones, and the carried players that close-betting posts first (Carousel games)."""
+    new ones, and the carried players that close-betting posts first."""
     doc = round_document(rnd, extra_bets=extra_bets)
     if without is not None:
         doc["bets"] = [b for b in doc["bets"] if b["id"] != without]
@@ -181,16 +147,19 @@ def _document_at_close(rnd: Round, *, extra_bets: list[Json] | None = None, with
     return doc
 
 
-def _bet_checked_at_placement(engine: Any, rnd: Round, raw: Json, *, without: str | None = None) -> Any:
-    """The bet as the engine reads it, refused now for whatever close-betting would refuse it for:
-    type, fields, limits, seats (a pontoon bet at the bank's seat), the set of bets as a whole."""
-    doc = _document_at_close(rnd, extra_bets=[raw], without=without)
+def _bet_checked_at_placement(engine: Engine, rnd: Round, raw: Json, *, without: str | None = None) -> EngineBet:
+    """The bet as the engine reads it, refused now for whatever close-betting would refuse it for: the
+    engine's check of a new bet (type, fields, seat, limits, the set of bets), then the round played as
+    close-betting plays it, where a rule about this bet may still refuse it (a seat that holds the bank);
+    only a set of bets not yet complete is left for close-betting to judge."""
+    placed = [b for b in _stored_document(rnd)["bets"] if b["id"] != without]
+    parsed = engine.check_new_bet(rnd.config, placed, raw)
     try:
-        loaded = engine.load(doc)
-        engine.play(loaded)
+        _play(_document_at_close(rnd, extra_bets=[raw], without=without))
     except EngineError as exc:
-        return _bet_of_an_incomplete_set(engine, rnd, raw, exc, len(doc["bets"]) - 1, without=without)
-    return loaded.bets[-1]
+        if exc.field != "bets":
+            raise _strip_bet_field(exc, len(placed)) from None
+    return parsed
 
 
 def _ensure_betting_open(rnd: Round) -> None:
@@ -209,17 +178,10 @@ def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, ex
     client_id = client_id or f"b{count + 1}"
     if rnd.bets.filter(client_id=client_id).exists():
         raise Conflict(f"bet id {client_id} is already used in this round", code="duplicate_bet", field="id")
-    raw = {"id": client_id, "seat": seat, "type": type, "amount": amount, **(extra or {})}
+    raw = EngineBet(client_id, seat, type, amount, extra or {}).to_json()
     engine = get_engine(rnd.game)
     parsed = _bet_checked_at_placement(engine, rnd, raw, without=without)
-    spec = engine.bet_types[parsed.type]
-    cfg = rnd.config
-    bet = Bet.objects.create(
-        round=rnd, client_id=client_id, seat=seat, type=parsed.type, amount=parsed.amount, extra=dict(parsed.extra),
-        limit_min=cfg.get("min_bet") if spec.limits_apply else None,
-        limit_max=cfg.get("max_bet") if spec.limits_apply else None,
-        placed_by=actor, placed_at=timezone.now(),
-    )
+    bet = _new_bet(rnd, engine, parsed, actor_id=actor.pk, placed_at=timezone.now())
     audit_log(actor=actor, action="bet.place", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               after={"round": rnd.pk, **bet.as_document()})
     _after_commit("bet_placed", bet_id=bet.pk, amount=bet.amount)
@@ -290,8 +252,8 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
     players = (rnd.state or {}).get("carried_players")
     document = _stored_document(rnd)
     if players:
-        # a game that starts with a carry: only the players still in may bet (Carousel); the
-        # engine learns who they are from this first event, which the service posts itself
+        # a game that starts with a carry: only the players still in may bet (the engine named them in
+        # carry_over); the engine learns who they are from this first event, which the service posts
         event = {"players": players}
         _play(round_document(rnd, extra_events=[event]))
         RoundEvent.objects.create(round=rnd, seq=0, payload=event, posted_by=actor, posted_at=now)
@@ -322,18 +284,10 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     state = _play(doc)
     now = timezone.now()
     ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
-    if isinstance(event.get("bet"), dict):
-        engine = get_engine(rnd.game)
-        raw = event["bet"]
-        spec = engine.bet_types.get(raw.get("type"))
-        limits = spec is not None and spec.limits_apply
-        Bet.objects.create(
-            round=rnd, client_id=raw["id"], seat=raw["seat"], type=raw["type"], amount=raw["amount"],
-            extra={k: v for k, v in raw.items() if k not in ("id", "seat", "type", "amount")},
-            limit_min=rnd.config.get("min_bet") if limits else None,
-            limit_max=rnd.config.get("max_bet") if limits else None,
-            event_index=seq, placed_by=actor, placed_at=now,
-        )
+    engine = get_engine(rnd.game)
+    placed = engine.bet_placed_by(event)
+    if placed is not None:
+        _new_bet(rnd, engine, placed, actor_id=actor.pk, placed_at=now, event_index=seq)
     document = {"bets": doc["bets"], "events": doc["events"]}
     Round.objects.filter(pk=rnd.pk).update(status=RoundStatus.DEALING, state=state, document=document)
     before = rnd.status
@@ -364,12 +318,13 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
         status=RoundStatus.SETTLED, settled_at=now, state=state)
     if updated != 1:
         raise Conflict(f"round #{rnd.number} is already settled", code="already_settled")
+    engine = get_engine(rnd.game)
     bets = {b.client_id: b for b in rnd.bets.all()}
-    bets.update(_stakes_taken_by_choices(rnd, state["bets"], bets))
+    bets.update(_stakes_taken_by_choices(rnd, engine, state["bets"], bets))
     house = state["house"]
     settlement = Settlement.objects.create(
         round=rnd, house_net=house["net"], commission=house.get("commission", 0), rake=house.get("rake", 0),
-        handle=_handle(state["bets"]), document=state, settled_by=actor, settled_at=now)
+        handle=sum(engine.handle_of(row) for row in state["bets"]), document=state, settled_by=actor, settled_at=now)
     SettlementLine.objects.bulk_create([
         SettlementLine(settlement=settlement, bet=bets[row["id"]], result=row["result"], net=row["net"],
                        commission=row.get("commission", 0))
@@ -385,31 +340,20 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
     return settlement
 
 
-def _handle(rows: list[Json]) -> int:
-    """Everything staked: a row's ``staked`` where the engine reports more than the first stake
-    (blackjack doubles and splits, Caribbean Stud's raise), else its amount."""
-    return sum(int(row.get("staked", row["amount"])) for row in rows)
-
-
-def _stakes_taken_by_choices(rnd: Round, rows: list[Json], bets: dict[str, Bet]) -> dict[str, Bet]:
-    """Stakes put down by a choice rather than placed as a bet (blackjack insurance: the
-    ``insurance`` action, settled in a row ``"<bet id>:insurance"``) become bets of the event that
-    took them (the choice named after the bet's type, at its seat), so every settled row has its bet."""
-    missing = [row for row in rows if row["id"] not in bets]
-    if not missing:
+def _stakes_taken_by_choices(rnd: Round, engine: Engine, rows: list[Json], bets: dict[str, Bet]) -> dict[str, Bet]:
+    """Stakes put down by a choice rather than placed as a bet become bets of the event that took
+    them (the engine says which), so every settled row has its bet."""
+    if all(row["id"] in bets for row in rows):
         return {}
     events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq"))
     taken: dict[str, Bet] = {}
-    for row in missing:
-        event = next((e for e in events if e.payload.get("action") == row["type"]
-                      and e.payload.get("seat") == row["seat"]), None)
-        if event is None:
+    for bet, index in engine.stakes_taken_by_choices(rows, [e.payload for e in events], bets):
+        event = events[index]
+        taken[bet.id] = Bet.objects.create(round=rnd, event_index=event.seq, placed_by_id=event.posted_by_id,
+                                           placed_at=event.posted_at, **Bet.fields_of(bet))
+    for row in rows:
+        if row["id"] not in bets and row["id"] not in taken:
             raise Conflict(f"the engine settles a bet {row['id']} that no bet or choice placed", code="unknown_bet")
-        extra = {k: v for k, v in row.items() if k not in ("id", "seat", "type", "amount", "result", "net",
-                                                                 "commission")}
-        taken[row["id"]] = Bet.objects.create(
-            round=rnd, client_id=row["id"], seat=row["seat"], type=row["type"], amount=row["amount"], extra=extra,
-            event_index=event.seq, placed_by_id=event.posted_by_id, placed_at=event.posted_at)
     return taken
 
 

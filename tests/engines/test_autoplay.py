@@ -23,19 +23,9 @@ ROUNDS = 30
 
 
 def carried(engine: Any, out: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """What the service carries into the next round (tables/services/rounds.py): config and first events."""
-    known = {s.name for s in engine.settings}
-    outcome = out.get("outcome") or {}
-    next_game = outcome.get("next_game")
-    if isinstance(next_game, dict):
-        config = {k: v for k, v in next_game["config"].items() if k in known}
-        players = next_game.get("players") if any(v for k, v in config.items() if k.endswith("carry_in")) else None
-        return config, [{"players": players}] if players else []
-    if "banker_seat" in known and isinstance(outcome.get("next_banker"), int):
-        return {"banker_seat": outcome["next_banker"]}, []
-    if isinstance(out.get("pool"), dict) and "carry_in" in known:
-        return {"carry_in": out["pool"]["carry_out"]}, []
-    return {}, []
+    """What the service carries into the next round (the engine's ``carry_over``): config and first events."""
+    config, players = engine.carry_over(out)
+    return config, [{"players": players}] if players else []
 
 
 def all_bets(doc: dict[str, Any]) -> list[dict[str, Any]]:
