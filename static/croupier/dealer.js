@@ -451,7 +451,8 @@
   }
 
   function renderBets() {
-    $("bet-panel").replaceChildren(preDealPanel());
+    const input = nextStep().input || { kind: "bets" };
+    $("bet-panel").replaceChildren(W.WIDGETS[input.kind]({ ...input }, { ...context(), betPanel: preDealPanel }));
   }
 
   function renderDeal() {

@@ -53,6 +53,12 @@ def test_every_game_is_registered_and_walked():
     assert len(GAME_MODULES) == 18
 
 
+def test_the_open_rounds_input_has_its_widget():
+    from tables.services.rounds import TAKE_BETS
+
+    assert TAKE_BETS["input"]["kind"] in registered("widget")
+
+
 @pytest.mark.parametrize("game", list(GAME_MODULES))
 def test_every_input_and_field_the_game_asks_for_has_a_widget(game):
     kinds, fields = emitted(game)

@@ -99,6 +99,9 @@
         hintEl));
   }
 
+  // -- bets: the round is open; the bet panel (dealer.js: seats, bets and their fields, chips) ---------
+  widget("bets", (input, ctx) => ctx.betPanel());
+
   // -- card ------------------------------------------------------------------------------------------
   widget("card", (input, ctx) => {
     const memo = ctx.memo;
