@@ -8,8 +8,8 @@ seeded shuffled shoe, so the clock measures only:
   settlement has to do;
 * settling: ``registry.play(doc)`` on the same documents, validation included (config, bets,
   every card against the shoe, every choice against the rules) — the path the API takes;
-* the shoe paths: :class:`~tables.engines.baccarat.ShoeSettler` and
-  :class:`~tables.engines.blackjack.ShoeSettler` settling the same rounds as a shoe is dealt
+* the shoe paths: :class:`~tables.simulation.baccarat.ShoeSettler` and
+  :class:`~tables.simulation.blackjack.ShoeSettler` settling the same rounds as a shoe is dealt
   (every card checked against the shoe and the turn, every choice against the rules, every bet
   paid) without the round-document envelope — the path a shoe replay or simulation takes. The
   target (settling at most 10× the bare card loop) is met on these paths; the document path adds
@@ -32,11 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tables.engines import registry  # noqa: E402
 from tables.engines.baccarat import ENGINE as BACCARAT  # noqa: E402
-from tables.engines.baccarat import ShoeSettler
-from tables.engines.blackjack import BLACKJACK, play_out  # noqa: E402
-from tables.engines.blackjack import ShoeSettler as BlackjackShoeSettler  # noqa: E402
+from tables.engines.blackjack import BLACKJACK  # noqa: E402
 from tables.engines.cards import full_deck  # noqa: E402
 from tables.engines.errors import EngineError  # noqa: E402
+from tables.simulation.baccarat import ShoeSettler
+from tables.simulation.blackjack import ShoeSettler as BlackjackShoeSettler  # noqa: E402
+from tables.simulation.blackjack import play_out  # noqa: E402
 
 Doc = dict[str, Any]
 TARGET_RATIO = 10
@@ -79,7 +80,7 @@ def baccarat_docs(count: int, rng: random.Random) -> list[Doc]:
         ]
         doc: Doc = {"game": "baccarat", "config": {}, "bets": bets, "events": []}
         while True:  # deal as the engine directs, so every document is a complete coup
-            out = BACCARAT.play(BACCARAT.load(doc))
+            out = BACCARAT.play(BACCARAT.load(doc)).to_json()
             if out["status"] == "settled":
                 break
             doc["events"].append({"card": shoe.draw()})

@@ -323,7 +323,7 @@ def round_trail(rnd: Round) -> RoundTrail:
         try:
             state = engine.play(
                 engine.load({"game": rnd.game, "config": rnd.config, "bets": doc_bets, "events": list(kept)})
-            )
+            ).to_json()
             steps.append(TrailStep(ev, state))
         except EngineError as exc:  # a recorded round the engine now refuses: show why, do not fail the page
             steps.append(TrailStep(ev, None, exc.message))

@@ -21,11 +21,11 @@ from casino.core.models import StaffProfile
 from casino.core.roles import Role
 from casino.errors import DomainError
 from slots.demo import build_slot_floor
-from tables.engines.autoplay import AutoplayStuck, play_round
 from tables.engines.errors import EngineError
 from tables.engines.registry import available_games, get_engine
 from tables.models import Assignment, Pit, Round, Shift, ShiftStatus, ShiftType, Table, TableStatus
 from tables.services import floor, rounds
+from tables.simulation.autoplay import AutoplayStuck, play_round
 
 log = logging.getLogger(__name__)
 

@@ -149,7 +149,7 @@ class RoundSerializer(serializers.ModelSerializer):
     table = serializers.SlugRelatedField(slug_field="code", read_only=True)
     table_id = serializers.IntegerField(read_only=True)
     dealer = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    document = serializers.SerializerMethodField(help_text="the round document (ROUND_FORMAT.md, in)")
+    document = serializers.SerializerMethodField(help_text="the round document (docs/round_format.md, what goes in)")
 
     class Meta:
         model = Round

@@ -5,7 +5,7 @@ the engine says after each card what must happen next and settles when the coup 
 
 >>> doc = {"game": "baccarat", "config": {}, "bets": [{"id": "b1", "seat": 1, "type": "banker", "amount": 2500}],
 ...        "events": [{"card": c} for c in ["9S", "KH", "5D", "3C", "2H", "4S"]]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["outcome"]["winner"], out["bets"][0]["net"], out["bets"][0]["commission"], out["house"]["net"]
 ('banker', 2375, 125, -2375)
 """
@@ -33,9 +33,11 @@ from tables.engines.base import (
     rounding_setting,
     settled,
 )
-from tables.engines.cards import RANKS, SUITS, Card, Shoe, parse_card
+from tables.engines.card_events import read_card_event as read_card
+from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding, pay_ratio, percent_of
+from tables.engines.result import RoundResult
 
 PLAYER, BANKER = "player", "banker"
 
@@ -54,7 +56,7 @@ def total(values: list[int]) -> int:
 
 
 def banker_draws(banker_total: int, player_third: int | None) -> bool:
-    """The Punto Banco tableau (GAMES.md). ``player_third`` is None when the player stood."""
+    """The Punto Banco tableau (docs/games.md). ``player_third`` is None when the player stood."""
     if player_third is None:
         return banker_total <= 5
     if banker_total <= 2:
@@ -139,26 +141,12 @@ def read_card_event(
     event: Mapping[str, Any], index: int, expected_to: str | None, hands: tuple[str, ...], shoe: Shoe
 ) -> Card:
     """Parse a card event, check its ``to`` against where the rules send it, take it from the shoe."""
-    if "card" not in event:
-        raise EngineError("out_of_turn", f"event {index}: a card is due next, not {_describe(event)}", event=index)
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
-    if expected_to is None:
-        raise EngineError("out_of_turn", f"event {index}: the coup is complete, no more cards", event=index)
-    to = event.get("to")
-    if to is not None and to != expected_to:
-        if to not in hands:
-            raise EngineError("bad_event", f"event {index}: 'to' must be one of {', '.join(hands)}", event=index, params={"hands": list(hands)})
-        raise EngineError(
-            "out_of_turn", f"event {index}: the next card goes to the {expected_to}, not the {to}", event=index, params={"expected": expected_to, "to": to}
-        )
-    try:
-        card = parse_card(event["card"])
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
+    return read_card(
+        event, index, expected_to, shoe,
+        not_a_card=lambda e: f"a card is due next, not {_describe(e)}",
+        is_place=lambda to: to in hands, places_said=f"one of {', '.join(hands)}", places=list(hands),
+        the="the ", complete="the coup is complete, no more cards",
+    )
 
 
 def _describe(event: Mapping[str, Any]) -> str:
@@ -225,14 +213,14 @@ class Baccarat(Engine):
             coup.add(hand, card)
         return coup, shoe
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         coup, _ = self.replay(rnd)
         nxt = coup.next_hand()
         if nxt is not None:
             return awaiting(expect_card(nxt, coup.say_next()), hands=coup.hands_doc())
         return self.settle(rnd, coup)
 
-    def settle(self, rnd: Round, coup: Coup) -> Json:
+    def settle(self, rnd: Round, coup: Coup) -> RoundResult:
         cfg = rnd.config
         p, b = coup.totals()
         winner = PLAYER if p > b else BANKER if b > p else "tie"
@@ -370,91 +358,5 @@ def drawing_probabilities(decks: int, player_rule: tuple[bool, ...],
     denominator = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
     return {k: Fraction(v, denominator) for k, v in wins.items()}
 
-
-class ShoeSettler:
-    """Settle coup after coup as a shoe is dealt: the same rules as :class:`Baccarat` without the
-    round-document envelope, for replaying recorded shoes and simulations.
-
-    Cards are checked against the shoe (right spelling, no more copies than the decks hold) and
-    against the tableau (exactly the cards it calls for). A coup that fails a check changes nothing.
-
-    >>> shoe = ShoeSettler()
-    >>> shoe.coup(["9S", "KH", "5D", "3C", "2H", "4S"], [("banker", 2500), ("player", 1000)])
-    ('banker', [2375, -1000], 125)
-    """
-
-    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
-        cfg = ENGINE.resolve_config(config or {})
-        self.decks: int = cfg["decks"]
-        self.commission_bp: int = cfg["commission_bp"]
-        self.rounding = Rounding(cfg["commission_rounding"])
-        self.tie_pays: int = cfg["tie_pays"]
-        self.pair_pays: int = cfg["pair_pays"]
-        self.dealt: dict[str, int] = {}
-
-    def coup(self, cards: list[str], stakes: list[tuple[str, int]]) -> tuple[str, list[int], int]:
-        """(winner, each stake's net, total commission) of one coup dealt in order P, B, P, B, …"""
-        value, rank = _VALUE, _RANK
-        try:
-            v = [value[c] for c in cards]
-        except KeyError:
-            bad = next(i for i, c in enumerate(cards) if c not in value)
-            raise EngineError("bad_card", f"{cards[bad]!r} is not a card in canonical notation", event=bad, params={"card": str(cards[bad])}) from None
-        n = len(v)
-        if n < 4:
-            raise EngineError("incomplete_coup", f"a coup has at least 4 cards, got {n}", params={"cards": n})
-        p, b = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
-        needed = 4
-        if p < 8 and b < 8:
-            if p <= 5:
-                needed = 5
-                p3 = v[4] if n > 4 else 0
-                if n > 4:
-                    p = (p + p3) % 10
-                if banker_draws(b, p3):
-                    needed = 6
-                    if n > 5:
-                        b = (b + v[5]) % 10
-            elif b <= 5:
-                needed = 5
-                if n > 4:
-                    b = (b + v[4]) % 10
-        if n != needed:
-            raise EngineError(
-                "out_of_turn" if n > needed else "incomplete_coup",
-                f"the tableau calls for {needed} cards in this coup, got {n}", params={"needed": needed, "cards": n},
-            )
-        dealt = self.dealt
-        for i, c in enumerate(cards):
-            if dealt.get(c, 0) + cards[:i].count(c) >= self.decks:
-                raise EngineError(
-                    "card_exhausted", f"{c}: the shoe holds {self.decks} deck(s), all already dealt", event=i, params={"card": str(c), "decks": self.decks}
-                )
-        for c in cards:
-            dealt[c] = dealt.get(c, 0) + 1
-        winner = PLAYER if p > b else BANKER if b > p else "tie"
-        nets: list[int] = []
-        commission_total = 0
-        for kind, amount in stakes:
-            if kind == "tie":
-                nets.append(amount * self.tie_pays if winner == "tie" else -amount)
-            elif kind == winner:
-                if kind == BANKER:
-                    commission = percent_of(amount, self.commission_bp, self.rounding)
-                    commission_total += commission
-                    nets.append(amount - commission)
-                else:
-                    nets.append(amount)
-            elif kind == "player_pair":
-                nets.append(amount * self.pair_pays if rank[cards[0]] == rank[cards[2]] else -amount)
-            elif kind == "banker_pair":
-                nets.append(amount * self.pair_pays if rank[cards[1]] == rank[cards[3]] else -amount)
-            else:  # player or banker on a tie pushes; otherwise it lost
-                nets.append(0 if winner == "tie" else -amount)
-        return winner, nets, commission_total
-
-
-_VALUE: dict[str, int] = {r + s: card_value(Card(r, s)) for r in RANKS for s in SUITS}
-_RANK: dict[str, str] = {r + s: r for r in RANKS for s in SUITS}
 
 ENGINE = Baccarat()

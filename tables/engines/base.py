@@ -1,6 +1,6 @@
 """The engine interface every game follows.
 
-An engine is a pure function of a round document (``ROUND_FORMAT.md``): it reads the game's
+An engine is a pure function of a round document (docs/round_format.md): it reads the game's
 config, the bets and the events so far, and returns what happened — ``status``, ``next``,
 ``hands``, ``outcome``, per-bet results and the house's take — or refuses the whole document
 with an :class:`EngineError`. It never touches a database, a clock or a random source
@@ -8,7 +8,7 @@ with an :class:`EngineError`. It never touches a database, a clock or a random s
 
 Each engine module defines ``ENGINE``, an instance of a :class:`Engine` subclass that declares:
 
-* ``settings``: the house-variable rules, each a :class:`Setting` with the default GAMES.md
+* ``settings``: the house-variable rules, each a :class:`Setting` with the default docs/games.md
   names; unknown settings and wrong types are refused;
 * ``bet_types``: the bets the layout takes, each a :class:`BetSpec` naming its extra fields;
 * ``play(round)``: the whole rule book.
@@ -20,11 +20,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, actions_input, card_input
 from tables.engines.money import Rounding
+from tables.engines.result import Line, RoundResult, Status, round_result
 
 Json = dict[str, Any]
 
@@ -170,7 +171,7 @@ class EdgeRow:
         return row
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -301,8 +302,12 @@ class Engine:
                 raise EngineError("bad_event", f"event {i} must be an object", event=i)
         return Round(self.name, config, bets, tuple(dict(e) for e in events))
 
-    def play(self, rnd: Round) -> Json:  # pragma: no cover - abstract
+    def play(self, rnd: Round) -> RoundResult:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def result(self, doc: Mapping[str, Any]) -> RoundResult:
+        """Validate and play a round document."""
+        return self.play(self.load(doc))
 
     # -- what the round service asks, without knowing the game ------------------------------
     def carry_over(self, previous: Mapping[str, Any] | None) -> tuple[Json, list[Any] | None]:
@@ -355,9 +360,9 @@ class Engine:
         raw = event.get("bet")
         return Bet.of(raw) if isinstance(raw, Mapping) else None
 
-    def stakes_taken_by_choices(self, rows: Sequence[Json], events: Sequence[Mapping[str, Any]],
+    def stakes_taken_by_choices(self, lines: Sequence[Line], events: Sequence[Mapping[str, Any]],
                                 placed: Collection[str]) -> list[tuple[Bet, int]]:
-        """Stakes a choice put down rather than a bet (settled in rows whose id no bet in ``placed``
+        """Stakes a choice put down rather than a bet (settled in lines whose id no bet in ``placed``
         has), each with the index of the event that took it. None in most games."""
         return []
 
@@ -369,10 +374,10 @@ class Engine:
         return config.get("min_bet"), config.get("max_bet")
 
     @staticmethod
-    def handle_of(row: Mapping[str, Any]) -> int:
-        """What a settled row put at risk: its ``staked`` where the engine reports more than the first
-        stake (blackjack doubles and splits, Caribbean Stud's raise), else its amount."""
-        return int(row.get("staked", row["amount"]))
+    def handle_of(line: Line) -> int:
+        """What a settled line put at risk (the handle's part): its ``staked`` where the engine reports
+        more than the first stake (blackjack doubles and splits, Caribbean Stud's raise), else its amount."""
+        return line.staked
 
     def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
         """Why setting ``cards`` into ``hands`` fouls, in a dealer's words (None: it does not), for the
@@ -428,18 +433,14 @@ def banked_house(bet_rows: Iterable[Json]) -> Json:
     return {"net": -sum(r["net"] for r in rows), "commission": sum(r["commission"] for r in rows), "rake": 0}
 
 
-def awaiting(next_step: Json, *, hands: Json | None = None, bets: Sequence[Json] = (), **more: Any) -> Json:
-    doc: Json = {"status": "awaiting", "next": next_step, "hands": hands or {}, "outcome": None,
-                 "bets": list(bets), "house": None}
-    doc.update(more)
-    return doc
+def awaiting(next_step: Json, *, hands: Json | None = None, bets: Sequence[Json] = (), **more: Any) -> RoundResult:
+    """The round goes on: ``next_step`` is due; ``bets`` are the rows already decided (a fold, a foul)."""
+    return round_result(Status.AWAITING, next_step, hands=hands or {}, outcome=None, bets=bets, house=None, more=more)
 
 
-def settled(*, hands: Json, outcome: Json, bets: Sequence[Json], house: Json, **more: Any) -> Json:
-    doc: Json = {"status": "settled", "next": None, "hands": hands, "outcome": outcome,
-                 "bets": list(bets), "house": house}
-    doc.update(more)
-    return doc
+def settled(*, hands: Json, outcome: Json, bets: Sequence[Json], house: Json, **more: Any) -> RoundResult:
+    """Every bet is decided: one row per bet, the house's totals."""
+    return round_result(Status.SETTLED, None, hands=hands, outcome=outcome, bets=bets, house=house, more=more)
 
 
 def expect_card(to: str | None, say: str, *, inp: Json | None = None, **more: Any) -> Json:

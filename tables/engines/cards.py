@@ -1,4 +1,4 @@
-"""Playing cards in the notation of GAMES.md, and the shoe that bounds what can be dealt.
+"""Playing cards in the notation of docs/round_format.md, and the shoe that bounds what can be dealt.
 
 >>> parse_card("10h")
 Card(rank='T', suit='H')

@@ -12,7 +12,7 @@ the raise by the ``raise_pays`` chart; the lower loses both; an exact tie pushes
 >>> doc = {"game": "caribbean_stud", "config": {}, "bets": [{"id": "a1", "seat": 1, "type": "ante", "amount": 100}],
 ...        "events": [{"card": c} for c in seat + ["KH"]] + [{"seat": 1, "action": "raise"}]
 ...                  + [{"card": c} for c in ["KD", "5S", "8C", "3D"]]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["say"]
 'Dealer qualifies with pair of kings'
 >>> row = out["bets"][0]
@@ -48,7 +48,8 @@ from tables.engines.base import (
     expect_card,
     settled,
 )
-from tables.engines.cards import Card, Shoe, parse_card
+from tables.engines.card_events import read_card_event
+from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.poker import (
     FLUSH_TABLE,
@@ -63,6 +64,7 @@ from tables.engines.poker import (
     make_rank,
     rank_codes,
 )
+from tables.engines.result import RoundResult
 
 ANTE = "ante"
 DEALER = "dealer"
@@ -100,7 +102,7 @@ class SeatHand:
 
 
 @dataclass
-class Table:
+class CaribbeanStudTable:
     """Where the next card or action goes, from the events so far."""
 
     seats: list[SeatHand]
@@ -176,8 +178,8 @@ class CaribbeanStud(Engine):
         return bets
 
     # -- replaying the events -------------------------------------------------------------------
-    def replay(self, rnd: Round) -> Table:
-        table = Table([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
+    def replay(self, rnd: Round) -> CaribbeanStudTable:
+        table = CaribbeanStudTable([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
         shoe = Shoe(1)
         for index, event in enumerate(rnd.events):
             step = table.next_step()
@@ -197,7 +199,7 @@ class CaribbeanStud(Engine):
                 hand.action = _read_action(event, index, hand.seat)
         return table
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         step = table.next_step()
         if step is None:
@@ -214,12 +216,12 @@ class CaribbeanStud(Engine):
             say = "Dealer's up card" if n == 0 else f"Turn the dealer's hole card {n} of 4"
             nxt = expect_card(DEALER, say)
         else:
-            hand = table.seat_dealing()
-            assert hand is not None
-            nxt = expect_card(str(where), f"Seat {hand.seat}: card {len(hand.cards) + 1} of 5")
+            dealing = table.seat_dealing()
+            assert dealing is not None
+            nxt = expect_card(str(where), f"Seat {dealing.seat}: card {len(dealing.cards) + 1} of 5")
         return awaiting(nxt, hands=self.hands_doc(table), bets=folded)
 
-    def hands_doc(self, table: Table) -> Json:
+    def hands_doc(self, table: CaribbeanStudTable) -> Json:
         hands: Json = {}
         for h in table.seats:
             doc: Json = {"cards": [str(c) for c in h.cards], "action": h.action}
@@ -235,7 +237,7 @@ class CaribbeanStud(Engine):
         return hands
 
     # -- settlement -----------------------------------------------------------------------------
-    def settle(self, rnd: Round, table: Table) -> Json:
+    def settle(self, rnd: Round, table: CaribbeanStudTable) -> RoundResult:
         cfg = rnd.config
         chart: Mapping[str, int] = cfg["raise_pays"]
         dealer_rank = best5(table.dealer)[0] if len(table.dealer) == HAND_SIZE else None
@@ -307,25 +309,16 @@ class CaribbeanStud(Engine):
 
 
 def _read_card(event: Mapping[str, Any], index: int, expected_to: str, shoe: Shoe) -> Card:
-    if "card" not in event:
-        what = "an action" if "action" in event else "a bet" if "bet" in event else "this event"
-        raise EngineError(
-            "out_of_turn", f"event {index}: a card for {expected_to} is due next, not {what}", event=index, params={"expected": expected_to}
-        )
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
-    to = event.get("to")
-    if to is not None and to != expected_to:
-        if not isinstance(to, str) or not (to == DEALER or to.startswith("seat:")):
-            raise EngineError("bad_event", f"event {index}: 'to' must be 'dealer' or 'seat:N'", event=index)
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected_to}, not {to}", event=index, params={"expected": expected_to, "to": to})
-    try:
-        card = parse_card(event["card"])
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
+    return read_card_event(
+        event, index, expected_to, shoe,
+        not_a_card=lambda e: f"a card for {expected_to} is due next, not {_event_word(e)}",
+        is_place=lambda to: isinstance(to, str) and (to == DEALER or to.startswith("seat:")),
+        places_said="'dealer' or 'seat:N'",
+    )
+
+
+def _event_word(event: Mapping[str, Any]) -> str:
+    return "an action" if "action" in event else "a bet" if "bet" in event else "this event"
 
 
 def _read_action(event: Mapping[str, Any], index: int, seat: int) -> str:
@@ -401,7 +394,7 @@ def _sub_multisets(parts: Sequence[tuple[int, int]], max_size: int) -> list[tupl
     return out
 
 
-def _player_patterns() -> list[tuple[int, list[tuple[int, int]], list[int], list[tuple[int, tuple]]]]:
+def _player_patterns() -> list[tuple[int, list[tuple[int, int]], list[int], list[tuple[int, tuple[tuple[int, str | None, int], ...]]]]]:
     """Per rank multiset of the player's five: (word, signed sub-multisets, thresholds, suit patterns).
 
     A suit pattern is E, the player's ranks held in the up card's suit, with the player hands it
@@ -496,10 +489,10 @@ def deal_classes() -> tuple[dict[_Class, int], int]:
         avoiding: dict[int, tuple[int, int]] = {}
         plain_below_q = (1 << bisect_left(plain_ranks, QUALIFIER)) - 1
 
-        for pkey, subs, thresholds, patterns in players:
+        for pkey, player_subs, thresholds, patterns in players:
             if (pkey >> shift) & 7 == 4:
                 continue
-            resolved = [(cumulative[k], w) for k, w in subs]
+            resolved = [(cumulative[k], w) for k, w in player_subs]
             below: dict[int, tuple[int, int, int]] = {}
             for x in thresholds:
                 total = 0

@@ -12,7 +12,7 @@ bank passes.
 ...                 {"id": "p1", "seat": 4, "type": "punto", "amount": 6000}],
 ...        "events": [{"card": "4S"}, {"card": "2H"}, {"card": "AD"}, {"card": "KC"},
 ...                   {"seat": 4, "action": "draw"}, {"card": "5C"}, {"card": "3H"}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["say"], out["bets"][0]["net"], out["bets"][1]["net"], out["house"]
 ('Banker wins 5 over 0', 5700, -6000, {'net': 300, 'commission': 300, 'rake': 0})
 >>> out["outcome"]["bank_passes"], out["outcome"]["next_bank"]
@@ -50,6 +50,7 @@ from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding, percent_of
+from tables.engines.result import RoundResult
 
 BANK, PUNTO = "bank", "punto"  # bet types: the banker's bank, a punter's stake against it
 DRAW, STAND = "draw", "stand"
@@ -67,7 +68,7 @@ class Cell(StrEnum):
 
 
 class Drawing(StrEnum):
-    CHART = "chart"  # the three-situations chart (GAMES.md)
+    CHART = "chart"  # the three-situations chart (docs/games.md)
     FREE = "free"  # seed variation: banker and punter use their own judgment at every decision
 
 
@@ -103,7 +104,7 @@ def banker_cell(banker_total: int, punter_third: int | None, drawing: Drawing = 
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class CheminDeFerTable:
     """Who holds the bank, who plays the hand, and how much of the bank is in action."""
 
     banker_seat: int
@@ -174,7 +175,7 @@ class Coup:
                     return Step("card", hand)
         return None
 
-    def say_next(self, table: Table) -> str:
+    def say_next(self, table: CheminDeFerTable) -> str:
         step = self.next_step()
         if step is None:
             return "Coup complete"
@@ -197,7 +198,7 @@ class Coup:
             return f"{against}. Banker draws on {b}"
         return f"Banker draws on {b} ({against})"
 
-    def hands_doc(self, table: Table) -> Json:
+    def hands_doc(self, table: CheminDeFerTable) -> Json:
         p, b = self.totals()
         return {
             PLAYER: {
@@ -273,7 +274,7 @@ class CheminDeFer(Engine):
         self.table(bets)
         return bets
 
-    def table(self, bets: tuple[Bet, ...]) -> Table:
+    def table(self, bets: tuple[Bet, ...]) -> CheminDeFerTable:
         """Check the bets against each other and find the banker, the punter who plays, the cover."""
         banks = [b for b in bets if b.type == BANK]
         if len(banks) != 1:
@@ -309,10 +310,10 @@ class CheminDeFer(Engine):
         else:
             punter_seat = max(by_seat, key=lambda seat: by_seat[seat])  # max keeps the first of equal stakes
         banco = len(by_seat) == 1 and covered == bank.amount
-        return Table(bank.seat, punter_seat, bank.amount, covered, banco)
+        return CheminDeFerTable(bank.seat, punter_seat, bank.amount, covered, banco)
 
     # -- the coup ---------------------------------------------------------------------------
-    def replay(self, rnd: Round, table: Table) -> Coup:
+    def replay(self, rnd: Round, table: CheminDeFerTable) -> Coup:
         shoe = Shoe(rnd.config["decks"])
         coup = Coup(Drawing(rnd.config["drawing"]))
         for index, event in enumerate(rnd.events):
@@ -333,7 +334,7 @@ class CheminDeFer(Engine):
                 coup.choices[step.hand] = self.read_choice(event, index, step.hand, table)
         return coup
 
-    def read_choice(self, event: Mapping[str, Any], index: int, hand: str, table: Table) -> str:
+    def read_choice(self, event: Mapping[str, Any], index: int, hand: str, table: CheminDeFerTable) -> str:
         """Check a draw/stand choice: the right seat, at an option cell, a known action."""
         seat = table.seat_of(hand)
         who = "punter" if hand == PLAYER else "banker"
@@ -366,7 +367,7 @@ class CheminDeFer(Engine):
             )
         return str(action)
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.table(rnd.bets)
         coup = self.replay(rnd, table)
         step = coup.next_step()
@@ -379,7 +380,7 @@ class CheminDeFer(Engine):
             expect_action(table.seat_of(step.hand), CHOICES, say, hand=step.hand), hands=coup.hands_doc(table)
         )
 
-    def settle(self, rnd: Round, coup: Coup, table: Table) -> Json:
+    def settle(self, rnd: Round, coup: Coup, table: CheminDeFerTable) -> RoundResult:
         cfg = rnd.config
         p, b = coup.totals()
         winner = PLAYER if p > b else BANKER if b > p else "tie"

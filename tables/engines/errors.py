@@ -13,6 +13,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+# Every code a game engine refuses with, and what it means: a screen words each for the dealer.
+ERROR_CODES: dict[str, str] = {
+    "bad_document": "the round document is not an object, or has keys other than game, config, bets, events",
+    "unknown_game": "no engine plays this game",
+    "unknown_setting": "the config names a setting the game does not have",
+    "bad_config": "a setting has a wrong type or value, or settings contradict each other",
+    "bad_bet": "a bet is malformed, or the rules do not take it here (seat, field, set of bets)",
+    "bad_bet_type": "the game takes no bet of this type",
+    "bad_amount": "an amount is not a positive whole number, or not the one the rules fix (ante, forfeit, insurance)",
+    "under_table_min": "a stake under the table minimum",
+    "over_table_max": "a stake over the table maximum",
+    "over_pot": "a pot bet larger than the pot",
+    "over_bank": "the punters cover more than the bank",
+    "duplicate_bet": "a bet id used twice in the round",
+    "join_refused": "a seat may not join or rejoin while a carry is in play",
+    "bad_event": "an event is malformed (unknown fields, a wrong place, a bad list of cards)",
+    "bad_card": "a card is not spelled as a card of this game's deck",
+    "card_exhausted": "the shoe no longer holds this card",
+    "impossible_card": "a card the rules say cannot come now (the peek said otherwise)",
+    "out_of_turn": "something other than what is due next: a card for a choice, another seat, another place",
+    "illegal_action": "an action the rules do not allow here",
+    "bad_set": "a hand set from cards that are not the seat's",
+    "no_set": "the game has no hands to set",
+    "no_house_edge": "the game has no house-edge calculation",
+}
+
 
 class EngineError(Exception):
     """Bad input to an engine: refused whole, never partly applied."""

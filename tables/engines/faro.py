@@ -11,7 +11,7 @@ turn (4 to 1, a cat-hop 2 to 1).
 
 >>> doc = {"game": "faro", "bets": [{"id": "b1", "seat": 1, "type": "rank", "rank": "K", "amount": 10}],
 ...        "events": [{"card": "5S"}, {"card": "KH"}, {"card": "2D"}]}
->>> out = FARO.play(FARO.load(doc))
+>>> out = FARO.play(FARO.load(doc)).to_json()
 >>> out["next"]["say"], out["bets"][0]["result"], out["bets"][0]["net"], out["casekeeper"]["K"]
 ('Turn 2: loser card', 'lose', -10, 3)
 """
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, ClassVar
 
 from tables.engines.base import (
     LIMIT_SETTINGS,
@@ -47,6 +47,7 @@ from tables.engines.cards import RANK_NAMES, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.engines.inputs import RANK_LABELS, BetField, FieldKind, card_input, fresh_bet_id, open_bet, option
 from tables.engines.money import Rounding, percent_of
+from tables.engines.result import RoundResult
 
 LAYOUT = "A23456789TJQK"  # the spade layout and the casekeeper, ace to king
 SODA, LOSER, WINNER, HOCK = "soda", "loser", "winner", "hock"
@@ -189,7 +190,7 @@ class Faro(Engine):
     title = "Faro"
     has_soda = True
     has_hock = True
-    settings = (
+    settings: ClassVar[tuple[Setting, ...]] = (
         Setting(
             "split_takes_bp",
             SettingKind.INT,
@@ -286,7 +287,7 @@ class Faro(Engine):
         placed[bet.id] = _Placed(bet, order=order, cat_hop=len(set(left)) == 2)
 
     # -- the deal ----------------------------------------------------------------------------
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         cfg = rnd.config
         deal = Deal(soda=self.has_soda, hock=self.has_hock)
         placed: dict[str, _Placed] = {}

@@ -15,7 +15,7 @@ each).
 >>> course = [{"card": c} for c in "2S 3S 4H 5H 6D 7D 8C 9C".split()]
 >>> bet = {"bet": {"id": "b1", "seat": 1, "type": "horse", "horse": "S", "amount": 100}}
 >>> race = [{"card": c} for c in "TS JS QS KS 5S 6S 7S 8S".split()]
->>> out = ENGINES["horse_race"].play(ENGINES["horse_race"].load({"game": "horse_race", "events": course + [bet] + race}))
+>>> out = ENGINES["horse_race"].play(ENGINES["horse_race"].load({"game": "horse_race", "events": course + [bet] + race})).to_json()
 >>> out["outcome"]["winner"], out["bets"][0]["result"], out["bets"][0]["net"]
 ('S', 'win', 300)
 """
@@ -52,6 +52,7 @@ from tables.engines.cards import SUITS, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, Deck, FieldKind, bid_input, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
+from tables.engines.result import RoundResult
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 HORSE_FIELD = BetField("horse", FieldKind.CHOICE, "Horse", options=tuple((h, n.capitalize()) for h, n in SUIT_NAMES.items()))
@@ -484,7 +485,7 @@ class Race:
             # the bet event that sells the horse to the high bidder (give it an id)
             sell = (None if self.high is None
                     else {"type": "horse", "horse": up[0], "seat": self.high[0], "amount": self.high[1]})
-            names = {h: SUIT_NAMES[h].capitalize() for h in up}
+            labels = {h: SUIT_NAMES[h].capitalize() for h in up}
             sell_event = None if sell is None else {"bet": {"id": bet_id, **sell}}
             return {
                 "expect": "bid",
@@ -493,7 +494,7 @@ class Race:
                 "minimum": minimum,
                 "sell": sell,
                 "say": say,
-                "input": bid_input(up, names, high_bid, minimum, None, sell_event),
+                "input": bid_input(up, labels, high_bid, minimum, None, sell_event),
             }
         leaders = ", ".join(f"{SUIT_NAMES[h]} {self.moves[h]}" for h in SUIT_NAMES)
         return expect_card(RACE, f"Race: turn the next card ({leaders})", inp=card_input(RACE, Deck.STANDARD_NO_ACES))
@@ -537,13 +538,13 @@ class HorseRaceEngine(Engine):
             race.apply(index, event)
         return race
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         race = self.replay(rnd)
         if race.stage is not Stage.OVER:
             return awaiting(race.next_step(fresh_bet_id(rnd.bets, rnd.events)), hands=race.hands_doc())
         return self.settle(rnd, race)
 
-    def settle(self, rnd: Round, race: Race) -> Json:  # pragma: no cover - abstract
+    def settle(self, rnd: Round, race: Race) -> RoundResult:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -574,7 +575,7 @@ class HorseRace(HorseRaceEngine):
                          fields=(HORSE_FIELD,))
     }
 
-    def settle(self, rnd: Round, race: Race) -> Json:
+    def settle(self, rnd: Round, race: Race) -> RoundResult:
         winner = race.finished[0]
         rows = []
         for bet in race.bets:
@@ -674,7 +675,7 @@ class CalcuttaHorseRace(HorseRaceEngine):
         if config["split"]["first"] + config["split"]["second"] == 0:
             raise EngineError("bad_config", "config.split: the shares cannot both be 0", field="config.split")
 
-    def settle(self, rnd: Round, race: Race) -> Json:
+    def settle(self, rnd: Round, race: Race) -> RoundResult:
         first_horse, second_horse = race.finished
         stakes = sum(price for _, price in race.sold.values())
         pot = rnd.config["carry_in"] + stakes

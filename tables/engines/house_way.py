@@ -236,9 +236,9 @@ def _best_complete(cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card,
     if chosen is None:
         return None
     i, j = chosen
-    front = tuple(_desc([cards[i], cards[j]]))
-    back = tuple(_desc([cards[k] for k in range(7) if k != i and k != j]))
-    return back, front
+    front_cards = tuple(_desc([cards[i], cards[j]]))
+    back_cards = tuple(_desc([cards[k] for k in range(7) if k != i and k != j]))
+    return back_cards, front_cards
 
 
 def _front_key(cards: Sequence[Card]) -> int:

@@ -11,7 +11,7 @@ wins ``N × amount`` by the ``pays`` chart, or loses ``amount`` below a pair of 
 ...        "events": [{"card": c} for c in ["TS", "TD", "4C"]]
 ...                  + [{"seat": 1, "action": "let_it_ride"}, {"card": "9H"}, {"seat": 1, "action": "pull_back"},
 ...                     {"card": "KD"}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> row = out["bets"][0]
 >>> row["result"], row["net"], row["riding"], row["hand"], out["house"]["net"]
 ('win', 200, [True, False, True], 'pair of tens', -200)
@@ -42,7 +42,8 @@ from tables.engines.base import (
     expect_card,
     settled,
 )
-from tables.engines.cards import Card, Shoe, parse_card
+from tables.engines.card_events import read_card_event
+from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.poker import (
     FLUSH_TABLE,
@@ -55,6 +56,7 @@ from tables.engines.poker import (
     hand_name,
     make_rank,
 )
+from tables.engines.result import RoundResult
 
 RIDE = "ride"
 COMMUNITY = "community"
@@ -95,7 +97,7 @@ class SeatHand:
 
 
 @dataclass
-class Table:
+class LetItRideTable:
     seats: list[SeatHand]
     community: list[Card] = field(default_factory=list)
 
@@ -143,8 +145,8 @@ class LetItRide(Engine):
             seen.add(bet.seat)
         return bets
 
-    def replay(self, rnd: Round) -> Table:
-        table = Table([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
+    def replay(self, rnd: Round) -> LetItRideTable:
+        table = LetItRideTable([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])
         shoe = Shoe(1)
         for index, event in enumerate(rnd.events):
             step = table.next_step()
@@ -162,7 +164,7 @@ class LetItRide(Engine):
                 table.hand(seat).choices.append(_read_action(event, index, seat, number))
         return table
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         step = table.next_step()
         if step is None:
@@ -181,7 +183,7 @@ class LetItRide(Engine):
             nxt = expect_card(where, f"Seat {hand.seat}: card {len(hand.cards) + 1} of 3")
         return awaiting(nxt, hands=self.hands_doc(table))
 
-    def hands_doc(self, table: Table) -> Json:
+    def hands_doc(self, table: LetItRideTable) -> Json:
         hands: Json = {}
         for h in table.seats:
             doc: Json = {"cards": [str(c) for c in h.cards], "riding": _riding(h)}
@@ -191,7 +193,7 @@ class LetItRide(Engine):
         hands[COMMUNITY] = {"cards": [str(c) for c in table.community]}
         return hands
 
-    def settle(self, rnd: Round, table: Table) -> Json:
+    def settle(self, rnd: Round, table: LetItRideTable) -> RoundResult:
         pays: Mapping[str, int] = rnd.config["pays"]
         rows = []
         winners = 0
@@ -235,25 +237,16 @@ def _riding(hand: SeatHand) -> list[bool]:
 
 
 def _read_card(event: Mapping[str, Any], index: int, expected_to: str, shoe: Shoe) -> Card:
-    if "card" not in event:
-        what = "an action" if "action" in event else "a bet" if "bet" in event else "this event"
-        raise EngineError(
-            "out_of_turn", f"event {index}: a card for {expected_to} is due next, not {what}", event=index, params={"expected": expected_to}
-        )
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
-    to = event.get("to")
-    if to is not None and to != expected_to:
-        if not isinstance(to, str) or not (to == COMMUNITY or to.startswith("seat:")):
-            raise EngineError("bad_event", f"event {index}: 'to' must be 'community' or 'seat:N'", event=index)
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected_to}, not {to}", event=index, params={"expected": expected_to, "to": to})
-    try:
-        card = parse_card(event["card"])
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
+    return read_card_event(
+        event, index, expected_to, shoe,
+        not_a_card=lambda e: f"a card for {expected_to} is due next, not {_event_word(e)}",
+        is_place=lambda to: isinstance(to, str) and (to == COMMUNITY or to.startswith("seat:")),
+        places_said="'community' or 'seat:N'",
+    )
+
+
+def _event_word(event: Mapping[str, Any]) -> str:
+    return "an action" if "action" in event else "a bet" if "bet" in event else "this event"
 
 
 def _read_action(event: Mapping[str, Any], index: int, seat: int, number: int) -> str:

@@ -15,7 +15,7 @@ commission, one each → push, both lose (copies go to the dealer) → lose; a f
 ...                  + [{"card": c, "to": "dealer"} for c in hands["dealer"]]
 ...                  + [{"card": c, "to": "seat:1"} for c in hands["seat:1"]]
 ...                  + [{"seat": 1, "action": "set", "back": ["AS", "AH", "JC", "8D", "3H"], "front": ["QS", "QD"]}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["hands"]["dealer"]["back_hand"], out["hands"]["dealer"]["front_hand"]
 ('pair of kings', 'nine-seven high')
 >>> out["bets"][0]["result"], out["bets"][0]["net"], out["bets"][0]["commission"], out["house"]["net"]
@@ -56,6 +56,7 @@ from tables.engines.house_way import BUILT_IN, STANDARD, HouseWay, set_hand
 from tables.engines.inputs import Deck, card_input, dice_input, set_hand_input
 from tables.engines.money import Rounding, percent_of
 from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_codes, rank_paigow5, rank_paigow_codes
+from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
 SEATS = 6  # one dealer against up to six players (seed 004)
@@ -114,7 +115,7 @@ class SeatHand:
 
 
 @dataclass
-class Table:
+class PaiGowTable:
     """Where the round stands after replaying the events."""
 
     dice: tuple[int, int, int] | None = None
@@ -207,12 +208,12 @@ class PaiGowPoker(Engine):
         return bets
 
     # -- replay ---------------------------------------------------------------------------
-    def replay(self, rnd: Round) -> Table:
+    def replay(self, rnd: Round) -> PaiGowTable:
         """Apply the events in order, refusing the first that the rules do not allow."""
         way = house_way_of(rnd.config)
         seats = sorted(b.seat for b in rnd.bets)
         shoe = Shoe(1, jokers=1)
-        table = Table()
+        table = PaiGowTable()
         for index, event in enumerate(rnd.events):
             if table.dice is None:
                 table.dice = _read_dice(event, index)
@@ -286,7 +287,7 @@ class PaiGowPoker(Engine):
         return SeatHand(tuple(back), tuple(front), "player", foul=True)
 
     # -- play -----------------------------------------------------------------------------
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         hands = _hands_doc(table)
         if table.dice is None:
@@ -346,7 +347,7 @@ class PaiGowPoker(Engine):
     def _foul_row(self, bet: Bet) -> Json:
         return bet_result(bet, "lose", -bet.amount, foul=True, back=None, front=None)
 
-    def settle(self, rnd: Round, table: Table, hands: Json) -> Json:
+    def settle(self, rnd: Round, table: PaiGowTable, hands: Json) -> RoundResult:
         cfg = rnd.config
         dealer = set_hand(table.cards[DEALER], house_way_of(cfg))
         d_back, d_front = rank_paigow5(dealer.back), rank_front2(dealer.front)
@@ -362,7 +363,7 @@ class PaiGowPoker(Engine):
             back = front_vs(rank_paigow5(seat_hand.back), d_back)
             front = front_vs(rank_front2(seat_hand.front), d_front)
             result = wager_result(back, front)
-            extra = {"foul": seat_hand.foul, "back": back, "front": front}
+            extra: dict[str, Any] = {"foul": seat_hand.foul, "back": back, "front": front}
             if result == "win":
                 commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]))
                 rows.append(bet_result(bet, "win", bet.amount - commission, commission, **extra))
@@ -456,7 +457,7 @@ def _set_doc(back: Sequence[Card], front: Sequence[Card], back_rank: int, front_
     }
 
 
-def _hands_doc(table: Table) -> Json:
+def _hands_doc(table: PaiGowTable) -> Json:
     hands: Json = {}
     for position in table.order:
         doc: Json = {"cards": _cards_text(table.cards.get(position, []))}

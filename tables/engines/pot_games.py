@@ -11,7 +11,7 @@ party to the bets; its income is the rake the table sets (none by default, as at
 ...                                        {"id": "a2", "seat": 2, "type": "ante", "amount": 1}],
 ...        "events": [{"card": "3S"}, {"card": "QH"}, {"bet": {"id": "b1", "seat": 1, "type": "pot_bet", "amount": 2}},
 ...                   {"card": "9D"}]}
->>> out = IN_BETWEEN.play(IN_BETWEEN.load(doc))
+>>> out = IN_BETWEEN.play(IN_BETWEEN.load(doc)).to_json()
 >>> out["bets"][2]["result"], out["bets"][2]["net"], out["pot"], out["next"]["say"]
 ('win', 2, 0, 'Pot is empty: seat 1 antes 1')
 """
@@ -48,6 +48,7 @@ from tables.engines.cards import RANK_NAMES, RANKS, Card, Shoe, full_deck, parse
 from tables.engines.errors import EngineError
 from tables.engines.inputs import amount_input, choice_input, fresh_bet_id, option
 from tables.engines.money import Rounding, percent_of
+from tables.engines.result import RoundResult
 
 ANTE, POT_BET, FORFEIT = "ante", "pot_bet", "forfeit"
 RAKE_ON = ("win", "pot")
@@ -283,7 +284,7 @@ class PotDeal:
     def hands_doc(self) -> Json:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def result(self, bet_id: str = "e1") -> Json:
+    def result(self, bet_id: str = "e1") -> RoundResult:
         pool = self.pool()
         step = self.step()
         if step is not None:
@@ -511,7 +512,7 @@ class PotGame(Engine):
     def new_deal(self, cfg: Mapping[str, Any], antes: Sequence[Bet]) -> PotDeal:
         return self.deal_class(cfg, antes, max_players=self.max_players(cfg))
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         deal = self.new_deal(rnd.config, rnd.bets)
         for index, event in enumerate(rnd.events):
             try:
@@ -698,7 +699,7 @@ class RedDog(PotGame):
 
     def max_players(self, cfg: Mapping[str, Any]) -> int:
         # each player's hand plus one turned card per player must come out of one pack
-        return min(10, 52 // (cfg["hand_size"] + 1))
+        return min(10, 52 // (int(cfg["hand_size"]) + 1))
 
     def bet_edges(self, cfg: Mapping[str, Any]) -> list[EdgeRow]:
         size = cfg["hand_size"]

@@ -16,7 +16,7 @@ compared with the dealer's (exact ties go to the dealer): three won pays 2×, tw
 ...                      "middle": ["QS", "QH", "JD", "9C", "7S"], "front": ["5H", "3D", "2C"]},
 ...                     {"seat": "dealer", "action": "set", "back": ["TS", "TH", "9S", "9H", "2H"],
 ...                      "middle": ["8D", "8C", "6S", "6H", "3S"], "front": ["JS", "5C", "4D"]}]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> row = out["bets"][0]
 >>> row["back"], row["middle"], row["front"], row["result"], row["net"], out["house"]["net"]
 ('win', 'lose', 'lose', 'lose', -500, 500)
@@ -52,6 +52,7 @@ from tables.engines.cards import RANKS, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.inputs import option, set_hand_input
 from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_front3, rank_front3_codes
+from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
 SEATS = 3  # exactly four participants in casino play (seed 004): the dealer and three seats
@@ -245,7 +246,7 @@ class Decision:
 
 
 @dataclass
-class Table:
+class PusoyTable:
     order: list[str] = field(default_factory=list)
     cards: dict[str, list[Card]] = field(default_factory=dict)
     seats: dict[int, Decision] = field(default_factory=dict)
@@ -311,10 +312,10 @@ class Pusoy(Engine):
             allowed.append(SURRENDER)
         return allowed
 
-    def replay(self, rnd: Round) -> Table:
+    def replay(self, rnd: Round) -> PusoyTable:
         """Apply the events in order, refusing the first that the rules do not allow."""
         seats = sorted(b.seat for b in rnd.bets)
-        table = Table(order=[position_name(s) for s in seats] + [DEALER])
+        table = PusoyTable(order=[position_name(s) for s in seats] + [DEALER])
         shoe = Shoe(1)
         for index, event in enumerate(rnd.events):
             to = table.next_card_to()
@@ -392,7 +393,7 @@ class Pusoy(Engine):
             )
         return Decision(SET, PusoyHand(tuple(parts[0]), tuple(parts[1]), tuple(parts[2])))
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         table = self.replay(rnd)
         hands = _hands_doc(table)
         to = table.next_card_to()
@@ -479,7 +480,7 @@ class Pusoy(Engine):
         assert decision.royalty is not None
         return bet_result(bet, "win", bet.amount * config["royalty_pays"][decision.royalty], royalty=decision.royalty)
 
-    def settle(self, rnd: Round, table: Table, hands: Json) -> Json:
+    def settle(self, rnd: Round, table: PusoyTable, hands: Json) -> RoundResult:
         dealer = table.dealer
         dealer_hand = dealer.hand if dealer is not None else None
         dealer_ranks = dealer_hand.ranks if dealer_hand is not None else None
@@ -615,7 +616,7 @@ def _hand_doc(hand: PusoyHand) -> Json:
     }
 
 
-def _hands_doc(table: Table) -> Json:
+def _hands_doc(table: PusoyTable) -> Json:
     hands: Json = {}
     for position in table.order:
         doc: Json = {"cards": [str(c) for c in table.cards.get(position, [])]}

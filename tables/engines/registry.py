@@ -7,6 +7,7 @@ from typing import Any
 
 from tables.engines.base import Engine, Json
 from tables.engines.errors import EngineError
+from tables.engines.result import RoundResult
 
 # game name (as in the round document) → module under tables.engines that defines ENGINE
 # (or ENGINES, a dict of name → engine, for modules that play several related games)
@@ -46,7 +47,8 @@ def _load(game: str) -> Engine | None:
         raise
     engines = getattr(module, "ENGINES", None)
     if engines is not None:
-        return engines.get(game)
+        found: Engine | None = engines.get(game)
+        return found
     engine = getattr(module, "ENGINE", None)
     return engine if engine is not None and engine.name == game else None
 
@@ -68,12 +70,18 @@ def available_games() -> list[str]:
     return [g for g in GAME_MODULES if _cache.get(g) is not None or _load(g) is not None]
 
 
-def play(doc: Any) -> Json:
-    """Validate and play a whole round document; the entry point of API, CLI and services."""
+def result(doc: Any) -> RoundResult:
+    """Validate and play a whole round document: the engine's typed answer (services read this)."""
     if not isinstance(doc, dict):
         raise EngineError("bad_document", "a round document must be a JSON object")
     unknown = set(doc) - {"game", "config", "bets", "events"}
     if unknown:
-        raise EngineError("bad_document", f"unknown field(s) in the round document: {', '.join(sorted(unknown))}")
+        raise EngineError("bad_document", f"unknown field(s) in the round document: {', '.join(sorted(unknown))}",
+                          params={"fields": sorted(unknown)})
     engine = get_engine(doc.get("game"))
     return engine.play(engine.load(doc))
+
+
+def play(doc: Any) -> Json:
+    """Validate and play a whole round document: its answer as JSON (the API and ``settle_round``)."""
+    return result(doc).to_json()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from tables.engines.card_events import read_card_event
 from tables.engines.cards import Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 
@@ -20,28 +21,12 @@ def position_label(position: str) -> str:
 def read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequence[str], shoe: Shoe, *,
               describe: Callable[[Mapping[str, Any]], str], allow_joker: bool = False) -> Card:
     """The card of event ``index``, which must go to ``expected`` (a ``to`` may say so) and be in the shoe."""
-    if "card" not in event:
-        raise EngineError(
-            "out_of_turn",
-            f"event {index}: a card for {position_label(expected).lower()} is due, not {describe(event)}",
-            event=index,
-        )
-    extra = set(event) - {"card", "to"}
-    if extra:
-        raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
-    to = event.get("to")
-    if to is not None and to != expected:
-        if to not in order:
-            raise EngineError(
-                "bad_event", f"event {index}: 'to' must be one of the hands in play: {', '.join(order)}", event=index, params={"order": list(order)}
-            )
-        raise EngineError("out_of_turn", f"event {index}: the next card goes to {expected}, not {to}", event=index, params={"expected": expected, "to": to})
-    try:
-        card = parse_card(event["card"], allow_joker=allow_joker)
-        shoe.take(card)
-    except EngineError as exc:
-        raise exc.at(index) from None
-    return card
+    return read_card_event(
+        event, index, expected, shoe,
+        not_a_card=lambda e: f"a card for {position_label(expected).lower()} is due, not {describe(e)}",
+        is_place=lambda to: to in order, places_said=f"one of the hands in play: {', '.join(order)}",
+        places=list(order), allow_joker=allow_joker,
+    )
 
 
 def read_cards(raw: Any, count: int, name: str, index: int, *, allow_joker: bool = False) -> list[Card]:

@@ -10,7 +10,7 @@ house takes half of every bet. All bets pay even money.
 ...        "bets": [{"id": "b1", "seat": 2, "type": "rouge", "amount": 1000},
 ...                 {"id": "b2", "seat": 5, "type": "couleur", "amount": 400}],
 ...        "events": [{"card": c} for c in ["KS", "9C", "5H", "8D", "QH", "TD", "3S", "2C", "KD"]]}
->>> out = ENGINE.play(ENGINE.load(doc))
+>>> out = ENGINE.play(ENGINE.load(doc)).to_json()
 >>> out["say"]
 'Noir 32, rouge 35: noir wins; couleur wins'
 >>> [(b["id"], b["result"], b["net"]) for b in out["bets"]], out["house"]["net"]
@@ -49,6 +49,7 @@ from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding, divide, percent_of
+from tables.engines.result import RoundResult
 
 NOIR, ROUGE = "noir", "rouge"
 COULEUR, INVERSE = "couleur", "inverse"
@@ -170,14 +171,14 @@ class TrenteEtQuarante(Engine):
             coup.rows[row].append(card)
         return coup
 
-    def play(self, rnd: Round) -> Json:
+    def play(self, rnd: Round) -> RoundResult:
         coup = self.replay(rnd)
         row = coup.next_row()
         if row is not None:
             return awaiting(expect_card(row, coup.say_next()), hands=coup.hands_doc())
         return self.settle(rnd, coup)
 
-    def settle(self, rnd: Round, coup: Coup) -> Json:
+    def settle(self, rnd: Round, coup: Coup) -> RoundResult:
         cfg = rnd.config
         noir, rouge = coup.total(NOIR), coup.total(ROUGE)
         refait = noir == rouge

@@ -180,7 +180,7 @@ class FortyFive(ScoredGame):
                 "Forty-Five is for two, four (two against two) or six (three against three)",
                 field="players",
             )
-        return players
+        return list(players)
 
     def seating(self, players: Sequence[str]) -> Seating:
         return Seating.individual(players) if len(players) == 2 else Seating.teams(players)
@@ -241,7 +241,7 @@ class AuctionFortyFives(ScoredGame):
                 "Auction Forty-Fives is for four (two against two) or six (three against three)",
                 field="players",
             )
-        return players
+        return list(players)
 
     def sides(self, players: Sequence[str], config: Mapping[str, Any]) -> list[str]:
         return list(Seating.teams(players).sides)

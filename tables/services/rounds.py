@@ -7,6 +7,7 @@ rows, write the audit record. The engine is the only judge of cards and bets; a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -21,6 +22,7 @@ from tables.engines.base import Bet as EngineBet
 from tables.engines.base import Engine, Json
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
+from tables.engines.result import Line, RoundResult
 from tables.models import (
     LIVE_STATUSES,
     Bet,
@@ -42,7 +44,7 @@ TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets
 
 def round_document(rnd: Round, *, extra_bets: list[Json] | None = None,
                    extra_events: list[Json] | None = None, from_rows: bool = False) -> Json:
-    """The round as the engines read it (ROUND_FORMAT.md). ``from_rows``: from the Bet and RoundEvent
+    """The round as the engines read it (docs/round_format.md). ``from_rows``: from the Bet and RoundEvent
     rows, the record, not the copy on the round row (reconciliation checks the record)."""
     stored = _stored_document(rnd, from_rows=from_rows)
     return {"game": rnd.game, "config": rnd.config, "bets": stored["bets"] + (extra_bets or []),
@@ -61,9 +63,8 @@ def _stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
     return {"bets": bets, "events": events}
 
 
-def _play(doc: Json) -> Json:
-    engine = get_engine(doc["game"])
-    return engine.play(engine.load(doc))
+def _play(doc: Json) -> RoundResult:
+    return get_engine(doc["game"]).result(doc)
 
 
 def _round_summary(rnd: Round) -> Json:
@@ -259,7 +260,7 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
         RoundEvent.objects.create(round=rnd, seq=0, payload=event, posted_by=actor, posted_at=now)
         document = {"bets": document["bets"], "events": [*document["events"], event]}
     rnd.document = document
-    state = _play(round_document(rnd))
+    state = _play(round_document(rnd)).to_json()
     updated = Round.objects.filter(pk=rnd.pk, status=RoundStatus.OPEN).update(
         status=RoundStatus.BETTING_CLOSED, betting_closed_at=now, state=state, document=document)
     if updated != 1:
@@ -281,7 +282,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
         raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
     doc = round_document(rnd, extra_events=[event])
     seq = len(doc["events"]) - 1
-    state = _play(doc)
+    state = _play(doc).to_json()
     now = timezone.now()
     ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
     engine = get_engine(rnd.game)
@@ -309,10 +310,11 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
         raise Conflict(f"round #{rnd.number} was voided", code="round_voided")
     if rnd.status == RoundStatus.OPEN:
         raise Conflict("betting is still open: nothing has been dealt", code="betting_open")
-    state = _play(round_document(rnd))
-    if state["status"] != "settled":
-        say = (state.get("next") or {}).get("say", "more is needed")
+    result = _play(round_document(rnd))
+    if not result.settled:
+        say = result.next.say if result.next is not None and "say" in result.next.fields else "more is needed"
         raise Conflict(f"the round is not complete: {say}", code="round_incomplete")
+    state = result.to_json()
     now = timezone.now()
     updated = Round.objects.filter(pk=rnd.pk, status__in=[RoundStatus.BETTING_CLOSED, RoundStatus.DEALING]).update(
         status=RoundStatus.SETTLED, settled_at=now, state=state)
@@ -320,40 +322,43 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
         raise Conflict(f"round #{rnd.number} is already settled", code="already_settled")
     engine = get_engine(rnd.game)
     bets = {b.client_id: b for b in rnd.bets.all()}
-    bets.update(_stakes_taken_by_choices(rnd, engine, state["bets"], bets))
-    house = state["house"]
+    bets.update(_stakes_taken_by_choices(rnd, engine, result.lines, bets))
+    house = result.house
+    assert house is not None  # a settled round has its house totals
     settlement = Settlement.objects.create(
-        round=rnd, house_net=house["net"], commission=house.get("commission", 0), rake=house.get("rake", 0),
-        handle=sum(engine.handle_of(row) for row in state["bets"]), document=state, settled_by=actor, settled_at=now)
+        round=rnd, house_net=house.net, commission=house.commission, rake=house.rake,
+        handle=sum(engine.handle_of(line) for line in result.lines), document=state, settled_by=actor,
+        settled_at=now)
     SettlementLine.objects.bulk_create([
-        SettlementLine(settlement=settlement, bet=bets[row["id"]], result=row["result"], net=row["net"],
-                       commission=row.get("commission", 0))
-        for row in state["bets"]
+        SettlementLine(settlement=settlement, bet=bets[line.id], result=line.result, net=line.net,
+                       commission=line.commission)
+        for line in result.lines
     ])
     rnd.status, rnd.settled_at, rnd.state = RoundStatus.SETTLED, now, state
     _post_to_ledger(settlement)
     audit_log(actor=actor, action="round.settle", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": RoundStatus.DEALING},
-              after={"status": RoundStatus.SETTLED, "house": house, "outcome": state.get("outcome"),
-                     "bets": [{k: r[k] for k in ("id", "result", "net", "commission")} for r in state["bets"]]})
+              after={"status": RoundStatus.SETTLED, "house": house.to_json(), "outcome": result.outcome,
+                     "bets": [{"id": line.id, "result": line.result, "net": line.net, "commission": line.commission}
+                              for line in result.lines]})
     _after_commit("round_settled", round_id=rnd.pk, house_net=settlement.house_net)
     return settlement
 
 
-def _stakes_taken_by_choices(rnd: Round, engine: Engine, rows: list[Json], bets: dict[str, Bet]) -> dict[str, Bet]:
+def _stakes_taken_by_choices(rnd: Round, engine: Engine, lines: Sequence[Line], bets: dict[str, Bet]) -> dict[str, Bet]:
     """Stakes put down by a choice rather than placed as a bet become bets of the event that took
     them (the engine says which), so every settled row has its bet."""
-    if all(row["id"] in bets for row in rows):
+    if all(line.id in bets for line in lines):
         return {}
     events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq"))
     taken: dict[str, Bet] = {}
-    for bet, index in engine.stakes_taken_by_choices(rows, [e.payload for e in events], bets):
+    for bet, index in engine.stakes_taken_by_choices(lines, [e.payload for e in events], bets):
         event = events[index]
         taken[bet.id] = Bet.objects.create(round=rnd, event_index=event.seq, placed_by_id=event.posted_by_id,
                                            placed_at=event.posted_at, **Bet.fields_of(bet))
-    for row in rows:
-        if row["id"] not in bets and row["id"] not in taken:
-            raise Conflict(f"the engine settles a bet {row['id']} that no bet or choice placed", code="unknown_bet")
+    for line in lines:
+        if line.id not in bets and line.id not in taken:
+            raise Conflict(f"the engine settles a bet {line.id} that no bet or choice placed", code="unknown_bet")
     return taken
 
 
@@ -451,7 +456,7 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
         raise Conflict("the round changed meanwhile", code="concurrent_change")
     stored = _stored_document(rnd)
     rnd.document = {"bets": stored["bets"], "events": stored["events"][:last.seq]}
-    state = _play(round_document(rnd))
+    state = _play(round_document(rnd)).to_json()
     status = RoundStatus.DEALING if rnd.document["events"] else RoundStatus.BETTING_CLOSED
     Round.objects.filter(pk=rnd.pk).update(status=status, state=state, document=rnd.document)
     last.refresh_from_db()

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
+
+from tables.engines import registry
+from tables.engines.errors import EngineError
 
 LIMITS = {"min_bet": 500, "max_bet": 50_000}
 # the settings a table of each game needs besides its limits (as the demo floor sets them)
@@ -27,3 +33,20 @@ def without_input(step: dict[str, Any] | None) -> dict[str, Any] | None:
     if step is None:
         return None
     return {k: v for k, v in step.items() if k != "input"}
+
+
+def play(doc: dict[str, Any]) -> dict[str, Any]:
+    """Validate and play a round document: the engine's answer as JSON (as the API returns it)."""
+    return registry.play(doc)
+
+
+def refusal_of(call: Callable[..., Any], *args: Any, **kwargs: Any) -> EngineError:
+    """The engine's refusal of ``call(*args, **kwargs)`` (the test fails if it is accepted)."""
+    with pytest.raises(EngineError) as refused:
+        call(*args, **kwargs)
+    return refused.value
+
+
+def refusal(doc: dict[str, Any]) -> EngineError:
+    """The engine's refusal of a round document."""
+    return refusal_of(play, doc)

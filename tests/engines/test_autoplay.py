@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from tables.engines import autoplay as ap
-from tables.engines.autoplay import AutoplayStuck, Table, autoplay, behaviour_for, card_pool, play_round
+from tables.engines.base import awaiting
 from tables.engines.registry import available_games, get_engine
+from tables.simulation import autoplay as ap
+from tables.simulation.autoplay import AutoplayStuck, SimulatedTable, autoplay, behaviour_for, card_pool, play_round
 from tests.engines.helpers import CONFIGS, LIMITS
 
 ROUNDS = 30
@@ -59,7 +60,7 @@ def test_thirty_rounds_in_a_row_of_every_game_play_to_the_end(game):
     for _ in range(ROUNDS):
         # when a round is played, starting from what the last one handed on
         doc = play_round(counting, config, rng, events=first_events)  # type: ignore[arg-type]
-        out = engine.play(engine.load(doc))
+        out = engine.play(engine.load(doc)).to_json()
         # then it is settled, every bet within the table's limits, and the carry flows on
         assert out["status"] == "settled"
         resolved = engine.resolve_config(doc["config"])
@@ -91,7 +92,7 @@ def test_without_bettors_autoplay_places_only_the_bets_it_is_given():
         doc = autoplay(engine, LIMITS, [], random.Random(1))
         # then
         assert all_bets(doc) == []
-        assert engine.play(engine.load(doc))["status"] == "settled"
+        assert engine.play(engine.load(doc)).to_json()["status"] == "settled"
 
 
 def test_the_horse_games_shoe_holds_no_ace_and_the_triangle_deck_55_cards():
@@ -114,8 +115,8 @@ def test_a_game_autoplay_cannot_answer_is_reported():
         def load(self, doc: Any) -> Any:
             return doc
 
-        def play(self, rnd: Any) -> dict[str, Any]:
-            return {"status": "awaiting", "next": {"expect": "prayer"}}
+        def play(self, rnd: Any) -> Any:
+            return awaiting({"expect": "prayer"})
 
     with pytest.raises(AutoplayStuck, match="cannot supply 'prayer'"):
         autoplay(Odd(), {}, [], random.Random(1))  # type: ignore[arg-type]
@@ -124,8 +125,8 @@ def test_a_game_autoplay_cannot_answer_is_reported():
 # -- the behaviours ---------------------------------------------------------------------------------
 
 
-def table(game: str, **config: Any) -> Table:
-    return Table(
+def table(game: str, **config: Any) -> SimulatedTable:
+    return SimulatedTable(
         game, get_engine(game).resolve_config({**LIMITS, **CONFIGS.get(game, {}), **config}), 7, random.Random(1)
     )
 

@@ -22,7 +22,7 @@ def coup(cards, bets=(), **config):
     return play({"game": "baccarat", "config": config, "bets": list(bets), "events": [{"card": c} for c in cards]})
 
 
-# -- the tableau (GAMES.md), cell by cell --------------------------------------------------------
+# -- the tableau (docs/games.md), cell by cell --------------------------------------------------------
 # banker total 0–7 × the player's third card 0–9 (None: the player stood)
 EXPECTED_BANKER_DRAWS = {
     0: set(range(10)) | {None},
@@ -314,7 +314,7 @@ def test_arbitrary_events_raise_nothing_but_engine_errors(events, decks):
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), bets=bet_lists, rounding=st.sampled_from(["down", "up", "half_up", "half_even"]))
 def test_shoe_settler_agrees_with_play_coup_by_coup(seed, bets, rounding):
-    from tables.engines.baccarat import ShoeSettler
+    from tables.simulation.baccarat import ShoeSettler
 
     cards = shoe(random.Random(seed), decks=1)
     settler = ShoeSettler({"decks": 1, "commission_rounding": rounding})
@@ -339,7 +339,7 @@ def test_shoe_settler_agrees_with_play_coup_by_coup(seed, bets, rounding):
 
 
 def test_shoe_settler_refuses_wrong_card_counts():
-    from tables.engines.baccarat import ShoeSettler
+    from tables.simulation.baccarat import ShoeSettler
 
     with pytest.raises(EngineError) as caught:
         ShoeSettler().coup(["9S", "9H", "KD", "KC", "2S"], [])  # naturals: no fifth card

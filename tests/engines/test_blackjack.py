@@ -18,15 +18,14 @@ from tables.engines.blackjack import (
     BasicStrategy,
     LazyShoe,
     Rules,
-    ShoeSettler,
     hand_total,
-    play_out,
     round_player,
     simulate,
 )
 from tables.engines.cards import full_deck, parse_card
 from tables.engines.errors import EngineError
-from tests.engines.helpers import without_input
+from tables.simulation.blackjack import ShoeSettler, play_out
+from tests.engines.helpers import refusal_of, without_input
 
 Doc = dict[str, Any]
 
@@ -47,9 +46,7 @@ def play(events: list[Doc], bets: list[Doc] | None = None, config: Doc | None = 
 def refusal(
     events: list[Doc], bets: list[Doc] | None = None, config: Doc | None = None, game: str = "blackjack"
 ) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, bets, config, game)
-    return info.value
+    return refusal_of(play, events, bets, config, game)
 
 
 def row(out: Doc, bet_id: str) -> Doc:

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engines import registry
 from tables.engines.cards import full_deck, parse_card
 from tables.engines.caribbean_stud import ENGINE, RAISE_CHART, deal_classes, deal_counts, optimal_return
 from tables.engines.errors import EngineError
 from tables.engines.poker import chart_line, rank5
+from tests.engines.helpers import play, refusal
 
 
 def ante(seat: int, amount: int = 100, bet_id: str | None = None) -> dict[str, Any]:
@@ -40,14 +40,6 @@ def round_doc(seats: dict[int, str], up: str, actions: dict[int, str], hole: str
     }
 
 
-def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return registry.play(doc)
-
-
-def refusal(doc: dict[str, Any]) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(doc)
-    return info.value
 
 
 # -- settlement ---------------------------------------------------------------------------------

@@ -12,19 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.engines import registry
-from tables.engines.autoplay import autoplay
-from tables.engines.carousel import (
-    ENGINES,
-    TOP_RANK,
-    TriangleShoe,
-    carry_rake,
-    edge_rows,
-    parse_triangle_card,
-    split_pot,
-)
+from tables.engines.carousel import ENGINES
+from tables.engines.carousel_edge import edge_rows
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding
-from tests.engines.helpers import without_input
+from tables.engines.triangle import TOP_RANK, TriangleShoe, carry_rake, parse_triangle_card, split_pot
+from tables.simulation.autoplay import autoplay
+from tests.engines.helpers import refusal_of, without_input
 
 TRIANGLE = [str(r) for r in range(1, TOP_RANK + 1) for _ in range(r)]
 
@@ -63,9 +57,7 @@ def play(events: list[dict[str, Any]], game: str = "carousel", **config: Any) ->
 
 
 def refused(events: list[dict[str, Any]], game: str = "carousel", **config: Any) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, game, **config)
-    return info.value
+    return refusal_of(play, events, game, **config)
 
 
 def rows_by_id(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -617,7 +609,7 @@ def drive_game(
     events += [{"card": next(cards_iter)} for _ in range(config.get("foundations", 6))]
     n = 0
     while True:
-        out = engine.play(engine.load({"game": game, "config": config, "events": events}))
+        out = engine.play(engine.load({"game": game, "config": config, "events": events})).to_json()
         if out["status"] == "settled":
             return events
         nxt = out["next"]["betting"]

@@ -14,7 +14,7 @@ from tables.engines import baccarat, registry
 from tables.engines.cards import full_deck
 from tables.engines.chemin_de_fer import ENGINE, OptionStrategy, coup_probabilities
 from tables.engines.errors import EngineError
-from tests.engines.helpers import without_input
+from tests.engines.helpers import refusal_of, without_input
 
 BANK_SEAT, PUNTER_SEAT = 1, 4
 RANK_OF = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
@@ -43,9 +43,7 @@ def play(
 def refusal(
     events: list[dict[str, Any]], bet_rows: list[dict[str, Any]] | None = None, config: dict[str, Any] | None = None
 ) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, bet_rows, config)
-    return info.value
+    return refusal_of(play, events, bet_rows, config)
 
 
 def two_cards(total: int, suit: str) -> tuple[str, str]:
@@ -88,7 +86,7 @@ def what_next(out: dict[str, Any]) -> str:
 
 # -- the chart, every cell ------------------------------------------------------------------------
 
-# banker's two-card total → column "-" (punter stood) then punter's third card 0..9 (GAMES.md)
+# banker's two-card total → column "-" (punter stood) then punter's third card 0..9 (docs/games.md)
 CHART = {
     0: "D DDDDDDDDDD",
     1: "D DDDDDDDDDD",
@@ -585,7 +583,7 @@ def test_customary_choices_reproduce_the_punto_banco_figures() -> None:
     # when
     rows = {r.bet: r for r in ENGINE.house_edge({})}
 
-    # then: GAMES.md's published 8-deck figures, banker 1.06 %, player 1.24 %
+    # then: the published 8-deck figures, banker 1.06 %, player 1.24 %
     assert round(float(rows["bank"].edge) * 100, 2) == 1.06
     assert round(float(rows["punto"].edge) * 100, 2) == 1.24
     assert "exact enumeration over the 8-deck shoe" in rows["bank"].method

@@ -3,28 +3,26 @@ screen words it itself with money in major units; amounts are whole minor units.
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tables.engines.autoplay import play_round
-from tables.engines.errors import EngineError
+from tables.engines.errors import ERROR_CODES, EngineError
 from tables.engines.inputs import fill
-from tables.engines.registry import available_games, get_engine, play
-from tests.engines.helpers import table_config
+from tables.engines.registry import available_games, get_engine
+from tables.simulation.autoplay import play_round
+from tests.engines.helpers import refusal, table_config
 
+ROOT = Path(__file__).resolve().parents[2]
 # refusals about money and limits: every number their message states is in their params
 MONEY_CODES = {"bad_amount", "under_table_min", "over_table_max", "over_pot", "over_bank", "card_exhausted"}
 
-
-def refusal(doc: dict[str, Any]) -> EngineError:
-    with pytest.raises(EngineError) as refused:
-        play(doc)
-    return refused.value
 
 
 def values(params: Any) -> Iterator[Any]:
@@ -103,7 +101,7 @@ def test_every_refusal_is_plain_json_and_money_refusals_state_their_numbers(game
     doc = play_round(engine, table_config(game), random.Random(f"errors:{game}"))
     codes = set()
     for i in range(len(doc["events"])):
-        step = engine.play(engine.load({**doc, "events": doc["events"][:i]}))["next"]
+        step = engine.play(engine.load({**doc, "events": doc["events"][:i]})).to_json()["next"]
         for wrong in wrong_events(step):
             # when a wrong event is posted at this step
             try:
@@ -117,3 +115,15 @@ def test_every_refusal_is_plain_json_and_money_refusals_state_their_numbers(game
                     stated = {int(n) for n in re.findall(r"(?<![\w.])\d+(?![\w.])", message)}
                     assert stated <= set(values(exc.params)), (exc.message, exc.params)
     assert codes
+
+
+def test_every_code_an_engine_raises_is_listed_with_its_meaning():
+    # given every EngineError an engine module raises, by its code
+    raised = set()
+    for path in (ROOT / "tables" / "engines").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EngineError" and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                raised.add(node.args[0].value)
+    # then each is in ERROR_CODES (the list a screen words for the dealer), and nothing else is
+    assert raised == set(ERROR_CODES)

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from tables.engines import registry
 from tables.engines.errors import EngineError
 from tables.engines.faro import FARO, LAYOUT, STUSS, rank_bet_probabilities
-from tests.engines.helpers import without_input
+from tests.engines.helpers import play, without_input
+from tests.engines.helpers import refusal as refused
 
 FULL_DECK = [r + s for r in "A23456789TJQK" for s in "SHDC"]
 
@@ -26,9 +27,6 @@ def deck_with(first: list[str], last: list[str] = ()) -> list[str]:  # type: ign
     assert sorted(deck) == sorted(FULL_DECK)
     return deck
 
-
-def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return registry.play(doc)
 
 
 def rank_bet(bet_id: str, rank: str, amount: int = 10, *, seat: int = 1, coppered: bool | None = None) -> dict:
@@ -47,11 +45,6 @@ def row(out: dict, bet_id: str) -> dict:
     (found,) = [r for r in out["bets"] if r["id"] == bet_id]
     return found
 
-
-def refused(doc: dict) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(doc)
-    return info.value
 
 
 # -- the seed's example ------------------------------------------------------------------------

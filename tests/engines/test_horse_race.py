@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.engines import registry
-from tables.engines.autoplay import autoplay
 from tables.engines.cards import RANKS, SUITS
 from tables.engines.errors import EngineError
 from tables.engines.horse_race import ENGINES, course_rows, split_pool, win_chance, win_chance_by_row_cards
 from tables.engines.money import Rounding
-from tests.engines.helpers import without_input
+from tables.simulation.autoplay import autoplay
+from tests.engines.helpers import refusal_of, without_input
 
 PACK = [r + s for s in SUITS for r in RANKS if r != "A"]  # the 48 cards left once the aces are the horses
 
@@ -35,9 +35,7 @@ def play(events: list[dict[str, Any]], game: str = "horse_race", **config: Any) 
 
 
 def refused(events: list[dict[str, Any]], game: str = "horse_race", **config: Any) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, game, **config)
-    return info.value
+    return refusal_of(play, events, game, **config)
 
 
 # A course with spades k times and the other 8 - k cards spread over the other suits (≤ 4 each)

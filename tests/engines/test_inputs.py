@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from tables.engines.autoplay import play_round
 from tables.engines.base import Engine
 from tables.engines.errors import EngineError
 from tables.engines.inputs import FieldKind, InputKind, fill, validate_input
 from tables.engines.registry import available_games, get_engine
+from tables.simulation.autoplay import play_round
 from tests.engines.helpers import table_config
 
 SEEDS = range(4)
@@ -102,7 +102,7 @@ def steps_of(game: str, config: dict[str, Any], seeds: range) -> Counter[str]:
         doc_events = doc["events"]
         for i in range(len(doc_events) + 1):
             # when the round is replayed up to event i
-            out = engine.play(engine.load({**doc, "events": doc_events[:i]}))
+            out = engine.play(engine.load({**doc, "events": doc_events[:i]})).to_json()
             step = out["next"]
             if step is None:
                 assert i == len(doc_events)

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.engines import registry
 from tables.engines.cards import full_deck, parse_card
 from tables.engines.errors import EngineError
 from tables.engines.let_it_ride import ENGINE, PAYS, optimal_value, pay_line, start_value
 from tables.engines.poker import card_codes, rank5, rank_codes
+from tests.engines.helpers import play
 
 
 def ride(seat: int, amount: int = 100, bet_id: str | None = None) -> dict[str, Any]:
@@ -44,9 +44,6 @@ def one_seat(cards: str, first: str = "let_it_ride", second: str = "let_it_ride"
     c = cards.split()
     return round_doc({1: " ".join(c[:3])}, {1: first}, c[3], {1: second}, c[4], **kw)
 
-
-def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return registry.play(doc)
 
 
 # -- settlement ---------------------------------------------------------------------------------

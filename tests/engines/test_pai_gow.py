@@ -15,7 +15,7 @@ from tables.engines.cards import JOKER_CARD, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.house_way import STANDARD
 from tables.engines.pai_gow import ENGINE, dealing_order, first_position, simulate_edge
-from tests.engines.helpers import without_input
+from tests.engines.helpers import play, refusal, without_input
 
 # the dealer's hand sets by the standard house way as one pair: KK-5-4-2 behind, 9-7 in front
 DEALER = "KS KD 9H 7C 5S 4D 2C"
@@ -49,14 +49,6 @@ def set_action(seat: int, back: str, front: str) -> dict[str, Any]:
     return {"seat": seat, "action": "set", "back": back.split(), "front": front.split()}
 
 
-def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return ENGINE.play(ENGINE.load(doc))
-
-
-def refusal(doc: dict[str, Any]) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(doc)
-    return info.value
 
 
 # -- dice and the order of the hands (seed 004) --------------------------------------------

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tables.engines import registry
 from tables.engines.errors import EngineError
 from tables.engines.pot_games import IN_BETWEEN, RED_DOG, simulate_rake, win_probability
-from tests.engines.helpers import without_input
+from tests.engines.helpers import refusal_of, without_input
 
 FULL_DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 
@@ -37,9 +37,7 @@ def play(game: str, events: list[dict], bets: list[dict] | None = None, **config
 
 
 def refused(game: str, events: list[dict], bets: list[dict] | None = None, **config: Any) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(game, events, bets, **config)
-    return info.value
+    return refusal_of(play, game, events, bets, **config)
 
 
 def row(out: dict, bet_id: str) -> dict:

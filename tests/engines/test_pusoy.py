@@ -13,7 +13,7 @@ from tables.engines import registry
 from tables.engines.cards import full_deck, parse_card
 from tables.engines.errors import EngineError
 from tables.engines.pusoy import ENGINE, house_set, royalty_of, simulate_edge, strongest_five, units_for
-from tests.engines.helpers import without_input
+from tests.engines.helpers import play, refusal, without_input
 
 # the dealer's thirteen cards and the setting used throughout: two pair / two pair / jack high
 DEALER = "TS TH 9S 9H 8D 8C 6S 6H 5C 4D 3S 2H JS"
@@ -48,14 +48,6 @@ def set_action(seat: int | str, back: str, middle: str, front: str) -> dict[str,
     return {"seat": seat, "action": "set", "back": back.split(), "middle": middle.split(), "front": front.split()}
 
 
-def play(doc: dict[str, Any]) -> dict[str, Any]:
-    return ENGINE.play(ENGINE.load(doc))
-
-
-def refusal(doc: dict[str, Any]) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(doc)
-    return info.value
 
 
 def cards(text: str) -> list:

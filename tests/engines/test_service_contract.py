@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tables.engines import registry
 from tables.engines.base import Bet
 from tables.engines.errors import EngineError
-from tables.engines.registry import get_engine, play
+from tables.engines.registry import get_engine
 
 
 def refused(engine, config, bets, raw) -> EngineError:
@@ -66,10 +67,11 @@ def test_insurance_taken_by_a_choice_becomes_a_bet_of_that_event():
     doc = {"game": "blackjack", "bets": [{"id": "b1", "seat": 1, "type": "bet", "amount": 100}],
            "events": [{"card": "TS"}, {"card": "AH"}, {"card": "9D"}, {"seat": 1, "action": "insurance", "amount": 50},
                       {"action": "peek", "result": "no_blackjack"}, {"seat": 1, "action": "stand"}, {"card": "7C"}]}
-    out = play(doc)
+    result = registry.result(doc)
     engine = get_engine("blackjack")
-    # when the service asks which settled rows no bet placed
-    taken = engine.stakes_taken_by_choices(out["bets"], doc["events"], {"b1"})
-    # then the insurance row is a bet of event 3, and handles count every stake
+    # when the service asks which settled lines no bet placed
+    taken = engine.stakes_taken_by_choices(result.lines, doc["events"], {"b1"})
+    # then the insurance line is a bet of event 3, and handles count every stake
     assert taken == [(Bet("b1:insurance", 1, "insurance", 50, {"insures": "b1"}), 3)]
-    assert [engine.handle_of(row) for row in out["bets"]] == [100, 50]
+    assert [engine.handle_of(line) for line in result.lines] == [100, 50]
+    assert result.handle() == 150

@@ -15,6 +15,7 @@ from tables.engines import registry
 from tables.engines.cards import full_deck
 from tables.engines.errors import EngineError
 from tables.engines.trente_et_quarante import ENGINE, double_hit_probability, refait_31_probability
+from tests.engines.helpers import refusal_of
 
 BET_TYPES = ("rouge", "noir", "couleur", "inverse")
 
@@ -43,9 +44,7 @@ def play(
 def refusal(
     events: list[dict[str, Any]], bets: list[dict[str, Any]] | None = None, config: dict[str, Any] | None = None
 ) -> EngineError:
-    with pytest.raises(EngineError) as info:
-        play(events, bets, config)
-    return info.value
+    return refusal_of(play, events, bets, config)
 
 
 def results(out: dict[str, Any]) -> dict[str, tuple[str, int]]:
@@ -69,7 +68,7 @@ def coup(rows: tuple[tuple[str, ...], tuple[str, ...]]) -> list[dict[str, Any]]:
 
 
 def test_seed_example_a_red_first_card_and_rouge_winning_is_couleur() -> None:
-    # given: the seed's "a diamond is dealt first"; the first card of the noir row decides (GAMES.md)
+    # given: the seed's "a diamond is dealt first"; the first card of the noir row decides (docs/games.md)
     events = coup(ROUGE_31_RED_FIRST)
 
     # when
@@ -421,7 +420,7 @@ def test_dp_matches_brute_force_and_the_rows_are_exchangeable(counts: dict[int, 
 
 
 def deal_out(shoe: list[str]) -> list[dict[str, Any]]:
-    """Deal both rows from the top of ``shoe`` (GAMES.md), as the dealer would."""
+    """Deal both rows from the top of ``shoe`` (docs/games.md), as the dealer would."""
     events, i = [], 0
     for _ in range(2):
         running = 0

@@ -14,10 +14,10 @@ import pytest
 from accounting.models import Entry, LedgerTransaction
 from tables.demo import SPECS, simulate_round
 from tables.engines import registry
-from tables.engines.autoplay import play_round
 from tables.engines.registry import available_games, get_engine
 from tables.models import Round, RoundStatus, Settlement
 from tables.services.rounds import round_document
+from tables.simulation.autoplay import play_round
 from tests.factories import TableFactory, UserFactory, assign
 from tests.fixtures import as_user
 

@@ -42,7 +42,7 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"{engine.title} — house edge per bet")
         changed = {k: v for k, v in resolved.items() if k in config}
-        self.stdout.write(f"config: {json.dumps(changed) if changed else 'defaults (GAMES.md)'}")
+        self.stdout.write(f"config: {json.dumps(changed) if changed else 'defaults (docs/games.md)'}")
         width = max(len(r.bet) for r in rows)
         for row in rows:
             d = row.as_dict()

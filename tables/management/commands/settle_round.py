@@ -2,7 +2,7 @@
 
     python manage.py settle_round < round.json
 
-Exit status 0 with the answer (ROUND_FORMAT.md "Out"), or 2 with ``{"error": {…}}`` on bad input.
+Exit status 0 with the answer (docs/round_format.md, "What comes out"), or 2 with ``{"error": {…}}`` on bad input.
 """
 
 from __future__ import annotations

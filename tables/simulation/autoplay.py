@@ -18,10 +18,10 @@ the behaviour's opening bets, then :func:`autoplay` with bettors.
 >>> from tables.engines.registry import get_engine
 >>> doc = autoplay(get_engine("baccarat"), {}, [{"id": "b1", "seat": 1, "type": "player", "amount": 100}],
 ...                random.Random(7))
->>> get_engine("baccarat").play(get_engine("baccarat").load(doc))["status"]
+>>> get_engine("baccarat").play(get_engine("baccarat").load(doc)).status.value
 'settled'
 >>> doc = play_round(get_engine("red_dog"), {"ante": 500, "forfeit": 500, "min_bet": 500}, random.Random(3))
->>> get_engine("red_dog").play(get_engine("red_dog").load(doc))["status"]
+>>> get_engine("red_dog").play(get_engine("red_dog").load(doc)).status.value
 'settled'
 """
 
@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tables.engines.base import Engine, Json
-from tables.engines.blackjack import BasicStrategy
+from tables.engines.blackjack.strategy import BasicStrategy
 from tables.engines.cards import JOKER, RANKS, SUITS, parse_card
-from tables.engines.carousel import seat_order_key
 from tables.engines.errors import EngineError
+from tables.engines.triangle import seat_order_key
 
 TRIANGLE_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
 JOKER_GAMES = frozenset({"pai_gow_poker"})
@@ -71,7 +71,7 @@ STAKE_UNITS = (1, 1, 1, 1, 2, 2, 2, 3, 4, 5, 5, 10, 20)  # multiples of the tabl
 
 
 @dataclass
-class Table:
+class SimulatedTable:
     """What autoplay knows of the table it plays at: the rules, the seats, the shoe, a random source."""
 
     game: str
@@ -81,8 +81,8 @@ class Table:
     shoe: list[str] = field(default_factory=list)
     reserved: dict[str, str] = field(default_factory=dict)  # cards set aside for a place (a hole card)
     shuffle_mark: Any = None
-    auction_log: list[str] = field(default_factory=list)  # the horse of every raise, for the auctioneer
-    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    auction_log: list[str | None] = field(default_factory=list)  # the horse of every raise, for the auctioneer
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self) -> None:
         if not self.shoe:
@@ -96,7 +96,7 @@ class Table:
     def take(self, place: str | None = None) -> str:
         """The next card for ``place``: one set aside for it, else the top of the shoe."""
         if place in self.reserved:
-            return self.reserved.pop(place)  # type: ignore[arg-type]
+            return self.reserved.pop(place)
         if not self.shoe:
             raise AutoplayStuck(f"{self.game}: the shoe is empty")
         return self.shoe.pop()
@@ -136,27 +136,27 @@ class Table:
 
 # -- behaviours: how the people at each game's table play --------------------------------------
 
-OpeningBets = Callable[[Table], list[Json]]
-Choice = Callable[[Table, Json, Json], Json]
-BetsBetween = Callable[[Table, Json, Json], list[Json]]
+OpeningBets = Callable[[SimulatedTable], list[Json]]
+Choice = Callable[[SimulatedTable, Json, Json], Json]
+BetsBetween = Callable[[SimulatedTable, Json, Json], list[Json]]
 
 
-def no_bets(table: Table) -> list[Json]:
+def no_bets(table: SimulatedTable) -> list[Json]:
     return []
 
 
-def nothing_between(table: Table, step: Json, out: Json) -> list[Json]:
+def nothing_between(table: SimulatedTable, step: Json, out: Json) -> list[Json]:
     return []
 
 
-def any_allowed(table: Table, step: Json, out: Json) -> Json:
+def any_allowed(table: SimulatedTable, step: Json, out: Json) -> Json:
     return _action(step, table.rng.choice(list(step.get("allowed") or [None])))
 
 
 def prefer(*order: str) -> Choice:
     """Take the first of ``order`` the step allows (``house_way`` before setting by hand…)."""
 
-    def choose(table: Table, step: Json, out: Json) -> Json:
+    def choose(table: SimulatedTable, step: Json, out: Json) -> Json:
         allowed = list(step.get("allowed") or [])
         for action in order:
             if action in allowed:
@@ -197,7 +197,7 @@ def layout_bets(
     """Each playing seat puts one stake on a bet drawn by ``weights``; a few add a small side bet."""
     kinds, odds = list(weights), list(weights.values())
 
-    def opening(table: Table) -> list[Json]:
+    def opening(table: SimulatedTable) -> list[Json]:
         bets = []
         for seat in table.players(chance, at_least=at_least):
             bets.append({"seat": seat, "type": table.rng.choices(kinds, odds)[0], "amount": table.stake()})
@@ -214,12 +214,12 @@ def one_per_seat(
     *,
     chance: float = 0.7,
     at_least: int = 1,
-    skip: Callable[[Table], set[int]] | None = None,
-    amount: Callable[[Table], int] | None = None,
+    skip: Callable[[SimulatedTable], set[int]] | None = None,
+    amount: Callable[[SimulatedTable], int] | None = None,
 ) -> OpeningBets:
     """Each playing seat puts down the game's one bet (a blackjack bet, an ante, a wager…)."""
 
-    def opening(table: Table) -> list[Json]:
+    def opening(table: SimulatedTable) -> list[Json]:
         skipped = skip(table) if skip else set()
         seats = [s for s in range(1, table.seat_count + 1) if s not in skipped]
         stake = amount or (lambda t: t.stake())
@@ -246,7 +246,7 @@ def _seat_hand(out: Json, seat: Any, hand: Any) -> Json:
     return {}
 
 
-def blackjack_choice(table: Table, step: Json, out: Json) -> Json:
+def blackjack_choice(table: SimulatedTable, step: Json, out: Json) -> Json:
     allowed = list(step.get("allowed") or [])
     dealer = (out.get("hands") or {}).get("dealer") or {}
     up = dealer.get("cards") or []
@@ -271,7 +271,7 @@ def blackjack_choice(table: Table, step: Json, out: Json) -> Json:
     return _action(step, action if action in allowed else "stand")
 
 
-def pontoon_choice(table: Table, step: Json, out: Json) -> Json:
+def pontoon_choice(table: SimulatedTable, step: Json, out: Json) -> Json:
     allowed = list(step.get("allowed") or [])
     if step.get("hand") == "dealer":  # the banking player draws at will: to 17
         total = ((out.get("hands") or {}).get("dealer") or {}).get("total") or 0
@@ -289,14 +289,14 @@ def pontoon_choice(table: Table, step: Json, out: Json) -> Json:
     return _action(step, "hit" if total < 16 and "hit" in allowed else "stand")
 
 
-def pontoon_punters(table: Table) -> set[int]:
+def pontoon_punters(table: SimulatedTable) -> set[int]:
     return {int(table.config.get("banker_seat") or 0)}
 
 
 # chemin de fer --------------------------------------------------------------------------------
 
 
-def chemin_de_fer_bets(table: Table) -> list[Json]:
+def chemin_de_fer_bets(table: SimulatedTable) -> list[Json]:
     """One seat holds the bank; the punters cover it, one of them (banco) or several, never more than it."""
     rng = table.rng
     seats = list(range(1, table.seat_count + 1))
@@ -326,7 +326,7 @@ def _pair_or_better(cards: Sequence[str]) -> bool:
     return category_of(rank5([parse_card(c) for c in cards])) >= Category.PAIR
 
 
-def caribbean_choice(table: Table, step: Json, out: Json) -> Json:
+def caribbean_choice(table: SimulatedTable, step: Json, out: Json) -> Json:
     """Raise with a pair or better, or ace-king; fold the rest."""
     cards = ((out.get("hands") or {}).get(f"seat:{step.get('seat')}") or {}).get("cards") or []
     ranks = {parse_card(c).rank for c in cards}
@@ -334,7 +334,7 @@ def caribbean_choice(table: Table, step: Json, out: Json) -> Json:
     return {"seat": step["seat"], "action": "raise" if strong else "fold"}
 
 
-def let_it_ride_choice(table: Table, step: Json, out: Json) -> Json:
+def let_it_ride_choice(table: SimulatedTable, step: Json, out: Json) -> Json:
     """Let it ride with a paying pair (tens or better) or better, or three (then four) to a flush."""
     hands = out.get("hands") or {}
     cards = list((hands.get(f"seat:{step.get('seat')}") or {}).get("cards") or [])
@@ -351,16 +351,16 @@ def let_it_ride_choice(table: Table, step: Json, out: Json) -> Json:
 # pot games ------------------------------------------------------------------------------------
 
 
-def pot_game_antes(table: Table) -> list[Json]:
+def pot_game_antes(table: SimulatedTable) -> list[Json]:
     ante = int(table.config.get("ante") or 1)
     return [{"seat": s, "type": "ante", "amount": ante} for s in table.players(0.8, at_least=2)]
 
 
-def _chip(table: Table) -> int:
+def _chip(table: SimulatedTable) -> int:
     return int(table.config.get("ante") or table.config.get("min_bet") or 1)
 
 
-def _pot_amount(table: Table, step: Json, share: float) -> int:
+def _pot_amount(table: SimulatedTable, step: Json, share: float) -> int:
     """``share`` of the most the step allows, in whole chips, within the step's bounds."""
     lo, hi = int(step.get("min_amount") or 1), int(step.get("max_amount") or 1)
     chip = _chip(table)
@@ -377,7 +377,7 @@ def _red_dog_chance(cards: Sequence[str]) -> float:
     return sum(1 for r, s in unseen if RANKS.index(r) < best[s]) / len(unseen)
 
 
-def pot_game_choice(table: Table, step: Json, out: Json) -> Json:
+def pot_game_choice(table: SimulatedTable, step: Json, out: Json) -> Json:
     allowed = list(step.get("allowed") or [])
     seat = step.get("seat")
     if allowed == ["ante"]:  # the pot is empty: everyone antes again
@@ -408,11 +408,11 @@ def pot_game_choice(table: Table, step: Json, out: Json) -> Json:
 # faro and stuss -------------------------------------------------------------------------------
 
 
-def faro_opening(table: Table) -> list[Json]:
+def faro_opening(table: SimulatedTable) -> list[Json]:
     return [_faro_bet(table, seat, dict.fromkeys(RANKS, 4)) for seat in table.players(0.5)]
 
 
-def _faro_bet(table: Table, seat: int, casekeeper: Mapping[str, int]) -> Json:
+def _faro_bet(table: SimulatedTable, seat: int, casekeeper: Mapping[str, int]) -> Json:
     live = [r for r, n in casekeeper.items() if n > 0]
     bet: Json = {"seat": seat, "type": "rank", "rank": table.rng.choice(live), "amount": table.stake()}
     if table.rng.random() < 0.2:
@@ -420,7 +420,7 @@ def _faro_bet(table: Table, seat: int, casekeeper: Mapping[str, int]) -> Json:
     return bet
 
 
-def faro_between(table: Table, step: Json, out: Json) -> list[Json]:
+def faro_between(table: SimulatedTable, step: Json, out: Json) -> list[Json]:
     """Between turns a player may put a stake on a rank still live; with three cards left, call the turn."""
     if not step.get("bets_open"):
         return []
@@ -459,7 +459,7 @@ def _expected_survivors(out: Json) -> float:
     return sum(1 - sum(left[int(c)] for c in set(h.get("cards") or [])) / total for h in hands if h.get("alive"))
 
 
-def carousel_between(table: Table, step: Json, out: Json) -> list[Json]:
+def carousel_between(table: SimulatedTable, step: Json, out: Json) -> list[Json]:
     """A betting round: the players still in (or anyone, while the carry is zero) name a count, from the button."""
     betting = step.get("betting")
     if not isinstance(betting, dict):
@@ -527,7 +527,7 @@ def carousel_between(table: Table, step: Json, out: Json) -> list[Json]:
 # horse races ----------------------------------------------------------------------------------
 
 
-def horse_race_between(table: Table, step: Json, out: Json) -> list[Json]:
+def horse_race_between(table: SimulatedTable, step: Json, out: Json) -> list[Json]:
     """The book is open: players back horses at the odds offered, favourites more often."""
     betting = step.get("betting")
     if not isinstance(betting, dict) or betting.get("placed"):
@@ -556,7 +556,7 @@ def course_voids(out: Json) -> int:
     return len(((out.get("hands") or {}).get("course") or {}).get("void") or [])
 
 
-def auction(table: Table, step: Json, out: Json) -> Json:
+def auction(table: SimulatedTable, step: Json, out: Json) -> Json:
     """The Calcutta auction: a seat opens on a horse, others raise now and then, then the hammer falls."""
     rng = table.rng
     minimum = int(step.get("minimum") or 1)
@@ -582,7 +582,7 @@ def auction(table: Table, step: Json, out: Json) -> Json:
     return {"bet": {"id": table.new_id("buy"), **sell}}
 
 
-def throw_dice(table: Table, step: Json, out: Json) -> Json:
+def throw_dice(table: SimulatedTable, step: Json, out: Json) -> Json:
     return {"dice": [table.rng.randint(1, 6) for _ in range(3)]}
 
 
@@ -692,13 +692,13 @@ def autoplay(
     raise AutoplayStuck(f"{engine.name}: no end after {max_events} events")
 
 
-def _table(engine: Engine, config: Mapping[str, Any], rng: random.Random, seats: int) -> Table:
+def _table(engine: Engine, config: Mapping[str, Any], rng: random.Random, seats: int) -> SimulatedTable:
     resolved = engine.resolve_config(config)
-    return Table(engine.name, resolved, min(seats, int(resolved.get("seats") or seats)), rng)
+    return SimulatedTable(engine.name, resolved, min(seats, int(resolved.get("seats") or seats)), rng)
 
 
 def _play(engine: Engine, doc: Json) -> Json:
-    return engine.play(engine.load(doc))
+    return engine.play(engine.load(doc)).to_json()
 
 
 def _offer(engine: Engine, doc: Json, event: Json) -> Json | None:
@@ -711,7 +711,7 @@ def _offer(engine: Engine, doc: Json, event: Json) -> Json | None:
         return None
 
 
-def _deal(engine: Engine, doc: Json, table: Table, step: Json) -> Json:
+def _deal(engine: Engine, doc: Json, table: SimulatedTable, step: Json) -> Json:
     place = step.get("to")
     card = table.take(place)
     out = _offer(engine, doc, {"card": card})
@@ -727,7 +727,7 @@ def _deal(engine: Engine, doc: Json, table: Table, step: Json) -> Json:
     raise AutoplayStuck(f"{engine.name}: no card in the shoe is accepted at {step}")
 
 
-def _answer(engine: Engine, doc: Json, event: Json, table: Table, step: Json) -> Json:
+def _answer(engine: Engine, doc: Json, event: Json, table: SimulatedTable, step: Json) -> Json:
     out = _offer(engine, doc, event)
     if out is not None:
         return out
