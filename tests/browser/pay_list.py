@@ -23,7 +23,7 @@ DETAILS = ["rank", "number", "horse", "hand", "order", "coppered"]
 def settle(document: dict[str, Any]) -> dict[str, Any]:
     """The engine's settlement of a round document (as the API returns it)."""
     engine = get_engine(document["game"])
-    return engine.play(engine.load({k: document[k] for k in ("game", "config", "bets", "events")}))
+    return engine.play(engine.load({k: document[k] for k in ("game", "config", "bets", "events")})).to_json()
 
 
 def _rank(r: str) -> str:

@@ -240,7 +240,7 @@ def play_round_by_taps(screen: Screen, doc: Json, layout: list[Json],
     events = doc["events"]
     first = 1 if events and "players" in events[0] else 0  # carried players: close-betting posts them
     for k in range(first, len(events)):
-        state = engine.play(engine.load({**doc, "events": events[:k]}))
+        state = engine.play(engine.load({**doc, "events": events[:k]})).to_json()
         tap_event(screen, state["next"]["input"], events[k], layout)
     expect(page.locator("#confirm-settle")).to_be_visible()
     screen.step("pay-list")

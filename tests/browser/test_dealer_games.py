@@ -1,6 +1,6 @@
 """Every registered game played on the dealer's screen, from sign-in to the confirmed payout, by taps.
 
-Each round is a seeded round of the game (tables/engines/autoplay.py) chosen to show what the game
+Each round is a seeded round of the game (tables/simulation/autoplay.py) chosen to show what the game
 asks of a dealer (blackjack: a split and a double; pai gow: one hand set by taps and one by the house
 way; red dog: a pot bet and a forfeit; the Calcutta: an auction). It is tapped in on the screen
 (tests/browser/tap_round.py); afterwards the round document is read back from the API and replayed
@@ -20,7 +20,7 @@ from accounting.services.counts import denominations_for
 from casino.core.roles import Role
 from tables.dashboard import layout_bets
 from tables.demo import SPECS
-from tables.engines.autoplay import play_round
+from tables.simulation.autoplay import play_round
 from tables.engines.registry import GAME_MODULES, get_engine
 from tables.models import Round, Settlement
 from tests.browser.dealer_steps import button, idle, pay_rows
@@ -45,7 +45,7 @@ def _set_one_by_hand(doc: Json) -> Json:
     """The first hand the house way set, set instead by the dealer's taps into the same hands (pai gow)."""
     engine = get_engine(doc["game"])
     for k, event in enumerate(doc["events"]):
-        step = engine.play(engine.load({**doc, "events": doc["events"][:k]}))["next"]["input"]
+        step = engine.play(engine.load({**doc, "events": doc["events"][:k]})).to_json()["next"]["input"]
         if step["kind"] == "set_hand" and event == step["house_way_event"]:
             by_hand = {**step["event"], **step["house_way"]}
             return {**doc, "events": [*doc["events"][:k], by_hand, *doc["events"][k + 1:]]}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tables.engines.autoplay import play_round
+from tables.simulation.autoplay import play_round
 from tables.engines.registry import GAME_MODULES, available_games, get_engine
 
 WIDGETS_JS = Path(__file__).resolve().parents[2] / "static" / "croupier" / "dealer" / "widgets.js"
@@ -31,7 +31,7 @@ def emitted(game: str) -> tuple[set[str], set[str]]:
     for seed in SEEDS:
         doc = play_round(engine, config, random.Random(seed), seats=7)
         for n in range(len(doc["events"]) + 1):
-            state = engine.play(engine.load({**doc, "events": doc["events"][:n]}))
+            state = engine.play(engine.load({**doc, "events": doc["events"][:n]})).to_json()
             step = state.get("next")
             if not step:
                 continue

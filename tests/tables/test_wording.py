@@ -10,6 +10,7 @@ import pytest
 from rest_framework import exceptions as drf
 
 from tables import wording
+from tables.engines.errors import ERROR_CODES
 from tables.models import RoundStatus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,6 +98,7 @@ def test_the_enumeration_finds_the_refusals_it_should():
 def test_every_refusal_has_a_dealers_wording():
     missing = {code: where for code, where in raised_codes().items() if code not in wording.REFUSALS}
     missing.update({code: "rest_framework" for code in drf_codes() if code not in wording.REFUSALS})
+    missing.update({code: "ERROR_CODES" for code in ERROR_CODES if code not in wording.REFUSALS})
     assert missing == {}, "codes without dealer wording in tables/wording.py: " + ", ".join(
         f"{code} ({where})" for code, where in sorted(missing.items()))
 
