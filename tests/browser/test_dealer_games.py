@@ -20,9 +20,9 @@ from accounting.services.counts import denominations_for
 from casino.core.roles import Role
 from tables.dashboard import layout_bets
 from tables.demo import SPECS
-from tables.simulation.autoplay import play_round
 from tables.engines.registry import GAME_MODULES, get_engine
 from tables.models import Round, Settlement
+from tables.simulation.autoplay import play_round
 from tests.browser.dealer_steps import button, idle, pay_rows
 from tests.browser.pay_list import expected_rows, expected_totals, settle
 from tests.browser.tap_round import Screen, play_round_by_taps

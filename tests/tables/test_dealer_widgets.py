@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tables.simulation.autoplay import play_round
 from tables.engines.registry import GAME_MODULES, available_games, get_engine
+from tables.simulation.autoplay import play_round
 
 WIDGETS_JS = Path(__file__).resolve().parents[2] / "static" / "croupier" / "dealer" / "widgets.js"
 SEEDS = range(4)
