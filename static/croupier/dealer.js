@@ -495,24 +495,56 @@
     $("next-round").hidden = !settledAlready;
   }
 
+  const CARD_CODE = /^(?:[2-9TJQKA][SHDC]|JK|10|[1-9])$/;
+
+  /** The cards in an engine's hand, whatever its shape: a hand's `cards`, one card, or the cards of a
+   * list of turns; null when it holds none. */
+  function cardsIn(value) {
+    if (typeof value === "string") return CARD_CODE.test(value) ? [value] : null;
+    if (Array.isArray(value)) {
+      const found = value.flatMap((v) => (typeof v === "string" ? (CARD_CODE.test(v) ? [v] : [])
+        : v && typeof v === "object" ? Object.values(v).filter((x) => typeof x === "string" && CARD_CODE.test(x)) : []));
+      return found.length || !value.length ? found : null;
+    }
+    if (value && typeof value === "object" && Array.isArray(value.cards)) return value.cards;
+    return null;
+  }
+
+  /** One row per hand; a hand made of named parts (a race's horses) gives one row per part. */
+  function handRows(hands) {
+    const rows = [];
+    for (const [name, hand] of Object.entries(hands || {})) {
+      const cards = cardsIn(hand);
+      if (cards !== null) {
+        rows.push({ name, label: F.handLabel(name), cards, total: hand && typeof hand === "object" ? hand.total : undefined });
+      } else if (typeof hand === "number") {
+        rows.push({ name, label: F.handLabel(name), cards: [], total: hand });
+      } else if (hand && typeof hand === "object") {
+        for (const [part, value] of Object.entries(hand)) {
+          const partCards = cardsIn(value);
+          if (partCards !== null && value && typeof value === "object" && !Array.isArray(value)) {
+            rows.push({ name: `${name}:${part}`, label: F.handLabel(part), cards: partCards, total: value.total });
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
   function renderHands() {
-    const hands = (round && round.state && round.state.hands) || {};
+    const rows = handRows(round && round.state && round.state.hands);
     const box = $("hands");
-    const names = Object.keys(hands);
-    if (!names.length) {
+    if (!rows.length) {
       box.replaceChildren(h("p", { class: "muted" }, round && round.status !== "open" ? "No cards yet." : "Cards appear here as they are dealt."));
       return;
     }
-    box.replaceChildren(...names.map((name) => {
-      const hand = hands[name] || {};
-      const cards = Array.isArray(hand.cards) ? hand.cards : [];
-      return h("div", { class: "hand", "data-hand": name },
-        h("span", { class: "hand-name" }, F.handLabel(name)),
-        h("span", { class: "cards" }, cards.map((c) => h("span", {
-          class: `card-face ${/[HD]$/.test(c) ? "red" : ""}`, role: "img", "aria-label": F.cardName(c),
-        }, F.cardText(c)))),
-        hand.total !== undefined && hand.total !== null && typeof hand.total !== "object" ? h("span", { class: "total", "aria-label": `total ${hand.total}` }, String(hand.total)) : null);
-    }));
+    box.replaceChildren(...rows.map((row) => h("div", { class: "hand", "data-hand": row.name },
+      h("span", { class: "hand-name" }, row.label),
+      h("span", { class: "cards" }, row.cards.map((c) => h("span", {
+        class: `card-face ${/[HD]$/.test(c) ? "red" : ""}`, role: "img", "aria-label": F.cardName(c),
+      }, F.cardText(c)))),
+      row.total !== undefined && row.total !== null && typeof row.total !== "object"
+        ? h("span", { class: "total", "aria-label": `${row.name === "cards_left" ? "cards left" : "total"} ${row.total}` }, String(row.total)) : null)));
   }
 
   function renderPlaced(p) {
