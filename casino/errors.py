@@ -13,12 +13,13 @@ class DomainError(Exception):
     default_code = "invalid"
 
     def __init__(self, message: str, *, code: str | None = None, field: str | None = None,
-                 event: int | None = None) -> None:
+                 event: int | None = None, params: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
         self.field = field
         self.event = event
+        self.params = params  # the figures in the message, as numbers (minor units), for the screens' wording
 
     def as_dict(self) -> dict[str, object]:
         body: dict[str, object] = {"code": self.code, "message": self.message}
@@ -26,6 +27,8 @@ class DomainError(Exception):
             body["field"] = self.field
         if self.event is not None:
             body["event"] = self.event
+        if self.params:
+            body["params"] = self.params
         return body
 
 

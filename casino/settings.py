@@ -218,6 +218,12 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 
 # -- Croupier's own knobs ---------------------------------------------------------------
+def _currency(code: str | None) -> str:
+    if not code or len(code) != 3 or not code.isalpha() or not code.isupper():
+        raise EnvError(f"CROUPIER_CURRENCY={code!r}: expected a three-letter ISO 4217 code such as EUR")
+    return code
+
+
 CROUPIER = {
     "LARGE_BET": env_int("CROUPIER_LARGE_BET", 500_000, minimum=1),  # minor units
     # accounting (docs/accounting.md); amounts in minor units
@@ -231,6 +237,7 @@ CROUPIER = {
     "RECONCILE_GRACE_HOURS": env_int("CROUPIER_RECONCILE_GRACE_HOURS", 24, minimum=0),
     "EXPORT_SYNC_MAX_ROWS": env_int("CROUPIER_EXPORT_SYNC_MAX_ROWS", 10_000, minimum=0),
     "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
+    "CURRENCY": _currency(env_str("CROUPIER_CURRENCY", "EUR")),  # ISO 4217: what the screens show amounts in
     # players: ratings, comps and the cash transaction log (docs/players.md); amounts in minor units
     "CASH_REPORT_THRESHOLD": env_int("CROUPIER_CASH_REPORT_THRESHOLD", 1_000_000, minimum=1),  # a day's total above
     "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win

@@ -212,6 +212,31 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                amount=v["amount"], extra=v["extra"], client_id=v.get("id"))
         return self._answer(bet.round, status.HTTP_201_CREATED)
 
+    @extend_schema(request=s.BetWithdrawInput, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path="bets/withdraw")
+    @idempotent
+    def bets_withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Take a bet back before betting closes, with a reason, or correct it (``replacement``); the bet's
+        row stays and a withdrawal row is written beside it (audited ``bet.withdraw``)."""
+        round_id = self._round_id(pk)
+        data = s.BetWithdrawInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        withdrawal = rounds.bet_withdraw(round_id=round_id, actor=request.user, bet_id=v["bet"], reason=v["reason"],
+                                         replacement=v.get("replacement"))
+        return self._answer(withdrawal.bet.round)
+
+    @extend_schema(parameters=[s.SetCheckInput], responses={200: s.SetCheckAnswer})
+    @action(detail=True, methods=["get"], url_path="set-check")
+    def set_check(self, request: Request, pk: str | None = None) -> Response:
+        """A dry run of setting a seat's hands (``?seat=3&hands={"back": [...], "front": [...]}``): whether
+        it fouls and why, in a dealer's words. Writes nothing."""
+        rnd = self._round(pk)
+        data = s.SetCheckInput(data=request.query_params)
+        data.is_valid(raise_exception=True)
+        answer = selectors.set_hand_check(rnd, seat=data.validated_data["seat"], hands=data.validated_data["hands"])
+        return Response(answer)
+
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="close-betting")
     @idempotent

@@ -66,14 +66,42 @@ def last_round(table: Table) -> Round | None:
     return table.rounds.select_related("table", "dealer").order_by("-number").first()
 
 
+def _placed_before_the_deal(engine: Any) -> dict[str, bool]:
+    """Which bet types the engine takes in the round's bets, before the deal (not only as events of the
+    deal, like a pot bet, a Carousel count or a horse's stake): a lone bet of the type is read, and only
+    its own fields or amount may be at fault, not its type or its being placed now. Types that only make
+    a round together (a chemin de fer bank and its punto) are read together."""
+
+    def fault(*types: str) -> str | None:
+        bets = [{"id": f"b{i}", "seat": i, "type": t, "amount": 1} for i, t in enumerate(types, start=1)]
+        try:
+            engine.load({"game": engine.name, "config": {}, "bets": bets, "events": []})
+        except EngineError as exc:
+            return exc.field or "bets"
+        return None
+
+    alone = {name: fault(name) for name in engine.bet_types}
+    placed = {name: field not in ("bets", "bets[0].type") for name, field in alone.items()}
+    together = [name for name, field in alone.items() if field == "bets"]
+    if len(together) > 1 and fault(*together) is None:
+        placed.update(dict.fromkeys(together, True))
+    return placed
+
+
 def layout_bets(game: str) -> list[dict[str, Any]]:
-    """The bets a dealer records before the deal: the engine's bet types but those taken as a choice."""
+    """The bets the dealer's screen offers, with the fields each needs and how each is tapped (its kind),
+    from the engine's description; ``before_deal`` says whether it is placed before the deal."""
     engine = get_engine(game)
-    return [
-        {"type": name, "description": spec.description, "required": list(spec.required)}
-        for name, spec in engine.bet_types.items()
-        if name != "insurance"
-    ]
+    before_deal = _placed_before_the_deal(engine)
+    bets = []
+    for name, spec in engine.describe()["bet_types"].items():
+        required = set(spec["required"])
+        fields = [{**f, "required": f["name"] in required} for f in spec.get("fields", [])]
+        bets.append({"type": name, "label": spec.get("label") or name.replace("_", " ").capitalize(),
+                     "description": spec["description"], "required": spec["required"], "fields": fields,
+                     "limits_apply": spec.get("limits_apply", True),
+                     "before_deal": before_deal[name]})
+    return bets
 
 
 def deck_of(game: str) -> str:
@@ -228,7 +256,7 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
 def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -> list[Bet]:
     """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift."""
     threshold = settings.CROUPIER["LARGE_BET"]
-    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold)
+    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold, withdrawal__isnull=True)
     if shift is not None:
         bets = bets.filter(round__shift=shift)
     return list(bets.select_related("round__table", "placed_by").order_by("-placed_at", "-id")[:limit])
@@ -279,8 +307,8 @@ class RoundTrail:
 def round_trail(rnd: Round) -> RoundTrail:
     """Every event of the round in order (undone ones too), the engine's state after each, and its audit."""
     engine = get_engine(rnd.game)
-    bets = list(rnd.bets.select_related("placed_by").order_by("id"))
-    doc_bets = [b.as_document() for b in bets if b.event_index is None]
+    bets = list(rnd.bets.select_related("placed_by", "withdrawal__withdrawn_by").order_by("id"))
+    doc_bets = [b.as_document() for b in bets if b.event_index is None and not hasattr(b, "withdrawal")]
     lines = {}
     if rnd.status == RoundStatus.SETTLED and hasattr(rnd, "settlement"):
         lines = {line.bet_id: line for line in rnd.settlement.lines.all()}

@@ -225,6 +225,29 @@ class Bet(models.Model):
                 "extra": dict(bet.extra)}
 
 
+class BetWithdrawal(models.Model):
+    """A bet taken back before betting closed, or replaced by a corrected one.
+
+    The bet's row is a financial record and stays as it was written; this row, written once beside
+    it, says that the bet no longer plays: who took it back, when, why, and the bet that replaced it
+    when it was a correction. The round document, the settlement, reconciliation's replay of the rows
+    and so the ledger all leave a withdrawn bet out.
+    """
+
+    bet = models.OneToOneField(Bet, on_delete=models.PROTECT, related_name="withdrawal")
+    reason = models.CharField(max_length=200)
+    replaced_by = models.OneToOneField(Bet, null=True, blank=True, on_delete=models.PROTECT, related_name="replaces")
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    withdrawn_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="bet_withdrawal_has_reason"),
+            models.CheckConstraint(condition=~Q(replaced_by=F("bet")), name="bet_withdrawal_not_replaced_by_itself"),
+        ]
+
+
 class RoundEvent(models.Model):
     """A card dealt, a choice made or a bet placed between stages, in table order."""
 

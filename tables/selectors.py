@@ -8,6 +8,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from casino.core.roles import Role, has_role, roles_of
+from casino.errors import Conflict, InvalidInput
+from tables.engines.registry import get_engine
 from tables.models import Round, ShiftStatus, Table
 
 
@@ -32,3 +34,16 @@ def visible_rounds(user: Any) -> QuerySet[Round]:
     if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
         return rounds
     return rounds.filter(table__in=visible_tables(user).values("pk"))
+
+
+def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
+    """Whether setting the cards the round asks a seat to set now as ``hands`` fouls, and why, in a
+    dealer's words: a dry run of the engine's check that writes nothing (``{"ok", "reason"}``)."""
+    step = ((rnd.state or {}).get("next") or {}).get("input") or {}
+    if step.get("kind") != "set_hand" or str(step.get("seat")) != str(seat):
+        raise Conflict(f"seat {seat} has no hand to set now", code="no_hand_to_set", field="seat",
+                       params={"seat": seat})
+    if not isinstance(hands, dict):
+        raise InvalidInput("hands must be an object of card lists by hand name", code="invalid", field="hands")
+    reason = get_engine(rnd.game).check_set(step["cards"], hands)
+    return {"ok": reason is None, "reason": reason}

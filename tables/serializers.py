@@ -98,6 +98,24 @@ class BetInput(serializers.Serializer):
         return values
 
 
+class BetWithdrawInput(serializers.Serializer):
+    """Take a bet back before betting closes, with a reason; with ``replacement``, correct it."""
+
+    bet = serializers.CharField(max_length=64)
+    reason = serializers.CharField(max_length=200)
+    replacement = BetInput(required=False)
+
+
+class SetCheckInput(serializers.Serializer):
+    seat = serializers.CharField(max_length=16, help_text="the seat setting its hand (as in the step's input)")
+    hands = serializers.JSONField(binary=True, help_text='the cards by hand name, e.g. {"back": [...], "front": [...]}')
+
+
+class SetCheckAnswer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True, help_text="why the setting fouls, in a dealer's words")
+
+
 class EventInput(serializers.Serializer):
     """One event of the round document: ``{"card": "AS"}``, ``{"seat": 2, "action": "hit"}``, ``{"bet": {…}}``."""
 

@@ -19,8 +19,9 @@ from django.views.decorators.http import require_GET
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
-from tables import dashboard
+from tables import dashboard, wording
 from tables.access import ensure_can_deal
+from tables.engines.registry import get_engine
 from tables.models import Round, Table
 from tables.serializers import RoundSerializer
 from tables.templatetags.croupier import _url, accounting_home
@@ -111,9 +112,12 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
         "chips": denominations_for(table),
         "deck": dashboard.deck_of(table.game),
         "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
+        "currency": wording.currency(),
+        "words": wording.catalogue(),
         "user": request.user.get_username(),
     }
-    return render(request, "dealer/table.html", {"table": table, "boot": boot})
+    return render(request, "dealer/table.html",
+                  {"table": table, "boot": boot, "game_title": get_engine(table.game).title})
 
 
 # -- the pit manager -------------------------------------------------------------------------------

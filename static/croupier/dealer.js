@@ -3,63 +3,34 @@
  * Every action carries a fresh Idempotency-Key and is retried with the same key until the server
  * answers, so a lost request or a lost answer never loses or duplicates an entry; the pending
  * action is kept in localStorage so a reload sends it again rather than forgetting it. The engine
- * is the only judge: the screen shows what it says next and its refusals, word for word.
+ * is the only judge: the screen draws the input its `next` names (dealer/widgets.js, one widget per
+ * kind, no code per game) and shows its refusals in the dealer's words (dealer/format.js).
  */
 (() => {
   "use strict";
 
-  const boot = JSON.parse(document.getElementById("dealer-boot").textContent);
+  const CD = window.CroupierDealer;
+  const F = CD.format;
+  const W = CD.widgets;
+  const P = CD.paylist;
+  const { h, btn } = W;
+  const boot = CD.boot;
   const $ = (id) => document.getElementById(id);
   const table = boot.table;
   const PENDING = `croupier.pending.${table.code}`;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
-
-  const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
-  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-  const ACTION_LABELS = {
-    hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
-    insurance: "Insurance", no_insurance: "No insurance", fold: "Fold", raise: "Raise", draw: "Draw",
-    pull_back: "Pull back", call: "Call", check: "Check",
-  };
-  const PEEK_LABELS = { blackjack: "Peek: dealer has blackjack", no_blackjack: "Peek: no blackjack" };
+  const WITHDRAW_REASONS = ["The player took the bet back", "Entered by mistake"];
+  const VOID_REASONS = ["Misdeal", "A card was exposed", "Wrong bets recorded", "Wrong card entered"];
 
   let round = boot.round;
-  const sel = { seat: null, type: boot.bet_types.length ? boot.bet_types[0].type : null, stake: 0, rank: null, suit: null };
   let busy = false;
+  let stepKey = "";
+  let memo = {}; // what the dealer has tapped in the current step (widgets.js)
+  const betSel = { seat: null, type: boot.bet_types.length ? boot.bet_types[0].type : null, stake: 0, fields: {}, correcting: null };
+  const stageSel = { seat: null, type: null, stake: 0, fields: {} };
+  let pollTimer = null;
 
   // -- helpers ---------------------------------------------------------------------------------
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") el.className = v;
-      else if (k === "text") el.textContent = v;
-      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-      else el.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
-    return el;
-  }
-
-  function money(minor) {
-    const digits = boot.digits;
-    const sign = minor < 0 ? "-" : "";
-    const abs = Math.abs(minor);
-    if (!digits) return sign + abs;
-    const unit = 10 ** digits;
-    return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}`;
-  }
-
-  /** "25", "25.5", "25.50" → minor units (exact, no floats); null if it is not an amount. */
-  function parseMoney(text) {
-    const digits = boot.digits;
-    const m = new RegExp(`^\\s*(\\d+)(?:[.,](\\d{0,${digits}}))?\\s*$`).exec(String(text));
-    if (!m) return null;
-    const minor = Number(m[1]) * 10 ** digits + Number((m[2] || "").padEnd(digits, "0") || 0);
-    return minor > 0 ? minor : null;
-  }
-
   function uuid() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     // plain-HTTP floors have no randomUUID (secure contexts only); getRandomValues is everywhere
@@ -80,38 +51,15 @@
   }
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-  function cardText(code) {
-    const c = String(code);
-    if (c.length === 2 && SUITS[c[1]]) return (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]][0];
-    return c;
-  }
-
-  function cardName(code) {
-    const c = String(code);
-    if (c.length === 2 && SUITS[c[1]]) return `${RANK_NAMES[c[0]] || c[0]} of ${SUITS[c[1]][1]}`;
-    return `card ${c}`;
-  }
-
-  function handLabel(name) {
-    let m = /^seat:(\d+):(\d+)$/.exec(name);
-    if (m) return `Seat ${m[1]}, hand ${Number(m[2]) + 1}`;
-    m = /^seat:(\d+)$/.exec(name);
-    if (m) return `Seat ${m[1]}`;
-    m = /^hand:(\d+)$/.exec(name);
-    if (m) return `Hand ${m[1]}`;
-    return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
-  }
-
-  const words = (s) => String(s).replace(/_/g, " ");
+  const nextStep = () => (round && round.state && round.state.next) || {};
+  const specOf = (type) => boot.bet_types.find((t) => t.type === type) || { type, fields: [] };
 
   // -- talking to the server -------------------------------------------------------------------
   class Refused extends Error {
     constructor(status, error) {
       super(error && error.message ? error.message : `The server refused (${status})`);
       this.status = status;
-      this.code = error && error.code;
-      this.field = error && error.field;
+      this.error = error || { code: "error" };
     }
   }
 
@@ -173,11 +121,17 @@
     }
   }
 
+  async function getJson(path) {
+    const resp = await fetch(path, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const data = await resp.json().catch(() => null);
+    if (!resp.ok) throw new Refused(resp.status, data && data.error);
+    return data;
+  }
+
   async function refresh() {
     if (!round) return;
     try {
-      const resp = await fetch(`/api/rounds/${round.id}/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
-      if (resp.ok) round = await resp.json();
+      round = await getJson(`/api/rounds/${round.id}/`);
     } catch (err) {
       /* offline: keep what we have */
     }
@@ -187,6 +141,11 @@
     busy = on;
     $("controls").disabled = on;
     $("dealer").setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  /** The refusal in the dealer's words, with what the engine asks for now. */
+  function wordsFor(err) {
+    return F.refusal(err.error, { next: F.sayMoney(nextStep().say || "", nextStep()), table: table.code });
   }
 
   /** One action: a fresh key, kept until answered (not for approvals: no password at rest). */
@@ -203,11 +162,11 @@
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
       if (err.status === 403 && /credentials|authenticat/i.test(err.message)) {
-        showError("Your session has ended: sign in again.");
+        showError(F.refusal({ code: "not_authenticated" }));
       } else if (onRefused) {
         onRefused(err);
       } else {
-        showError(err.message);
+        showError(wordsFor(err));
       }
       if (err.status === 409) await refresh();
       return null;
@@ -233,7 +192,7 @@
       const data = await deliver(action);
       if (data && data.id) round = data;
     } catch (err) {
-      if (err instanceof Refused) showError(`The entry sent before the reload was refused: ${err.message}`);
+      if (err instanceof Refused) showError(`The entry sent before the reload was refused: ${wordsFor(err)}`);
     } finally {
       localStorage.removeItem(PENDING);
       setBusy(false);
@@ -248,61 +207,100 @@
 
   // -- actions ---------------------------------------------------------------------------------
   const roundUrl = (suffix) => `/api/rounds/${round.id}/${suffix}`;
+  const postEvent = (event) => act(roundUrl("events/"), event);
 
   function openRound() {
+    betSel.correcting = null;
     act("/api/rounds/", { table: table.id });
   }
 
-  function placeBet() {
+  /** The bet the panel's taps make, or null (and the dealer is told what is missing). */
+  function betBody(sel, spec) {
     if (sel.seat === null) return showError("Tap a seat first.");
-    if (!sel.type) return showError("Choose the bet.");
-    if (sel.stake <= 0) return showError("Tap chips to make the stake.");
-    const body = { seat: sel.seat, type: sel.type, amount: sel.stake };
-    for (const input of $("bet-extra").querySelectorAll("input")) {
-      if (input.value === "") return showError(`Enter the ${input.dataset.field} for this bet.`);
-      body[input.dataset.field] = Number.isNaN(Number(input.value)) ? input.value : Number(input.value);
+    if (!sel.type) return showError("Tap the bet.");
+    const amount = spec.amount || sel.stake;
+    if (!amount) return showError("Tap chips to make the stake.");
+    const body = { seat: sel.seat, type: sel.type, amount };
+    for (const f of spec.fields || []) {
+      const v = sel.fields[f.name];
+      const missing = v === undefined || v === null || (Array.isArray(v) && v.length < (f.count || 1));
+      const required = f.required !== false && f.kind !== "bool";
+      if (missing && required) return showError(`Tap the ${F.words(f.label || f.name).toLowerCase()} of this bet.`);
+      if (!missing && !(f.kind === "bool" && v === false)) body[f.name] = v;
     }
-    act(roundUrl("bets/"), body).then((data) => {
+    return body;
+  }
+
+  function placeBet() {
+    const body = betBody(betSel, specOf(betSel.type));
+    if (!body) return;
+    const correcting = betSel.correcting;
+    const request = correcting
+      ? act(roundUrl("bets/withdraw/"), { bet: correcting.id, reason: "Corrected", replacement: body })
+      : act(roundUrl("bets/"), body);
+    request.then((data) => {
       if (data) {
-        sel.stake = 0;
-        sel.seat = null;
+        betSel.stake = 0;
+        betSel.typed = "";
+        betSel.seat = null;
+        betSel.fields = {};
+        betSel.correcting = null;
         render();
       }
     });
   }
 
-  function sendCard(code) {
-    sel.rank = null;
-    sel.suit = null;
-    act(roundUrl("events/"), { card: code });
+  function startCorrection(bet) {
+    betSel.correcting = bet;
+    betSel.seat = bet.seat;
+    betSel.type = bet.type;
+    betSel.stake = bet.amount;
+    betSel.fields = {};
+    for (const f of specOf(bet.type).fields || []) if (bet[f.name] !== undefined) betSel.fields[f.name] = bet[f.name];
+    render();
+    $("place-bet-submit").focus();
   }
 
-  function tapRank(rank) {
-    sel.rank = rank;
-    if (sel.suit) sendCard(rank + sel.suit);
-    else renderKeypad();
+  function openWithdraw(bet) {
+    $("withdraw-what").textContent = `Seat ${bet.seat}: ${F.betName(bet.type)} ${F.money(bet.amount)}`;
+    const box = $("withdraw-reasons");
+    box.replaceChildren(...WITHDRAW_REASONS.map((reason) => btn(reason, () => {
+      $("withdraw-dialog").close();
+      act(roundUrl("bets/withdraw/"), { bet: bet.id, reason });
+    }, { class: "btn warn wide" })));
+    $("withdraw-dialog").showModal();
   }
 
-  function tapSuit(suit) {
-    sel.suit = suit;
-    if (sel.rank) sendCard(sel.rank + suit);
-    else renderKeypad();
+  function openVoid() {
+    $("void-error").hidden = true;
+    $("void-other").value = "";
+    const box = $("void-reasons");
+    box.replaceChildren(...VOID_REASONS.map((reason) => btn(reason, () => requestVoid(reason), { class: "btn warn wide" })));
+    $("void-dialog").showModal();
   }
 
-  function choose(next, action, extra) {
-    const event = { action };
-    if (next.seat !== null && next.seat !== undefined) event.seat = next.seat;
-    if (next.hand !== null && next.hand !== undefined) event.hand = next.hand;
-    Object.assign(event, extra || {});
-    act(roundUrl("events/"), event);
+  function requestVoid(reason) {
+    if (!reason || !reason.trim()) {
+      $("void-error").textContent = F.refusal({ code: "reason_required" });
+      $("void-error").hidden = false;
+      return;
+    }
+    act(roundUrl("void/"), { reason: reason.trim() }, {
+      onRefused: (err) => {
+        $("void-error").textContent = wordsFor(err);
+        $("void-error").hidden = false;
+      },
+    }).then((data) => {
+      if (data) $("void-dialog").close();
+    });
   }
 
   function openUndo() {
     const events = (round && round.document && round.document.events) || [];
-    const last = events[events.length - 1];
-    $("undo-what").textContent = last && last.card
-      ? `Take back ${cardName(last.card)} (entry ${events.length}).`
-      : `Take back entry ${events.length}: ${JSON.stringify(last)}.`;
+    const last = events[events.length - 1] || {};
+    $("undo-what").textContent = last.card
+      ? `Take back ${F.cardName(last.card)} (entry ${events.length}).`
+      : `Take back entry ${events.length}${last.action ? `: ${F.words(last.action)}` : ""}.`;
     $("undo-error").hidden = true;
     $("approver-username").value = "";
     $("approver-password").value = "";
@@ -317,7 +315,7 @@
     act(roundUrl("events/undo/"), body, {
       keep: false,
       onRefused: (err) => {
-        $("undo-error").textContent = err.message;
+        $("undo-error").textContent = wordsFor(err);
         $("undo-error").hidden = false;
       },
     }).then((data) => {
@@ -327,88 +325,106 @@
     });
   }
 
-  // -- building the fixed controls ----------------------------------------------------------------
-  function buildControls() {
-    const seats = $("seat-buttons");
-    for (let s = 1; s <= table.seats; s++) {
-      seats.append(h("button", {
-        type: "button", class: "btn seat", "data-seat": s, "aria-label": `Seat ${s}`, "aria-pressed": "false",
-        onclick: () => { sel.seat = sel.seat === s ? null : s; render(); },
-      }, String(s)));
+  /** A dry run of a set hand: the engine says at once whether it fouls and why (nothing is written). */
+  async function checkSet(input, setMemo) {
+    const hands = {};
+    for (const hand of input.hands || []) hands[hand.name] = setMemo.placed[hand.name];
+    const params = new URLSearchParams({ seat: String(input.seat), hands: JSON.stringify(hands) });
+    try {
+      setMemo.verdict = await getJson(roundUrl(`set-check/?${params}`));
+    } catch (err) {
+      setMemo.verdict = err instanceof Refused ? { ok: false, reason: wordsFor(err) } : null;
     }
-    const types = $("type-buttons");
-    for (const bt of boot.bet_types) {
-      types.append(h("button", {
-        type: "button", class: "btn bet-type", "data-type": bt.type, "aria-pressed": "false", title: bt.description,
-        onclick: () => { sel.type = bt.type; render(); },
-      }, words(bt.type)));
-    }
-    const chips = $("chip-buttons");
-    for (const d of boot.chips) {
-      chips.append(h("button", {
-        type: "button", class: `btn chip chip-${d}`, "aria-label": `Add chip ${money(d)}`,
-        onclick: () => { sel.stake += d; render(); },
-      }, money(d)));
-    }
-    $("clear-stake").addEventListener("click", () => { sel.stake = 0; render(); });
-    $("place-bet").addEventListener("click", placeBet);
-    $("close-betting").addEventListener("click", () => act(roundUrl("close-betting/")));
-    $("open-round").addEventListener("click", openRound);
-    $("next-round").addEventListener("click", openRound);
-    $("confirm-settle").addEventListener("click", () => act(roundUrl("settle/")));
-    $("undo").addEventListener("click", openUndo);
-    $("undo-form").addEventListener("submit", submitUndo);
-    $("undo-cancel").addEventListener("click", () => $("undo-dialog").close());
+    render();
+  }
 
-    const ranks = $("rank-buttons");
-    for (const r of RANKS) {
-      const label = r === "T" ? "10" : r;
-      ranks.append(h("button", {
-        type: "button", class: "btn rank", "data-rank": r, "aria-pressed": "false",
-        "aria-label": `Rank ${RANK_NAMES[r] || r}`, onclick: () => tapRank(r),
-      }, label));
+  // -- the widget context ------------------------------------------------------------------------
+  function context() {
+    return {
+      table, chips: boot.chips, memo, state: round.state, round,
+      post: postEvent, rerender: render, showError, checkSet,
+      newBetId: () => `x${uuid().slice(0, 8)}`,
+    };
+  }
+
+  /** The input the step asks for: the engine's `input`, or (an engine without one) its card or choices. */
+  function inputOf(next) {
+    if (next.input) return next.input;
+    if (next.expect === "card") return { kind: "card", to: next.to, deck: boot.deck };
+    if (next.expect === "action") {
+      const base = {};
+      if (next.seat !== null && next.seat !== undefined) base.seat = next.seat;
+      if (next.hand !== null && next.hand !== undefined && !Array.isArray(next.hand)) base.hand = next.hand;
+      const options = next.results
+        ? next.results.map((r) => ({ value: r, label: F.capital(r), event: { action: "peek", result: r } }))
+        : (next.allowed || []).map((a) => ({ value: a, label: F.capital(a), event: { ...base, action: a } }));
+      return { kind: "choice", seat: next.seat, options };
     }
-    const suits = $("suit-buttons");
-    for (const [code, [symbol, name]] of Object.entries(SUITS)) {
-      suits.append(h("button", {
-        type: "button", class: `btn suit suit-${code}`, "data-suit": code, "aria-pressed": "false",
-        "aria-label": `Suit ${name}`, onclick: () => tapSuit(code),
-      }, symbol));
+    return { kind: next.expect || "none" };
+  }
+
+  // -- the bet panel: before the deal, and between stages where the engine takes bets --------------
+  /** `specs`: the bets the panel takes, each {type, label, fields, amount (fixed, or null), seats (or null)}. */
+  function betPanel(sel, { specs, submitLabel, onSubmit, idPrefix, extra }) {
+    if (!sel.type || !specs.some((x) => x.type === sel.type)) sel.type = specs.length ? specs[0].type : null;
+    const spec = specs.find((x) => x.type === sel.type) || { fields: [] };
+    const taken = new Set(spec.seats_taken || []);
+    const seats = (spec.seats || Array.from({ length: table.seats }, (_, i) => i + 1)).filter((s) => !taken.has(s));
+    const setField = (name, value) => { sel.fields[name] = value; render(); };
+    const stakeMemo = {
+      get stake() { return sel.stake; }, set stake(v) { sel.stake = v; },
+      get typed() { return sel.typed; }, set typed(v) { sel.typed = v; },
+    };
+    const limits = spec.limits_apply !== false;
+    const stake = spec.amount
+      ? h("p", { class: "stake-fixed" }, `Stake ${F.money(spec.amount)} (fixed)`)
+      : W.stakeBox({ ...context(), memo: stakeMemo }, stakeMemo, { min: limits ? table.min_bet : null, max: limits ? table.max_bet : null });
+    return h("div", { class: "bet-panel", id: `${idPrefix}-panel` },
+      h("div", { class: "bet-actions" },
+        btn(submitLabel(sel), () => onSubmit(spec), { class: "btn primary big", id: `${idPrefix}-submit`, "data-primary": "" }),
+        extra || null),
+      W.group("Seat", "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { sel.seat = sel.seat === s ? null : s; render(); }, {
+        class: "btn seat", "data-seat": s, "aria-label": `Seat ${s}`, "aria-pressed": W.pressed(sel.seat === s),
+      })))),
+      specs.length > 1 ? W.group("Bet", "", h("div", { class: "type-grid" }, specs.map((x) => btn(x.label || F.betName(x.type), () => { sel.type = x.type; sel.fields = {}; render(); }, {
+        class: "btn bet-type", "data-type": x.type, "aria-pressed": W.pressed(sel.type === x.type), title: x.description || null,
+      })))) : null,
+      W.betFields(spec, sel.fields, setField),
+      stake);
+  }
+
+  function preDealPanel() {
+    const specs = boot.bet_types.filter((t) => t.before_deal !== false);
+    if (!specs.length) {
+      return h("div", { class: "bet-panel" },
+        h("div", { class: "bet-actions" }, btn("No more bets", () => act(roundUrl("close-betting/")), {
+          class: "btn warn big", id: "close-betting", "data-primary": "",
+        })),
+        h("p", { class: "muted" }, "At this game the bets are taken during the deal: close betting to start it."));
     }
-    const tri = $("triangle-buttons");
-    for (let n = 1; n <= 10; n++) {
-      tri.append(h("button", {
-        type: "button", class: "btn rank", "aria-label": `Card ${n}`, onclick: () => sendCard(String(n)),
-      }, String(n)));
-    }
-    $("stage-bet").addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      const betting = bettingOf((round.state && round.state.next) || {});
-      if (!betting) return;
-      const bet = { id: `x${uuid().slice(0, 8)}`, seat: Number($("stage-seat").value), type: $("stage-type").value };
-      if (betting.amount) {
-        bet.amount = betting.amount;
-      } else {
-        const amount = parseMoney($("stage-amount").value);
-        if (amount === null) return showError("Enter the stake, e.g. 25.00.");
-        bet.amount = amount;
-      }
-      for (const el of $("stage-fields").querySelectorAll("[data-field]")) {
-        if (el.value === "") return showError(`Choose the ${words(el.dataset.field)}.`);
-        bet[el.dataset.field] = el.dataset.numeric ? Number(el.value) : el.value;
-      }
-      act(roundUrl("events/"), { bet });
+    return betPanel(betSel, {
+      specs, submitLabel: (sel) => (sel.correcting ? "Save correction" : "Place bet"), onSubmit: placeBet, idPrefix: "place-bet",
+      extra: betSel.correcting
+        ? btn("Cancel correction", () => { betSel.correcting = null; betSel.stake = 0; betSel.seat = null; render(); })
+        : btn("No more bets", () => act(roundUrl("close-betting/")), { class: "btn warn big", id: "close-betting", "data-primary": "" }),
     });
-    $("raw-event").addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      let event;
-      try {
-        event = JSON.parse($("raw-event-text").value);
-      } catch (err) {
-        return showError("The entry is not valid JSON.");
-      }
-      act(roundUrl("events/"), event).then((data) => { if (data) $("raw-event-text").value = ""; });
-    });
+  }
+
+  /** Bets the engine takes now as events (between Faro turns, a Carousel betting round, the horse race's book). */
+  function stagePanel(open) {
+    const submit = (spec) => {
+      const body = betBody(stageSel, spec);
+      if (!body) return;
+      const event = W.clone(spec.event || { bet: {} });
+      event.bet = { ...(event.bet || {}), ...body };
+      if (!event.bet.id) event.bet.id = `x${uuid().slice(0, 8)}`;
+      act(roundUrl("events/"), event).then((data) => {
+        if (data) { stageSel.seat = null; stageSel.stake = 0; stageSel.typed = ""; stageSel.fields = {}; render(); }
+      });
+    };
+    return h("section", { class: "stage-bets", "aria-label": "Bets taken now" },
+      h("h3", {}, "Bets taken now"),
+      betPanel(stageSel, { specs: open, idPrefix: "stage-bet", onSubmit: submit, submitLabel: () => "Record bet" }));
   }
 
   // -- rendering -------------------------------------------------------------------------------
@@ -428,189 +444,138 @@
       if (table.status !== "open") return "The table is closed";
       return round && round.status === "voided" ? `Round #${round.number} was voided. Open a new round.` : "Open a round to take bets";
     }
-    if (p === "pay") return `${state.say || "Round complete"}: pay and collect`;
-    if (p === "settled") return `${state.say || "Round complete"} · settled`;
-    return (state.next && state.next.say) || "";
-  }
-
-  function renderKeypad() {
-    for (const b of $("rank-buttons").children) b.setAttribute("aria-pressed", String(b.dataset.rank === sel.rank));
-    for (const b of $("suit-buttons").children) b.setAttribute("aria-pressed", String(b.dataset.suit === sel.suit));
-    $("card-preview").textContent = sel.rank || sel.suit
-      ? `${sel.rank ? (sel.rank === "T" ? "10" : sel.rank) : "?"}${sel.suit ? SUITS[sel.suit][0] : "?"}`
-      : "";
+    const said = F.sayMoney(state.say, state);
+    if (p === "pay") return `${said || "Round complete"}: pay and collect`;
+    if (p === "settled") return `${said || "Round complete"} · settled`;
+    return state.next ? F.sayMoney(state.next.say, state.next, { pot: state.pot, pool: state.pool }) : "";
   }
 
   function renderBets() {
-    for (const b of $("seat-buttons").children) b.setAttribute("aria-pressed", String(Number(b.dataset.seat) === sel.seat));
-    for (const b of $("type-buttons").children) b.setAttribute("aria-pressed", String(b.dataset.type === sel.type));
-    const spec = boot.bet_types.find((t) => t.type === sel.type);
-    const extra = $("bet-extra");
-    const wanted = spec ? spec.required : [];
-    if (extra.dataset.type !== sel.type) {
-      extra.replaceChildren(...wanted.map((f) => h("label", {}, `${words(f)} `,
-        h("input", { type: "number", inputmode: "numeric", "data-field": f, "aria-label": `Bet ${words(f)}` }))));
-      extra.dataset.type = sel.type || "";
-    }
-    $("stake").textContent = money(sel.stake);
-    const hint = $("stake-hint");
-    hint.className = "hint";
-    if (sel.stake > table.max_bet) {
-      hint.textContent = `Over the table maximum ${money(table.max_bet)}`;
-      hint.classList.add("bad");
-    } else if (sel.stake > 0 && sel.stake < table.min_bet) {
-      hint.textContent = `Under the table minimum ${money(table.min_bet)}`;
-      hint.classList.add("bad");
-    } else {
-      hint.textContent = sel.seat ? `Seat ${sel.seat} · ${words(sel.type || "")}` : "Tap a seat";
-    }
-    $("place-bet").disabled = sel.stake <= 0 || sel.seat === null;
-  }
-
-  /** The betting window an engine opens between stages (Carousel rounds, the Horse Race), if any. */
-  function bettingOf(next) {
-    if (next.betting) return next.betting;
-    return next.expect === "bet" ? next : null;
-  }
-
-  function renderStage(betting) {
-    const fields = $("stage-fields");
-    const key = JSON.stringify(betting);
-    if (fields.dataset.key === key) return; // keep the dealer's choices while the window is the same
-    fields.dataset.key = key;
-    const select = (id, label, values, text, attrs) => [
-      h("label", { for: id }, label),
-      h("select", { id, ...(attrs || {}) }, values.map((v) => h("option", { value: v }, text(v)))),
-    ];
-    const seats = betting.seats || Array.from({ length: table.seats }, (_, i) => i + 1);
-    const types = betting.bet_types || boot.bet_types.map((t) => t.type);
-    const extra = h("span", { id: "stage-extra", class: "stage-extra" });
-    const fillExtra = () => {
-      const spec = boot.bet_types.find((t) => t.type === $("stage-type").value);
-      const parts = [];
-      for (const f of (spec && spec.required) || []) {
-        const id = `stage-${f}`;
-        if (f === "number" && betting.numbers) {
-          const [lo, hi] = betting.numbers;
-          const nums = [];
-          for (let n = lo; n <= hi; n++) nums.push(n);
-          parts.push(...select(id, words(f), nums, String, { "data-field": f, "data-numeric": "1" }));
-        } else if (f === "horse" && betting.odds) {
-          parts.push(...select(id, words(f), Object.keys(betting.odds), (v) => (SUITS[v] ? `${SUITS[v][0]} ${SUITS[v][1]}` : v), { "data-field": f }));
-        } else {
-          parts.push(h("label", { for: id }, words(f)), h("input", { id, "data-field": f, size: "6" }));
-        }
-      }
-      extra.replaceChildren(...parts);
-    };
-    fields.replaceChildren(
-      ...select("stage-seat", "Seat", seats, (s) => `Seat ${s}`),
-      ...select("stage-type", "Bet", types, words, { onchange: fillExtra }),
-      extra,
-      betting.amount
-        ? h("span", {}, "Stake ", h("output", { id: "stage-amount" }, money(betting.amount)))
-        : h("span", {}, h("label", { for: "stage-amount" }, "Stake "), h("input", { id: "stage-amount", inputmode: "decimal", size: "8" })),
-    );
-    fillExtra();
+    const input = nextStep().input || { kind: "bets" };
+    $("bet-panel").replaceChildren(W.WIDGETS[input.kind]({ ...input }, { ...context(), betPanel: preDealPanel }));
   }
 
   function renderDeal() {
-    const next = (round.state && round.state.next) || {};
-    const actions = $("actions");
-    actions.replaceChildren();
-    const expect = next.expect;
-    if (expect === "action") {
-      if (next.results) {
-        for (const r of next.results) {
-          actions.append(h("button", { type: "button", class: "btn primary big", onclick: () => choose(next, "peek", { result: r }) },
-            PEEK_LABELS[r] || words(r)));
-        }
-      } else {
-        for (const a of next.allowed || []) {
-          actions.append(h("button", { type: "button", class: `btn big action-${a}`, onclick: () => choose(next, a) },
-            ACTION_LABELS[a] || words(a)));
-        }
-      }
+    const next = nextStep();
+    const input = inputOf(next);
+    const key = JSON.stringify([round.id, (round.document.events || []).length, input]);
+    if (key !== stepKey) {
+      stepKey = key;
+      memo = {};
     }
-    const betting = bettingOf(next);
-    const cardDue = expect === "card" || (expect === "bet" && next.card_to);
-    $("keypad-standard").hidden = !(cardDue && boot.deck === "standard");
-    $("keypad-triangle").hidden = !(cardDue && boot.deck === "triangle");
-    $("stage-bet").hidden = !betting;
-    if (betting) renderStage(betting);
-    $("raw-event").hidden = ["card", "action", "bet"].includes(expect);
-    renderKeypad();
-  }
-
-  function payRows(state) {
-    return [...(state.bets || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0) || String(a.id).localeCompare(String(b.id)));
+    const draw = W.WIDGETS[input.kind];
+    const main = draw
+      ? draw(input, context())
+      : h("p", { class: "error" }, "This screen cannot take what the round needs now: ask for a void, or call the pit manager.");
+    const open = input.bets_open && input.bets_open.length ? input.bets_open : null;
+    $("deal-work").replaceChildren(h("div", { class: `widget widget-${input.kind}`, "data-kind": input.kind }, main), open ? stagePanel(open) : "");
   }
 
   function renderPay(settledAlready) {
     const state = round.state || {};
-    const body = $("pay-list").tBodies[0];
-    const rows = payRows(state);
+    const rows = P.lines(state);
     let pay = 0;
     let collect = 0;
-    let commission = 0;
-    body.replaceChildren(...rows.map((r) => {
-      const net = r.net || 0;
-      const stake = r.staked || r.amount || 0;
-      commission += r.commission || 0;
-      let what;
-      let cls;
-      if (net > 0) {
-        pay += net;
-        what = `Pay ${money(net)}`;
-        cls = "pay";
-      } else if (net < 0) {
-        collect += -net;
-        what = `Collect ${money(-net)}`;
-        cls = "collect";
-      } else {
-        what = "Push: stake stays";
-        cls = "push";
-      }
-      return h("tr", { class: cls, "data-seat": r.seat, "data-bet": r.id },
-        h("th", { scope: "row" }, `Seat ${r.seat}`), h("td", {}, words(r.type || "")), h("td", { class: "num" }, money(stake)),
-        h("td", { class: "col-result" }, words(r.result || "")), h("td", { class: "num what" }, what),
-        h("td", { class: "num" }, r.commission ? money(r.commission) : "—"));
+    $("pay-list").tBodies[0].replaceChildren(...rows.map((r) => {
+      const [what, cls] = P.what(r.net);
+      if (r.net > 0) pay += r.net; else collect -= r.net;
+      return h("tr", { class: cls, "data-bet": r.id },
+        h("th", { scope: "row" }, r.who), h("td", { class: "col-bet" }, r.bet), h("td", { class: "num col-stake" }, F.money(r.stake)),
+        h("td", { class: "col-result" }, P.resultWord(r.result)), h("td", { class: "num what" }, what),
+        h("td", { class: "num" }, r.commission ? F.money(r.commission) : "—"));
     }));
+    const totals = P.totals(state);
+    $("pay-totals").textContent = `Pay ${F.money(pay)} · collect ${F.money(collect)}`;
     $("pay-list").tFoot.replaceChildren(h("tr", {},
       h("th", { scope: "row", colspan: "3" }, "Totals"), h("td", { class: "col-result" }),
-      h("td", { class: "num" }, `Pay ${money(pay)} · collect ${money(collect)}`),
-      h("td", { class: "num" }, money(commission))));
+      h("td", { class: "num" }, `Pay ${F.money(pay)} · collect ${F.money(collect)}`),
+      h("td", { class: "num" }, F.money(totals.commission))));
+    $("pay-table").replaceChildren(...P.tableLines(state).map((line) => h("li", {}, line)));
     $("confirm-settle").hidden = settledAlready;
     $("next-round").hidden = !settledAlready;
   }
 
+  const CARD_CODE = /^(?:[2-9TJQKA][SHDC]|JK|10|[1-9])$/;
+
+  /** The cards in an engine's hand, whatever its shape: a hand's `cards`, one card, or the cards of a
+   * list of turns; null when it holds none. */
+  function cardsIn(value) {
+    if (typeof value === "string") return CARD_CODE.test(value) ? [value] : null;
+    if (Array.isArray(value)) {
+      const found = value.flatMap((v) => (typeof v === "string" ? (CARD_CODE.test(v) ? [v] : [])
+        : v && typeof v === "object" ? Object.values(v).filter((x) => typeof x === "string" && CARD_CODE.test(x)) : []));
+      return found.length || !value.length ? found : null;
+    }
+    if (value && typeof value === "object" && Array.isArray(value.cards)) return value.cards;
+    return null;
+  }
+
+  /** One row per hand; a hand made of named parts (a race's horses) gives one row per part. */
+  function handRows(hands) {
+    const rows = [];
+    for (const [name, hand] of Object.entries(hands || {})) {
+      const cards = cardsIn(hand);
+      if (cards !== null) {
+        rows.push({ name, label: F.handLabel(name), cards, total: hand && typeof hand === "object" ? hand.total : undefined });
+      } else if (typeof hand === "number") {
+        rows.push({ name, label: F.handLabel(name), cards: [], total: hand });
+      } else if (hand && typeof hand === "object") {
+        for (const [part, value] of Object.entries(hand)) {
+          const partCards = cardsIn(value);
+          if (partCards !== null && value && typeof value === "object" && !Array.isArray(value)) {
+            rows.push({ name: `${name}:${part}`, label: F.handLabel(part), cards: partCards, total: value.total });
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
   function renderHands() {
-    const hands = (round && round.state && round.state.hands) || {};
+    const rows = handRows(round && round.state && round.state.hands);
     const box = $("hands");
-    const names = Object.keys(hands);
-    if (!names.length) {
+    if (!rows.length) {
       box.replaceChildren(h("p", { class: "muted" }, round && round.status !== "open" ? "No cards yet." : "Cards appear here as they are dealt."));
       return;
     }
-    box.replaceChildren(...names.map((name) => {
-      const hand = hands[name] || {};
-      const cards = Array.isArray(hand.cards) ? hand.cards : [];
-      return h("div", { class: "hand", "data-hand": name },
-        h("span", { class: "hand-name" }, handLabel(name)),
-        h("span", { class: "cards" }, cards.map((c) => h("span", {
-          class: `card-face ${/[HD]$/.test(c) ? "red" : ""}`, role: "img", "aria-label": cardName(c),
-        }, cardText(c)))),
-        hand.total !== undefined && hand.total !== null ? h("span", { class: "total", "aria-label": `total ${hand.total}` }, String(hand.total)) : null);
-    }));
+    box.replaceChildren(...rows.map((row) => h("div", { class: "hand", "data-hand": row.name },
+      h("span", { class: "hand-name" }, row.label),
+      h("span", { class: "cards" }, row.cards.map((c) => h("span", {
+        class: `card-face ${/[HD]$/.test(c) ? "red" : ""}`, role: "img", "aria-label": F.cardName(c),
+      }, F.cardText(c)))),
+      row.total !== undefined && row.total !== null && typeof row.total !== "object"
+        ? h("span", { class: "total", "aria-label": `${row.name === "cards_left" ? "cards left" : "total"} ${row.total}` }, String(row.total)) : null)));
   }
 
-  function renderPlaced() {
+  function renderPlaced(p) {
     const doc = (round && round.document) || { bets: [], events: [] };
-    const bets = [...(doc.bets || []), ...(doc.events || []).filter((e) => e.bet).map((e) => e.bet)];
+    const before = doc.bets || [];
+    const between = (doc.events || []).filter((e) => e.bet).map((e) => e.bet);
+    const bets = [...before, ...between];
     $("bets-list").replaceChildren(...bets.map((b) => h("li", { "data-bet": b.id },
-      h("span", {}, `Seat ${b.seat}`), h("span", {}, words(b.type)), h("span", { class: "num" }, money(b.amount)))));
+      h("span", {}, `Seat ${b.seat}`), h("span", {}, F.betName(b.type)), h("span", { class: "num" }, F.money(b.amount)),
+      p === "bets" && before.includes(b)
+        ? h("span", { class: "bet-tools" },
+          btn("Correct", () => startCorrection(b), { class: "btn small", "aria-label": `Correct seat ${b.seat} ${F.betName(b.type)} ${F.money(b.amount)}` }),
+          btn("Take back", () => openWithdraw(b), { class: "btn small warn", "aria-label": `Take back seat ${b.seat} ${F.betName(b.type)} ${F.money(b.amount)}` }))
+        : null)));
     const total = bets.reduce((s, b) => s + (b.amount || 0), 0);
-    $("bets-total").textContent = bets.length ? `${bets.length} bet${bets.length > 1 ? "s" : ""} · ${money(total)}` : "No bets yet.";
+    $("bets-total").textContent = bets.length ? `${bets.length} bet${bets.length > 1 ? "s" : ""} · ${F.money(total)}` : "No bets yet.";
+  }
+
+  function renderVoid(p) {
+    const asked = round && round.void_reason && round.status !== "voided" && round.status !== "settled";
+    $("void-pending").hidden = !asked;
+    if (asked) $("void-pending-text").textContent = `Void asked for: “${round.void_reason}”. A pit manager approves it on the pit screen.`;
+    $("void").hidden = !(p === "bets" || p === "deal" || p === "pay") || asked;
+    if (asked && !pollTimer) {
+      pollTimer = setInterval(async () => {
+        if (busy) return;
+        await refresh();
+        if (!round || round.status === "voided" || !round.void_reason) { clearInterval(pollTimer); pollTimer = null; }
+        render();
+      }, 4000);
+    }
   }
 
   function render() {
@@ -629,12 +594,26 @@
     if (p === "deal") renderDeal();
     if (p === "pay" || p === "settled") renderPay(p === "settled");
     renderHands();
-    renderPlaced();
+    renderPlaced(p);
+    renderVoid(p);
     const events = (round && round.document && round.document.events) || [];
     const last = events[events.length - 1];
     // a between-stage bet is a financial record: the server refuses to undo it, so no button for it
     $("undo").hidden = !((p === "deal" || p === "pay") && last && !last.bet);
     if (busy) $("controls").disabled = true;
+  }
+
+  function buildControls() {
+    $("open-round").addEventListener("click", openRound);
+    $("next-round").addEventListener("click", openRound);
+    $("confirm-settle").addEventListener("click", () => act(roundUrl("settle/")));
+    $("undo").addEventListener("click", openUndo);
+    $("undo-form").addEventListener("submit", submitUndo);
+    $("undo-cancel").addEventListener("click", () => $("undo-dialog").close());
+    $("void").addEventListener("click", openVoid);
+    $("void-form").addEventListener("submit", (ev) => { ev.preventDefault(); requestVoid($("void-other").value); });
+    $("void-cancel").addEventListener("click", () => $("void-dialog").close());
+    $("withdraw-cancel").addEventListener("click", () => $("withdraw-dialog").close());
   }
 
   window.addEventListener("online", hideOffline);

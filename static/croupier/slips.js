@@ -26,13 +26,18 @@
     return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
   }
 
+  // the dealer's screen shows every amount with the house currency (its panel says which)
+  const symbol = root.dataset.currencySymbol || "";
+  const code = root.dataset.currencyCode || "";
+
   function money(minor) {
     if (minor === null || minor === undefined) return "—";
     const sign = minor < 0 ? "-" : "";
     const abs = Math.abs(minor);
-    if (!digits) return sign + abs;
     const unit = 10 ** digits;
-    return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}`;
+    const text = digits ? `${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}` : String(abs);
+    if (symbol) return `${sign}${symbol}${text}`;
+    return code ? `${sign}${text} ${code}` : sign + text;
   }
 
   /** "25", "25.5", "25.50" → minor units (exact); null if blank; NaN if not an amount. */

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from casino.audit.services import audit_log
 from casino.core import sql
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import request_service
 from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
 from tables.engines.base import Bet as EngineBet
@@ -26,6 +26,7 @@ from tables.engines.result import Line, RoundResult
 from tables.models import (
     LIVE_STATUSES,
     Bet,
+    BetWithdrawal,
     Round,
     RoundEvent,
     RoundStatus,
@@ -55,8 +56,8 @@ def _stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
     for a round written in bulk without one, read from the rows (plain values, no model instances)."""
     if rnd.document is not None and not from_rows:
         return rnd.document
-    rows = rnd.bets.filter(event_index__isnull=True).order_by("id").values_list("client_id", "seat", "type", "amount",
-                                                                               "extra")
+    rows = (rnd.bets.filter(event_index__isnull=True, withdrawal__isnull=True).order_by("id")
+            .values_list("client_id", "seat", "type", "amount", "extra"))
     bets = [EngineBet(*row).to_json() for row in rows]
     events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq").values_list("payload", flat=True))
     return {"bets": bets, "events": events}
@@ -125,6 +126,13 @@ def _carried_from_previous_round(table: Table, engine: Engine) -> tuple[Json, li
     return engine.carry_over(prev if isinstance(prev, dict) else None)
 
 
+def _strip_bet_field(exc: EngineError, index: int) -> EngineError:
+    prefix = f"bets[{index}]."
+    if exc.field and exc.field.startswith(prefix):
+        exc.field = exc.field[len(prefix):]
+    return exc
+
+
 def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, placed_at: Any,
              event_index: int | None = None) -> Bet:
     """Record an engine's bet as a Bet row, with the table limits it was placed under."""
@@ -133,32 +141,110 @@ def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, place
                               placed_by_id=actor_id, placed_at=placed_at, **Bet.fields_of(bet))
 
 
-@request_service
-def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, extra: Json | None = None,
-              client_id: str | None = None) -> Bet:
-    """Record a bet at a seat while the round is open for bets; the engine checks type and limits."""
-    rnd = lock_round(round_id)
-    ensure_can_deal(actor, rnd.table)
+def _document_at_close(rnd: Round, *, extra_bets: list[Json] | None = None, without: str | None = None) -> Json:
+    """The round as close-betting will play it: its bets (less ``without``, a bet being corrected), the
+    new ones, and the carried players that close-betting posts first."""
+    doc = round_document(rnd, extra_bets=extra_bets)
+    if without is not None:
+        doc["bets"] = [b for b in doc["bets"] if b["id"] != without]
+    players = (rnd.state or {}).get("carried_players")
+    if players:
+        doc["events"] = [{"players": players}, *doc["events"]]
+    return doc
+
+
+def _bet_checked_at_placement(engine: Engine, rnd: Round, raw: Json, *, without: str | None = None) -> EngineBet:
+    """The bet as the engine reads it, refused now for whatever close-betting would refuse it for: the
+    engine's check of a new bet (type, fields, seat, limits, the set of bets), then the round played as
+    close-betting plays it, where a rule about this bet may still refuse it (a seat that holds the bank);
+    only a set of bets not yet complete is left for close-betting to judge."""
+    placed = [b for b in _stored_document(rnd)["bets"] if b["id"] != without]
+    parsed = engine.check_new_bet(rnd.config, placed, raw)
+    try:
+        _play(_document_at_close(rnd, extra_bets=[raw], without=without))
+    except EngineError as exc:
+        if exc.field != "bets":
+            raise _strip_bet_field(exc, len(placed)) from None
+    return parsed
+
+
+def _ensure_betting_open(rnd: Round) -> None:
     if rnd.status != RoundStatus.OPEN:
         raise Conflict(f"betting is closed for round #{rnd.number}", code="betting_closed")
+
+
+def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, extra: Json | None,
+                client_id: str | None, without: str | None = None) -> Bet:
+    """Check one bet as close-betting would and write its row and audit record (the caller writes the
+    round's document)."""
     if not 1 <= seat <= rnd.table.seats:
         raise InvalidInput(f"seat must be from 1 to {rnd.table.seats} at {rnd.table.code}", code="bad_seat",
-                           field="seat")
+                           field="seat", params={"seat": seat, "seats": rnd.table.seats})
     count = rnd.bets.count()
     client_id = client_id or f"b{count + 1}"
     if rnd.bets.filter(client_id=client_id).exists():
         raise Conflict(f"bet id {client_id} is already used in this round", code="duplicate_bet", field="id")
     raw = EngineBet(client_id, seat, type, amount, extra or {}).to_json()
     engine = get_engine(rnd.game)
-    parsed = engine.check_new_bet(rnd.config, _stored_document(rnd)["bets"], raw)
+    parsed = _bet_checked_at_placement(engine, rnd, raw, without=without)
     bet = _new_bet(rnd, engine, parsed, actor_id=actor.pk, placed_at=timezone.now())
-    stored = _stored_document(rnd)
-    rnd.document = {"bets": [*stored["bets"], bet.as_document()], "events": stored["events"]}
-    Round.objects.filter(pk=rnd.pk).update(document=rnd.document)
     audit_log(actor=actor, action="bet.place", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               after={"round": rnd.pk, **bet.as_document()})
     _after_commit("bet_placed", bet_id=bet.pk, amount=bet.amount)
     return bet
+
+
+def _write_bets(rnd: Round, bets: list[Json]) -> None:
+    stored = _stored_document(rnd)
+    rnd.document = {"bets": bets, "events": stored["events"]}
+    Round.objects.filter(pk=rnd.pk).update(document=rnd.document)
+
+
+@request_service
+def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, extra: Json | None = None,
+              client_id: str | None = None) -> Bet:
+    """Record a bet at a seat while the round is open for bets. It is checked now as close-betting
+    will check it (type, fields, limits, seats, the set of bets), so a wrong bet is refused at once."""
+    rnd = lock_round(round_id)
+    ensure_can_deal(actor, rnd.table)
+    _ensure_betting_open(rnd)
+    placed = _stored_document(rnd)["bets"]
+    bet = _record_bet(rnd, actor=actor, seat=seat, type=type, amount=amount, extra=extra, client_id=client_id)
+    _write_bets(rnd, [*placed, bet.as_document()])
+    return bet
+
+
+@request_service
+def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
+                 replacement: Json | None = None) -> BetWithdrawal:
+    """Take a bet back before betting closes, or correct it (``replacement``: its seat, type, amount and
+    fields). The bet's row stays; a withdrawal row says it no longer plays, and the corrected bet is
+    placed with every check of a new bet, in the same transaction. Audited as ``bet.withdraw``."""
+    rnd = lock_round(round_id)
+    ensure_can_deal(actor, rnd.table)
+    _ensure_betting_open(rnd)
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("taking a bet back needs a reason", code="reason_required", field="reason")
+    bet = rnd.bets.filter(client_id=bet_id, event_index__isnull=True).first()
+    if bet is None:
+        raise NotFound(f"round #{rnd.number} has no bet {bet_id}", code="no_such_bet", field="bet")
+    if BetWithdrawal.objects.filter(bet=bet).exists():
+        raise Conflict(f"bet {bet_id} was already taken back", code="bet_withdrawn", field="bet")
+    kept = [b for b in _stored_document(rnd)["bets"] if b["id"] != bet.client_id]
+    new = None
+    if replacement is not None:
+        new = _record_bet(rnd, actor=actor, seat=replacement["seat"], type=replacement["type"],
+                          amount=replacement["amount"], extra=replacement.get("extra"),
+                          client_id=replacement.get("id"), without=bet.client_id)
+    withdrawal = BetWithdrawal.objects.create(bet=bet, reason=reason, replaced_by=new, withdrawn_by=actor,
+                                              withdrawn_at=timezone.now())
+    _write_bets(rnd, [*kept, new.as_document()] if new is not None else kept)
+    audit_log(actor=actor, action="bet.withdraw", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
+              before={"round": rnd.pk, **bet.as_document()},
+              after={"withdrawn": True, "reason": reason,
+                     "replaced_by": new.as_document() if new is not None else None})
+    return withdrawal
 
 
 @request_service

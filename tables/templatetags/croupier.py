@@ -28,6 +28,16 @@ def money(value: Any) -> str:
 
 
 @register.filter
+def currency(value: Any) -> str:
+    """Minor units in major units with the house currency (``2500`` → ``€25.00``); a dash for None."""
+    from tables.wording import money as money_with_currency
+
+    if value is None or value == "":
+        return "—"
+    return money_with_currency(int(value))
+
+
+@register.filter
 def percent(value: Fraction | None) -> str:
     return "—" if value is None else f"{percent_text(value)} %"
 

@@ -17,8 +17,8 @@ DEALER_LAYOUT = [
     "#say",
     "#error",
     "#controls button",
-    "#stake",
-    "#stake-hint",
+    ".stake-amount",
+    "#controls .hint",
     ".hand",
     ".bets-list li",
     "#pay-list",
@@ -42,10 +42,16 @@ def open_round(page: Any) -> None:
     expect(page.locator("#say")).to_have_text("Place your bets")
 
 
-def place_bet(page: Any, seat: int, bet_type: str, chips: list[str]) -> None:
-    """Tap the seat, the bet, the chips, then Place bet; waits for the server's answer."""
+def bet_label(bet_type: str) -> str:
+    return bet_type.replace("_", " ").capitalize()
+
+
+def place_bet(page: Any, seat: int, bet_type: str | None, chips: list[str]) -> None:
+    """Tap the seat, the bet (where the table takes more than one), the chips, then Place bet; waits
+    for the server's answer. Chips are named as the screen shows them (``"€25.00"``)."""
     button(page, f"Seat {seat}").click()
-    button(page, bet_type.replace("_", " ")).click()
+    if bet_type is not None:
+        button(page, bet_label(bet_type)).click()
     for chip in chips:
         button(page, f"Add chip {chip}").click()
     button(page, "Place bet").click()

@@ -24,6 +24,7 @@ from tests.browser.dealer_steps import (
 from tests.factories import TableFactory, UserFactory, assign
 
 pytestmark = pytest.mark.browser
+REFUSED_NINE = "Every 9 of spades the shoe holds is already out: check the card."
 
 
 def check_both_sizes(screens, page, name: str) -> None:
@@ -49,19 +50,19 @@ def test_dealer_taps_a_whole_baccarat_round_and_follows_the_pay_list(screens, fl
 
     # when they open a round and tap three bets: banker 25.00 at seat 1, player 10.00 at 2, tie 5.00 at 3
     open_round(page)
-    place_bet(page, 1, "banker", ["25.00"])
-    place_bet(page, 2, "player", ["5.00", "5.00"])
+    place_bet(page, 1, "banker", ["€25.00"])
+    place_bet(page, 2, "player", ["€5.00", "€5.00"])
     button(page, "Seat 3").click()
-    button(page, "tie").click()
-    button(page, "Add chip 1.00").click()
-    expect(page.locator("#stake-hint")).to_have_text("Under the table minimum 5.00")
-    button(page, "Clear").click()
-    button(page, "Add chip 5.00").click()
+    button(page, "Tie").click()
+    button(page, "Add chip €1.00").click()
+    expect(page.locator("#panel-bets .hint")).to_have_text("Under the minimum €5.00")
+    button(page, "Clear the stake").click()
+    button(page, "Add chip €5.00").click()
     assert_labelled(page)
     check_both_sizes(screens, page, "dealer-bets")
     button(page, "Place bet").click()
     idle(page)
-    expect(page.locator("#bets-total")).to_have_text("3 bets · 40.00")
+    expect(page.locator("#bets-total")).to_have_text("3 bets · €40.00")
     close_betting(page)
     expect(say(page)).to_have_text("Deal card 1 to the player")
 
@@ -84,11 +85,12 @@ def test_dealer_taps_a_whole_baccarat_round_and_follows_the_pay_list(screens, fl
     ]
     expect(say(page)).to_have_text("Banker wins 7 over 6: pay and collect")
     assert pay_rows(page) == [
-        ["Seat 1", "Banker", "25.00", "Win", "Pay 23.75", "1.25"],
-        ["Seat 2", "Player", "10.00", "Lose", "Collect 10.00", "—"],
-        ["Seat 3", "Tie", "5.00", "Lose", "Collect 5.00", "—"],
+        ["Seat 1", "Banker", "€25.00", "Win", "Pay €23.75", "€1.25"],
+        ["Seat 2", "Player", "€10.00", "Lose", "Collect €10.00", "—"],
+        ["Seat 3", "Tie", "€5.00", "Lose", "Collect €5.00", "—"],
     ]
-    expect(page.locator("#pay-list tfoot")).to_contain_text("Pay 23.75 · collect 15.00")
+    expect(page.locator("#pay-list tfoot")).to_contain_text("Pay €23.75 · collect €15.00")
+    expect(page.locator("#pay-totals")).to_have_text("Pay €23.75 · collect €15.00")
     assert_labelled(page)
     check_both_sizes(screens, page, "dealer-pay-list")
     assert Settlement.objects.count() == 0  # nothing is settled until the dealer confirms
@@ -112,18 +114,18 @@ def test_an_impossible_card_is_refused_on_the_spot_with_the_engines_words(screen
     floor.table.save(update_fields=["config"])
     page = screens.page("dealer")
     open_round(page)
-    place_bet(page, 1, "player", ["5.00", "5.00"])
+    place_bet(page, 1, "player", ["€5.00", "€5.00"])
     close_betting(page)
     tap_card(page, "9S")
 
     # when the dealer keys the nine of spades again
     tap_card(page, "9S")
 
-    # then the screen refuses it, saying why, and still asks for the same card
-    expect(page.locator("#error")).to_have_text("9S: the shoe holds 1 deck(s), all 1 9S already dealt")
+    # then the screen refuses it, saying why in the dealer's words, and still asks for the same card
+    expect(page.locator("#error")).to_have_text(REFUSED_NINE)
     expect(say(page)).to_have_text("Deal card 2 to the banker")
     screens.shot(page, "dealer-refused-card")
-    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S"}]
+    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S", "to": "player"}]
     # and the right card goes through, clearing the message
     tap_card(page, "KH")
     expect(page.locator("#error")).to_be_hidden()
@@ -157,14 +159,14 @@ def test_a_dropped_request_is_retried_without_a_duplicate(screens, floor):
 
     # when the bet's answer is lost, the screen says it is offline and sends it again with the same key
     button(page, "Seat 4").click()
-    button(page, "banker").click()
-    button(page, "Add chip 100.00").click()
+    button(page, "Banker").click()
+    button(page, "Add chip €100.00").click()
     button(page, "Place bet").click()
     expect(page.locator("#offline")).to_be_visible()
     screens.shot(page, "dealer-offline")
     idle(page)
     expect(page.locator("#offline")).to_be_hidden()
-    expect(page.locator("#bets-total")).to_have_text("1 bet · 100.00")
+    expect(page.locator("#bets-total")).to_have_text("1 bet · €100.00")
 
     # and a card whose request is lost is sent again
     close_betting(page)
@@ -174,7 +176,7 @@ def test_a_dropped_request_is_retried_without_a_duplicate(screens, floor):
     # then each entry exists once
     assert lost == {"answer": 1, "request": 1}
     assert list(Bet.objects.values_list("seat", "type", "amount")) == [(4, "banker", 10000)]
-    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S"}]
+    assert list(RoundEvent.objects.values_list("payload", flat=True)) == [{"card": "9S", "to": "player"}]
     bet_keys = IdempotencyRecord.objects.filter(path__endswith="/bets/")
     assert bet_keys.count() == 1
 
@@ -182,7 +184,7 @@ def test_a_dropped_request_is_retried_without_a_duplicate(screens, floor):
 def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
     page = screens.page("dealer")
     open_round(page)
-    place_bet(page, 1, "banker", ["25.00"])
+    place_bet(page, 1, "banker", ["€25.00"])
     close_betting(page)
     for card in ["9S", "KH", "5D", "3C"]:  # 3C keyed by mistake for 3D
         tap_card(page, card)
@@ -194,7 +196,7 @@ def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
     dialog.get_by_label("Supervisor username").fill("pm")
     dialog.get_by_label("Supervisor password").fill("wrong")
     button(page, "Approve undo").click()
-    expect(dialog.get_by_role("alert")).to_have_text("the supervisor's username or password is wrong")
+    expect(dialog.get_by_role("alert")).to_have_text("The supervisor's username or password is wrong.")
     assert RoundEvent.objects.filter(undone_at__isnull=False).count() == 0
     dialog.get_by_label("Supervisor password").fill("pass")
     screens.shot(page, "dealer-undo")
@@ -205,7 +207,7 @@ def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
     expect(say(page)).to_have_text("Deal card 4 to the banker")
     tap_card(page, "3D")
     undone = RoundEvent.objects.get(undone_at__isnull=False)
-    assert (undone.payload, undone.undone_by, undone.undo_approved_by) == ({"card": "3C"}, floor.dealer, floor.manager)
+    assert (undone.payload, undone.undone_by, undone.undo_approved_by) == ({"card": "3C", "to": "banker"}, floor.dealer, floor.manager)
     assert [e.payload["card"] for e in RoundEvent.objects.filter(undone_at__isnull=True).order_by("seq")] == [
         "9S",
         "KH",
@@ -224,20 +226,20 @@ def test_a_blackjack_round_with_a_split(screens, floor):
     page = screens.page("bjdealer")
     expect(page).to_have_url(f"{screens.base_url}/dealer/BJ1/")
     open_round(page)
-    place_bet(page, 1, "bet", ["5.00", "5.00"])
+    place_bet(page, 1, None, ["€5.00", "€5.00"])
     close_betting(page)
 
     # when seat 1 is dealt two eights against a six and splits
     for card in ["8S", "6H", "8D"]:
         tap_card(page, card)
     expect(say(page)).to_have_text("Seat 1: 16 against a 6: hit, stand or split?")
-    expect(page.locator("#actions button")).to_have_text(["Hit", "Stand", "Split"])
+    expect(page.locator("#deal-work .widget button")).to_have_text(["Hit", "Stand", "Split"])
     check_both_sizes(screens, page, "dealer-blackjack-choice")
     button(page, "Split").click()
     idle(page)
     expect(say(page)).to_have_text("Seat 1, first hand: card")
     tap_card(page, "3C")
-    expect(page.locator("#actions button")).to_have_text(["Hit", "Stand", "Double"])
+    expect(page.locator("#deal-work .widget button")).to_have_text(["Hit", "Stand", "Double"])
     button(page, "Stand").click()
     idle(page)
     tap_card(page, "TC")
@@ -248,9 +250,12 @@ def test_a_blackjack_round_with_a_split(screens, floor):
     expect(say(page)).to_have_text("Dealer draws on 16")
     tap_card(page, "9H")
 
-    # then both hands win against the dealer's bust: pay 20.00 on a 20.00 stake
+    # then both hands win against the dealer's bust, each on its own line: pay 10.00 on each 10.00 stake
     expect(say(page)).to_have_text("Dealer busts with 25: pay and collect")
-    assert pay_rows(page) == [["Seat 1", "Bet", "20.00", "Win", "Pay 20.00", "—"]]
+    assert pay_rows(page) == [
+        ["Seat 1, hand 1", "Bet", "€10.00", "Win", "Pay €10.00", "—"],
+        ["Seat 1, hand 2", "Bet", "€10.00", "Win", "Pay €10.00", "—"],
+    ]
     expect(page.locator("#hands")).to_contain_text("Seat 1, hand 1")
     expect(page.locator("#hands")).to_contain_text("Seat 1, hand 2")
     check_both_sizes(screens, page, "dealer-blackjack-pay-list")
@@ -286,11 +291,9 @@ def test_a_carousel_game_on_the_triangle_keypad_with_bets_between_stages(screens
         idle(page)
     expect(say(page)).to_have_text("Betting round 1: take bets")
     # and two players bet on how many hands survive, between the stages
-    stage = page.locator("#stage-bet")
     for seat, number in [(1, "4"), (3, "5")]:
-        stage.get_by_label("Seat").select_option(f"{seat}")
-        stage.get_by_label("Bet").select_option("count")
-        stage.get_by_label("Number").select_option(number)
+        button(page, f"Seat {seat}").click()
+        button(page, f"Hands to survive: {number}").click()
         button(page, "Record bet").click()
         idle(page)
     expect(button(page, "Undo last card…")).to_be_hidden()  # a bet is not undone: the round is voided

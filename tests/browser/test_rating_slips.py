@@ -39,7 +39,7 @@ def test_the_dealer_opens_buys_in_pauses_and_closes_a_slip_from_the_panel(screen
     # and records a 500.00 cash buy-in, then pauses
     page.get_by_label("Cash buy-in at seat 3").fill("500")
     row.get_by_role("button", name="Buy-in").click()
-    expect(row).to_contain_text("buy-in 500.00")
+    expect(row).to_contain_text("buy-in €500.00")
     row.get_by_role("button", name="Pause").click()
     expect(row).to_contain_text("paused")
     assert_labelled(page)

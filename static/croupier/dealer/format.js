@@ -1,0 +1,132 @@
+/* The dealer screen's words: money in the house currency, cards and hands as a dealer says them, and
+ * refusals in the dealer's words (tables/wording.py sends the catalogue; this fills it in).
+ * Loaded before dealer.js; everything hangs off window.CroupierDealer.
+ */
+(() => {
+  "use strict";
+
+  const CD = (window.CroupierDealer = window.CroupierDealer || {});
+  const boot = JSON.parse(document.getElementById("dealer-boot").textContent);
+  CD.boot = boot;
+  const currency = boot.currency;
+
+  const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+
+  /** Minor units → major units with the currency: 2500 → "€25.00"; no floats. */
+  function money(minor) {
+    const digits = currency.digits;
+    const n = Number(minor) || 0;
+    const sign = n < 0 ? "-" : "";
+    const abs = Math.abs(n);
+    let text = String(abs);
+    if (digits) {
+      const unit = 10 ** digits;
+      text = `${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}`;
+    }
+    return currency.symbol ? `${sign}${currency.symbol}${text}` : `${sign}${text} ${currency.code}`;
+  }
+
+  /** "25", "25.5", "25.50", "€25" → minor units (exact, no floats); null if it is not an amount. */
+  function parseMoney(text) {
+    const digits = currency.digits;
+    const cleaned = String(text).replace(currency.symbol || "\u0000", "").replace(currency.code, "").trim();
+    const m = new RegExp(`^(\\d+)(?:[.,](\\d{0,${digits}}))?$`).exec(cleaned);
+    if (!m) return null;
+    const minor = Number(m[1]) * 10 ** digits + Number((m[2] || "").padEnd(digits, "0") || 0);
+    return minor > 0 ? minor : null;
+  }
+
+  const rankLabel = (r) => (r === "T" ? "10" : r);
+
+  function cardText(code) {
+    const c = String(code);
+    if (c.length === 2 && SUITS[c[1]]) return rankLabel(c[0]) + SUITS[c[1]][0];
+    if (c === "JK" || c === "XX" || /^joker$/i.test(c)) return "Joker";
+    return c;
+  }
+
+  function cardName(code) {
+    const c = String(code);
+    if (c.length === 2 && SUITS[c[1]]) return `${RANK_NAMES[c[0]] || c[0]} of ${SUITS[c[1]][1]}`;
+    if (c === "JK" || c === "XX" || /^joker$/i.test(c)) return "joker";
+    return `card ${c}`;
+  }
+
+  function handLabel(name) {
+    let m = /^seat:(\d+):(\d+)$/.exec(name);
+    if (m) return `Seat ${m[1]}, hand ${Number(m[2]) + 1}`;
+    m = /^seat:(\d+)$/.exec(name);
+    if (m) return `Seat ${m[1]}`;
+    m = /^hand:(\d+)$/.exec(name);
+    if (m) return `Hand ${m[1]}`;
+    if (SUITS[name]) return SUITS[name][1].charAt(0).toUpperCase() + SUITS[name][1].slice(1);
+    return words(name).charAt(0).toUpperCase() + words(name).slice(1);
+  }
+
+  const words = (s) => String(s === null || s === undefined ? "" : s).replace(/_/g, " ");
+  const capital = (s) => { const w = words(s); return w.charAt(0).toUpperCase() + w.slice(1); };
+
+  /** A bet type as the layout names it ("player_pair" → "Player pair"), from the engine's description. */
+  function betName(type) {
+    const spec = (boot.bet_types || []).find((t) => t.type === type);
+    return spec && spec.label ? spec.label : capital(type);
+  }
+
+  const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
+
+  function fill(template, values) {
+    return template.replace(PLACEHOLDER, (_, name, kind) => {
+      const v = values[name];
+      if (kind === "money") return money(v);
+      if (kind === "card") return cardName(v);
+      if (kind === "bet") return betName(v).toLowerCase();
+      return String(v);
+    });
+  }
+
+  function usable(template, values) {
+    for (const m of template.matchAll(PLACEHOLDER)) {
+      const v = values[m[1]];
+      if (v === undefined || v === null || v === "") return false;
+    }
+    return true;
+  }
+
+  /** A refusal in the dealer's words: the catalogue's first wording whose figures the refusal gives. */
+  function refusal(error, screen) {
+    const code = (error && error.code) || "";
+    const values = { ...((error && error.params) || {}), ...(screen || {}) };
+    if (typeof values.next === "string") values.next = values.next.replace(/[.:]\s*$/, "").replace(/^./, (c) => c.toLowerCase());
+    const texts = boot.words[code] || boot.words[""];
+    for (const t of texts) if (usable(t, values)) return fill(t, values);
+    return fill(boot.words[""][0], values);
+  }
+
+  const MONEY_KEY = /amount|pot|forfeit|carry|bank|ante|raise|stake|paid|net|bid|min|max|covered|rake/i;
+
+  /** Every amount (minor units) a step or a settlement states in its fields. */
+  function amountsIn(value, key, into) {
+    if (typeof value === "number" && Number.isInteger(value) && MONEY_KEY.test(key || "")) into.add(Math.abs(value));
+    else if (Array.isArray(value)) value.forEach((v) => amountsIn(v, key, into));
+    else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) amountsIn(v, MONEY_KEY.test(k) ? k : (key && !/^(seat|hand|seats|hands|cards|card|dice|number|turn|round)$/.test(k) ? key : k), into);
+    return into;
+  }
+
+  /** The engine's words with the amounts it states (the same numbers as its money fields) in major
+   * units with the currency: "bet 500 to 2500" → "bet €5.00 to €25.00". A seat, hand, card or turn
+   * number is never an amount, and nothing under one currency unit is taken for one. */
+  function sayMoney(text, ...sources) {
+    const amounts = new Set();
+    for (const src of sources) amountsIn(src, "", amounts);
+    const unit = 10 ** currency.digits;
+    return String(text || "").replace(/(\b(?:seat|seats|hand|hands|card|turn|round|dice|ranks?)\s+)?\b(\d+)\b/gi, (all, before, digits) => {
+      const n = Number(digits);
+      if (before || n < unit || !amounts.has(n)) return all;
+      return money(n);
+    });
+  }
+
+  CD.format = { sayMoney, SUITS, RANKS, RANK_NAMES, money, parseMoney, rankLabel, cardText, cardName, handLabel, words, capital, betName, refusal };
+})();
