@@ -32,6 +32,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
+from casino import task_names
 from casino.core.models import Outbox, OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -197,7 +198,7 @@ def pending_count() -> int:
     return Outbox.objects.filter(status=OutboxStatus.PENDING).count()
 
 
-@shared_task(name="casino.outbox.relay", acks_late=True, ignore_result=True)
+@shared_task(name=task_names.OUTBOX_RELAY, acks_late=True, ignore_result=True)
 def relay() -> int:
     """Beat: send what the broker could not take when it was asked (see the module docstring)."""
     return relay_outbox()

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "players",
     "cardroom",
     "slots",
+    "floor",  # the screens that span the apps, above all of them (docs/architecture.md)
 ]
 
 MIDDLEWARE = [

@@ -20,7 +20,6 @@ from casino.context import RequestContext, acting_as
 from casino.core.models import StaffProfile
 from casino.core.roles import Role
 from casino.errors import DomainError
-from slots.demo import build_slot_floor
 from tables.engines.autoplay import AutoplayStuck, play_round
 from tables.engines.errors import EngineError
 from tables.engines.registry import available_games, get_engine
@@ -189,7 +188,6 @@ def build_demo_floor() -> DemoFloor:
                 ends_at=demo.shift.ends_at,
                 assigned_by=demo.users["pitboss"],
             )
-    build_slot_floor(actor=demo.users["pitboss"])
     return demo
 
 

@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from casino.core.roles import Role, has_role, roles_of
-from tables.models import Round, ShiftStatus, Table
+from tables.models import Round, Shift, ShiftStatus, Table
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -32,3 +32,24 @@ def visible_rounds(user: Any) -> QuerySet[Round]:
     if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
         return rounds
     return rounds.filter(table__in=visible_tables(user).values("pk"))
+
+
+def current_shift() -> Shift | None:
+    now = timezone.now()
+    return (
+        Shift.objects.filter(status=ShiftStatus.OPEN, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-starts_at")
+        .select_related("shift_type")
+        .first()
+        or Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type").order_by("-starts_at").first()
+    )
+
+
+def pit_tables(user: Any) -> QuerySet[Table]:
+    """The tables a pit manager runs (every table for an admin)."""
+    tables = Table.objects.select_related("pit").order_by("pit__code", "code")
+    if has_role(user):  # admin
+        return tables
+    if Role.PIT_MANAGER in roles_of(user):
+        return tables.filter(pit__managers=user).distinct()
+    return tables.none()

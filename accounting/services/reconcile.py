@@ -28,6 +28,7 @@ from accounting.money import money_text
 from accounting.selectors import close_of, settled_rounds, table_shift_figures, tables_active_in
 from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_lines
+from casino import task_names
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput
 from casino.outbox import enqueue
@@ -291,7 +292,5 @@ def reconcile_request(*, actor: Any, shift_id: int) -> ShiftReconciliation | Non
     audit_log(
         actor=actor, action="shift.reconcile_request", object_type="shift", object_id=shift.pk, after={"queued": True}
     )
-    from accounting.tasks import reconcile_shift as task
-
-    enqueue(task.name, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # sent on commit (outbox)
+    enqueue(task_names.RECONCILE_SHIFT, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # sent on commit (outbox)
     return None

@@ -18,6 +18,7 @@ from accounting.models import TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures, tables_active_in
 from accounting.services import ledger
 from accounting.services.counts import chips_of
+from casino import task_names
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput
@@ -168,7 +169,5 @@ def shift_close(*, actor: Any, shift_id: int) -> Shift:
         before={"status": ShiftStatus.OPEN},
         after={"status": shift.status, "tables_closed": sorted(closed)},
     )
-    from accounting.tasks import reconcile_shift
-
-    enqueue(reconcile_shift.name, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # on commit (outbox)
+    enqueue(task_names.RECONCILE_SHIFT, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # on commit (outbox)
     return shift

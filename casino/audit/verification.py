@@ -23,6 +23,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from casino import task_names
 from casino.audit.chain import FIELDS, Anchor, Break, WalkResult, walk
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
 from casino.audit.services import GENESIS
@@ -211,11 +212,9 @@ def audit_verify(*, actor: Any = None, trigger: str = "command",
 @transaction.atomic
 def audit_verification_request(*, actor: Any, trigger: str = "api") -> AuditVerification:
     """Ask for a verification: a pending result row now, the ``verify_audit`` job once this commits."""
-    from casino.audit.tasks import verify_audit
-
     verification = AuditVerification.objects.create(
         trigger=trigger, requested_by=actor if getattr(actor, "pk", None) else None, requested_at=timezone.now())
-    enqueue(verify_audit.name, kwargs={"verification_id": verification.pk})  # sent once this commits (outbox)
+    enqueue(task_names.AUDIT_VERIFY, kwargs={"verification_id": verification.pk})  # sent once this commits (outbox)
     return verification
 
 

@@ -16,6 +16,7 @@ from casino.audit.services import audit_log
 from casino.core import sql
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.idempotency import request_service
+from tables import listeners
 from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
 from tables.engines.base import Json, parse_bet
 from tables.engines.errors import EngineError
@@ -202,7 +203,7 @@ def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, e
     Round.objects.filter(pk=rnd.pk).update(document=rnd.document)
     audit_log(actor=actor, action="bet.place", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               after={"round": rnd.pk, **bet.as_document()})
-    _after_commit("bet_placed", bet_id=bet.pk, amount=bet.amount)
+    listeners.bet_placed(bet=bet)  # in this transaction: accounting's large-bet check (tables/listeners.py)
     return bet
 
 
@@ -303,12 +304,12 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
         for row in state["bets"]
     ])
     rnd.status, rnd.settled_at, rnd.state = RoundStatus.SETTLED, now, state
-    _post_to_ledger(settlement)
+    listeners.settlement_post(settlement=settlement)  # the ledger posting, atomic with the settlement
     audit_log(actor=actor, action="round.settle", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": RoundStatus.DEALING},
               after={"status": RoundStatus.SETTLED, "house": house, "outcome": state.get("outcome"),
                      "bets": [{k: r[k] for k in ("id", "result", "net", "commission")} for r in state["bets"]]})
-    _after_commit("round_settled", round_id=rnd.pk, house_net=settlement.house_net)
+    listeners.round_settled(settlement=settlement)  # in this transaction: accounting's large-loss check
     return settlement
 
 
@@ -338,20 +339,6 @@ def _stakes_taken_by_choices(rnd: Round, rows: list[Json], bets: dict[str, Bet])
             round=rnd, client_id=row["id"], seat=row["seat"], type=row["type"], amount=row["amount"], extra=extra,
             event_index=event.seq, placed_by_id=event.posted_by_id, placed_at=event.posted_at)
     return taken
-
-
-def _after_commit(hook: str, **kwargs: Any) -> None:
-    """Accounting's checks (large bet, large loss): their jobs join this transaction through the outbox
-    and are sent to the broker once it commits (casino/outbox.py)."""
-    from accounting import hooks  # accounting depends on tables, not the reverse
-
-    getattr(hooks, hook)(**kwargs)
-
-
-def _post_to_ledger(settlement: Settlement) -> None:
-    from accounting.services.ledger import round_post  # accounting depends on tables, not the reverse
-
-    round_post(settlement=settlement)
 
 
 @transaction.atomic

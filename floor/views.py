@@ -19,11 +19,12 @@ from django.views.decorators.http import require_GET
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
-from tables import dashboard
+from floor import selectors as dashboard
+from floor.templatetags.croupier import _url, accounting_home
 from tables.access import ensure_can_deal
 from tables.models import Round, Table
+from tables.selectors import current_shift, pit_tables
 from tables.serializers import RoundSerializer
-from tables.templatetags.croupier import _url, accounting_home
 
 FLOOR_VIEWERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
@@ -120,8 +121,8 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _floor(user: Any) -> dict[str, Any]:
-    shift = dashboard.current_shift()
-    tables = list(dashboard.pit_tables(user))
+    shift = current_shift()
+    tables = list(pit_tables(user))
     rows = dashboard.floor_rows(tables, shift)
     return {
         "shift": shift,
@@ -175,7 +176,7 @@ def pit_table(request: HttpRequest, code: str) -> HttpResponse:
             "table": table,
             "page": page,
             "live": dashboard.live_round(table),
-            "row": dashboard.floor_rows([table], dashboard.current_shift())[0],
+            "row": dashboard.floor_rows([table], current_shift())[0],
         },
     )
 
