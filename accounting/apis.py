@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from accounting import selectors
 from accounting import serializers as s
 from accounting.conf import int_knob
+from accounting.hold import statistical_hold
 from accounting.models import (
     ChipSet,
     DropCount,
@@ -39,7 +40,6 @@ from accounting.models import (
 from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, csv_chunks, get_report
 from accounting.reports.base import text_cell
 from accounting.services import alerts, counts, exports, reconcile, shifts, slips
-from accounting.services.hold import statistical_hold
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent

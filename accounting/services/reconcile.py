@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounting.conf import int_knob
+from accounting.hold import statistical_hold
 from accounting.models import (
     AlertSeverity,
     Entry,
@@ -117,8 +118,6 @@ def _compare_round(rnd: Round) -> list[dict[str, Any]]:
 
 
 def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconciliation:
-    from accounting.services.hold import statistical_hold
-
     figures = table_shift_figures(table, shift)
     close = close_of(table, shift)
     causes: list[dict[str, Any]] = []

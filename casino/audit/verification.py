@@ -24,9 +24,9 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from casino import task_names
-from casino.audit.chain import FIELDS, Anchor, Break, WalkResult, walk
+from casino.audit.chain import Anchor, Break, WalkResult, walk
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
-from casino.audit.services import GENESIS
+from casino.audit.record import FIELDS, GENESIS, PG_CREATED_AT
 from casino.audit.signing import DIGEST_FORMAT, checkpoint_key, key_id, sign, signature_valid
 from casino.errors import InvalidInput
 from casino.outbox import enqueue
@@ -40,12 +40,7 @@ STALE_AFTER = dt.timedelta(minutes=30)
 
 
 # On PostgreSQL the walk reads through its own server-side cursor with the time already in its
-# hashed text form and the JSON as text: parsing a timestamptz into a datetime and formatting it
-# back costs more than hashing the record. The time is formatted as Python's isoformat() writes
-# an aware UTC datetime: no fraction when the microseconds are zero.
-PG_CREATED_AT = """to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
-       || CASE WHEN mod(EXTRACT(MICROSECONDS FROM created_at)::bigint, 1000000) = 0 THEN ''
-               ELSE to_char(created_at AT TIME ZONE 'UTC', '.US') END || '+00:00'"""
+# hashed text form and the JSON as text (casino/audit/record.py).
 _PG_COLUMNS = ", ".join(
     PG_CREATED_AT if f == "created_at" else f"{f}::text" if f in ("before", "after") else f for f in FIELDS)
 
