@@ -9,6 +9,7 @@ wrote nothing, so retrying it simply asks again.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import hashlib
 import json
@@ -16,11 +17,15 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from celery import shared_task
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino import task_names
 from casino.core import sql
 from casino.core.models import IdempotencyRecord
 from casino.errors import Conflict, InvalidInput
@@ -116,3 +121,34 @@ def request_service(func: Callable[..., T]) -> Callable[..., T]:
             return func(*args, **kwargs)
 
     return inner
+
+
+# -- retention -------------------------------------------------------------------------------------
+
+PURGE_BATCH = 5_000
+
+
+def idempotency_purge(*, now: dt.datetime | None = None, batch: int = PURGE_BATCH) -> int:
+    """Delete the keys older than ``IDEMPOTENCY_RETENTION_DAYS``; returns how many went.
+
+    Within the window a retry replays its first answer; after it the key is forgotten, and a request
+    that reuses it runs as a new one (the services' own checks still refuse what is already done: a
+    settled round, a taken bet id). Walks the primary key from the oldest row in bounded batches,
+    one short transaction each, and stops at the first batch that reaches rows still in the window
+    (ids follow insertion, so no index on the time is needed and a write never pays for one).
+    """
+    cutoff = (now or timezone.now()) - dt.timedelta(days=settings.IDEMPOTENCY_RETENTION_DAYS)
+    deleted = 0
+    while True:
+        rows = list(IdempotencyRecord.objects.order_by("pk").values_list("pk", "created_at")[:batch])
+        old = [pk for pk, created_at in rows if created_at < cutoff]
+        if old:
+            deleted += IdempotencyRecord.objects.filter(pk__in=old).delete()[0]
+        if len(old) < batch:
+            return deleted
+
+
+@shared_task(name=task_names.IDEMPOTENCY_PURGE, acks_late=True, ignore_result=True)
+def purge() -> int:
+    """Beat: forget the idempotency keys past their window (settings ``IDEMPOTENCY_RETENTION_DAYS``)."""
+    return idempotency_purge()
