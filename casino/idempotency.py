@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from celery import shared_task
 from django.conf import settings
@@ -72,6 +72,7 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
             raise InvalidInput(f"{HEADER} must be 1 to 128 printable characters", code="bad_idempotency_key",
                                field=HEADER)
         request_hash = _request_hash(request)
+        user: Any = request.user  # signed in: a write API's permission classes have run
         try:
             with transaction.atomic():
                 flag = _request_transaction.set(True)
@@ -83,17 +84,17 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                     body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
                     try:  # no savepoint needed: losing the race rolls the whole write back anyway
                         sql.insert(IdempotencyRecord(
-                            user=request.user, key=key, method=request.method, path=request.path[:300],
+                            user=user, key=key, method=cast(str, request.method), path=request.path[:300],
                             request_hash=request_hash, status_code=response.status_code, response_body=body))
                     except IntegrityError:
                         raise _LostRace from None
                 return response
         except _LostRace:
-            return _replay(IdempotencyRecord.objects.get(user=request.user, key=key), request_hash)
+            return _replay(IdempotencyRecord.objects.get(user=user, key=key), request_hash)
         except Exception:
             # A retry of a write that succeeded is often refused now (the round is settled, the bet id
             # taken): the first answer is the answer. Everything this request wrote is rolled back.
-            existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+            existing = IdempotencyRecord.objects.filter(user=user, key=key).first()
             if existing is not None:
                 return _replay(existing, request_hash)
             raise

@@ -225,7 +225,7 @@ def outbox_purge(*, now: dt.datetime | None = None, batch: int = PURGE_BATCH) ->
                     .values_list("pk", "status", "sent_at", "created_at")[:batch])
         if not rows:
             return deleted
-        done = [pk for pk, status, sent_at, _ in rows if status == OutboxStatus.SENT and sent_at < cutoff]
+        done = [pk for pk, status, sent_at, _ in rows if status == OutboxStatus.SENT and sent_at is not None and sent_at < cutoff]
         if done:
             deleted += Outbox.objects.filter(pk__in=done, status=OutboxStatus.SENT).delete()[0]
         if len(rows) < batch or rows[-1][3] >= cutoff:

@@ -169,7 +169,8 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
     by_hour = {r["hour"]: r for r in rows}
     start = timezone.localtime(shift.starts_at, tz).replace(minute=0, second=0, microsecond=0)
     end = min(timezone.localtime(shift.ends_at, tz), timezone.localtime(timezone.now(), tz))
-    hours, at = [], start
+    hours: list[dt.datetime] = []
+    at = start
     while at <= end and len(hours) < 48:
         hours.append(at)
         at += dt.timedelta(hours=1)

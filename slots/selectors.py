@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -88,7 +89,7 @@ def machine_hold(
         machines = machines.filter(game=game)
     rows = []
     for m in machines:
-        s = sums.get(m.pk, {})
+        s: Mapping[str, Any] = sums.get(m.pk, {})
         figures = {k: int(s.get(k) or 0) for k in ("readings", "coin_in", "coin_out", "jackpots", "games_played",
                                                      "drop", "ram_clears")}
         win = figures["coin_in"] - figures["coin_out"] - figures["jackpots"]
@@ -146,7 +147,7 @@ def bonus_liabilities() -> list[dict[str, Any]]:
     ledger = balances(list(codes.values()))
     rows = []
     for m in meters:
-        f = figures.get(m.pk, {})
+        f: Mapping[str, Any] = figures.get(m.pk, {})
         rows.append({
             "meter": m,
             "liability": -ledger.get(codes[m.pk], 0),

@@ -138,8 +138,8 @@ def build_demo_floor() -> DemoFloor:
     demo = DemoFloor()
     for i, (username, role) in enumerate(STAFF, start=1):
         demo.users[username] = _user(username, role, i)
-    for code, name, starts, ends in SHIFT_TYPES:
-        ShiftType.objects.get_or_create(code=code, defaults={"name": name, "starts": starts, "ends": ends})
+    for code, name, begins, finishes in SHIFT_TYPES:
+        ShiftType.objects.get_or_create(code=code, defaults={"name": name, "starts": begins, "ends": finishes})
     pits = {code: Pit.objects.get_or_create(code=code, defaults={"name": name})[0] for code, name in PITS}
     pits["main"].managers.add(demo.users["pitboss"])
     pits["salon"].managers.add(demo.users["salonboss"])

@@ -141,6 +141,8 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
         {"cause": "live_round", "round": r.pk, "number": r.number, "detail": f"round is {r.status}"}
         for r in figures.live_rounds
     ]
+    count_win: int | None
+    variance: int | None
     if close is not None:
         count_win, variance = close.count_win, close.count_win - figures.rounds_win - figures.pool_change
     else:

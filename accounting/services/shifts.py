@@ -63,6 +63,8 @@ def close_lines(figures: TableShiftFigures) -> list[tuple[Any, int]]:
     unallocated = figures.rounds_win + figures.pool_change + figures.marker_payments - figures.markers_issued
     accounts = ledger.shift_accounts(table)
     drop = figures.drop_count
+    assert drop is not None  # a table closes once its drop is counted
+    assert figures.variance is not None
     lines += [
         (ledger.table_accounts(table)["tray"], -unallocated),
         (accounts["drop"], drop.cash + drop.chips),
@@ -90,6 +92,9 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
         )
     assert figures.count_win is not None
     assert figures.variance is not None
+    assert figures.opener is not None
+    assert figures.closer is not None
+    assert figures.drop_count is not None
     try:
         with transaction.atomic():
             close = TableShiftClose.objects.create(

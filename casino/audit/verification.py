@@ -103,7 +103,8 @@ def _anchors(against: list[Mapping[str, Any]] | None) -> tuple[dict[str, dict[in
     count = 0
     stored = AuditCheckpoint.objects.order_by("chain", "seq").values_list(
         "id", "chain", "seq", "record_hash", "created_at", "key_id", "signature")
-    entries = [(f"checkpoint #{pk}", chain, seq, h, at, k, sig) for pk, chain, seq, h, at, k, sig in stored]
+    entries: list[tuple[str, str, int, str, Any, str, str]] = [
+        (f"checkpoint #{pk}", chain, seq, h, at, k, sig) for pk, chain, seq, h, at, k, sig in stored]
     for i, entry in enumerate(against or []):
         try:
             entries.append((f"digest entry {i + 1}", str(entry["chain"]), int(entry["seq"]), str(entry["hash"]),

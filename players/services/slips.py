@@ -189,7 +189,7 @@ def slip_identify(*, actor: Any, slip_id: Any, player_id: Any = None, card_numbe
     slip = lock_slip(slip_id)
     ensure_can_deal(actor, slip.table)
     _live(slip)
-    if slip.player_id is not None:
+    if slip.player is not None:
         raise Conflict(f"rating slip {slip.pk} is already {slip.player.name}'s", code="slip_identified")
     player = find_player(player_id=player_id, card_number=card_number)
     if player is None:
@@ -247,7 +247,7 @@ def _rate(slip: RatingSlip, *, compute_edges: bool) -> SlipRating | None:
     fig = rated.figures
     if fig.edge_pending:
         return None
-    row = SlipRating(
+    row = SlipRating(  # type: ignore[misc]  # the figures are whole once no edge is pending
         slip=slip,
         active_seconds=fig.active_seconds,
         paused_seconds=fig.paused_seconds,

@@ -230,7 +230,7 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
     before = meter_snapshot(meter)
     signed_by = None
     lines: list[tuple[Account, int]] = []
-    fields: dict[str, int] = {}
+    fields: dict[str, Any] = {}
     if meter.unit == BonusUnit.CREDITS:
         machine, liability = meter.machine, postings.bonus_account(meter)
         change = (meter.reset_value - meter.value) * machine.denomination

@@ -198,7 +198,7 @@ def progressive_hit(
     changed = Progressive.objects.filter(pk=p.pk, amount=amount, hits=seq - 1).update(amount=p.reset_value, hits=seq)
     if changed != 1:
         raise Conflict(f"progressive {p.code} changed meanwhile; retry", code="progressive_changed")
-    hit = ProgressiveHit.objects.create(
+    hit = ProgressiveHit.objects.create(  # type: ignore[misc]  # post() returns None only for all-zero lines
         progressive=p, seq=seq, machine=machine, amount=amount, reset_value=p.reset_value, paid_by=paid_by,
         payout_transaction=payout, reset_transaction=reset, note=note, recorded_by=actor, hit_at=timezone.now(),
     )

@@ -119,12 +119,12 @@ class _Hearts(ScoredGame):
         """Every minus point in the pack: 26 (13 hearts and the queen), 52 with two packs, 13 without the queen."""
         return self.packs * (13 * HEART + (QUEEN if self.queen_scores(config) else 0))
 
-    def read_taken(self, deal: Mapping[str, Any], players: Sequence[str], config: Mapping[str, Any]) -> dict[str, dict]:
+    def read_taken(self, deal: Mapping[str, Any], players: Sequence[str], config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         """Each player's hearts, queens (and plus card); the pack must be accounted for exactly."""
         raw = per_player(deal, "taken", players)
         hearts_in_pack, queens_in_pack = 13 * self.packs, self.packs
         fields = self.counted_fields(config)
-        taken: dict[str, dict] = {}
+        taken: dict[str, dict[str, Any]] = {}
         for p in players:
             got = raw[p] if raw[p] is not None else {}
             where = f"taken.{p}"
@@ -178,7 +178,7 @@ class _Hearts(ScoredGame):
         return taken
 
     def counted(self, entry: Mapping[str, Any], config: Mapping[str, Any]) -> int:
-        return entry["hearts"] * HEART + (entry["queens"] * QUEEN if self.queen_scores(config) else 0)
+        return int(entry["hearts"]) * HEART + (int(entry["queens"]) * QUEEN if self.queen_scores(config) else 0)
 
     def shot_the_moon(self, entry: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
         """Took every counting card of the deal."""

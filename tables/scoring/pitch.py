@@ -283,7 +283,8 @@ class AuctionPitch(_AllFours):
         if winner is None:
             steps = [*before.items(), (pitcher, points[pitcher] - before.get(pitcher, 0))]
             steps += [
-                (awards[pt.name], pt.value) for pt in self.point_spec if awards[pt.name] not in (None, pitcher, revoker)
+                (side, pt.value) for pt in self.point_spec
+                if (side := awards[pt.name]) is not None and side not in (pitcher, revoker)
             ]
             winner = first_to(target, totals, steps)
             if winner is not None:
@@ -622,7 +623,7 @@ class CaliforniaJack(_AllFours):
         dealer_of(deal, players, index)
         seating = self.seating(players)
         awards = self.read_awards(deal, seating, players, index)
-        steps = [(awards[p.name], p.value) for p in self.point_spec if awards[p.name] is not None]
+        steps = [(side, p.value) for p in self.point_spec if (side := awards[p.name]) is not None]
         points = dict.fromkeys(players, 0)
         for side, value in steps:
             points[side] += value

@@ -271,7 +271,7 @@ class CarouselRummy(ScoredGame):
             melds_raw = hand.get("melds", [])
             if not isinstance(melds_raw, list):
                 raise EngineError("bad_deal", f"{where}.melds must be a list of melds", field=f"{where}.melds")
-            held = []
+            held: list[Card] = []
             for i, raw in enumerate(melds_raw):
                 meld = parse_meld(raw, f"{where}.melds[{i}]")
                 kind, why = meld_problem(meld)
@@ -302,7 +302,7 @@ class CarouselRummy(ScoredGame):
             if key not in ("knocker", "hands"):
                 raise EngineError("bad_deal", f"{key} is not part of a Carousel deal (knocker, hands)", field=key)
         knocker = deal.get("knocker")
-        if knocker not in players:
+        if not isinstance(knocker, str) or knocker not in players:
             raise EngineError("bad_deal", "knocker must be the player who knocked", field="knocker")
         deadwood = self._read_hands(deal, players)
         if deadwood[knocker] >= config["knock_below"]:

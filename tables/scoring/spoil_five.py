@@ -173,14 +173,14 @@ class FortyFive(ScoredGame):
     )
 
     def check_players(self, players: Any, config: Mapping[str, Any]) -> list[str]:
-        players = super().check_players(players, config)
-        if len(players) not in (2, 4, 6):
+        checked = super().check_players(players, config)
+        if len(checked) not in (2, 4, 6):
             raise EngineError(
                 "bad_players",
                 "Forty-Five is for two, four (two against two) or six (three against three)",
                 field="players",
             )
-        return players
+        return checked
 
     def seating(self, players: Sequence[str]) -> Seating:
         return Seating.individual(players) if len(players) == 2 else Seating.teams(players)
@@ -234,14 +234,14 @@ class AuctionFortyFives(ScoredGame):
     )
 
     def check_players(self, players: Any, config: Mapping[str, Any]) -> list[str]:
-        players = super().check_players(players, config)
-        if len(players) == 5:
+        checked = super().check_players(players, config)
+        if len(checked) == 5:
             raise EngineError(
                 "bad_players",
                 "Auction Forty-Fives is for four (two against two) or six (three against three)",
                 field="players",
             )
-        return players
+        return checked
 
     def sides(self, players: Sequence[str], config: Mapping[str, Any]) -> list[str]:
         return list(Seating.teams(players).sides)
