@@ -130,7 +130,7 @@ class RoundSerializer(serializers.ModelSerializer):
     table: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
     table_id = serializers.IntegerField(read_only=True)
     dealer: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    document = serializers.SerializerMethodField(help_text="the round document (ROUND_FORMAT.md, in)")
+    document = serializers.SerializerMethodField(help_text="the round document (docs/round_format.md), in")
 
     class Meta:
         model = Round
