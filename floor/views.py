@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from accounting.reports.definitions import REPORTS
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
@@ -63,8 +64,6 @@ def reports_home(request: HttpRequest) -> HttpResponse:
         return redirect(page)
     reports: list[dict[str, Any]] = []
     if _url("reports"):
-        from accounting.reports.definitions import REPORTS
-
         reports = [
             {"name": r.name, "title": r.title, "url": reverse("report", kwargs={"name": r.name})}
             for r in REPORTS.values()
