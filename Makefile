@@ -3,20 +3,31 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# The locked, hashed installs (pip-tools): requirements-dev.txt for development, tests and `make run`
+# (the service, its dev tools and honcho), requirements.txt for the service alone. `make lock` rewrites
+# both from pyproject.toml; a change to either file reinstalls.
+LOCK := requirements-dev.txt
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d' ' -f1)
+COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url \
+	--no-emit-find-links
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_ROUNDS ?= 60
 
-.PHONY: run test lint bench faults venv clean
+.PHONY: run test lint bench faults venv lock clean
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install --quiet --upgrade pip
-	@$(PY) -m pip install --quiet -e ".[dev]"
+	@$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	@PYTHONWARNINGS=ignore::Warning $(PY) -m pip install --quiet --no-deps --no-build-isolation -e .  # (setuptools warns on every editable install)
 	@rm -f $(VENV)/.installed-* && touch $@
+
+# After a change to the dependencies in pyproject.toml: pin them (and what they need) with hashes.
+lock: $(STAMP)
+	@$(COMPILE) -o requirements.txt pyproject.toml
+	@$(COMPILE) --extra dev --extra procfile -o $(LOCK) pyproject.toml
 
 # Embedded default: SQLite, Celery tasks in process, demo floor. With DATABASE_URL and
 # CELERY_BROKER_URL set: PostgreSQL + Redis, web + worker + beat under honcho (Procfile).
@@ -38,9 +49,11 @@ test: $(STAMP)
 	@$(PY) -m casino.services_check
 	@$(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
 
+# ruff; import-linter (the engines' purity and the one-way layers, docs/architecture.md); mypy (pyproject.toml).
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/lint-imports
+	@$(VENV)/bin/mypy
 
 # Every benchmark (bench/common.py is their shared helpers, not one); each prints one JSON line last.
 bench: $(STAMP)

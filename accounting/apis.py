@@ -12,7 +12,7 @@ import tempfile
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, StreamingHttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from accounting import selectors
 from accounting import serializers as s
 from accounting.conf import int_knob
+from accounting.hold import statistical_hold
 from accounting.models import (
     ChipSet,
     DropCount,
@@ -39,7 +40,6 @@ from accounting.models import (
 from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, csv_chunks, get_report
 from accounting.reports.base import text_cell
 from accounting.services import alerts, counts, exports, reconcile, shifts, slips
-from accounting.services.hold import statistical_hold
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent
@@ -228,7 +228,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def _slip_id(self, pk: str | None) -> int:
         if not str(pk).isdigit():
             raise NotFound(f"no slip {pk}")
-        return int(pk)
+        return int(str(pk))
 
     @extend_schema(request=s.SignInput, responses=s.SlipSerializer)
     @action(detail=True, methods=["post"])
@@ -324,7 +324,7 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             raise NotFound(f"no marker {pk}")
         payment = slips.marker_pay(
             actor=request.user,
-            marker_id=int(pk),
+            marker_id=int(str(pk)),
             amount=v["amount"],
             at_table=v["at_table"],
             credential=v["credential"],
@@ -365,7 +365,8 @@ class TableShiftCloseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         table = _table(_query_int(request, "table"), request.user)
         if not can_view_table(request.user, table):
             raise Forbidden(f"you may not see table {table.code}", code="not_your_table")
-        shift = Shift.objects.filter(pk=_query_int(request, "shift")).first()
+        shift_id = _query_int(request, "shift")
+        shift = Shift.objects.filter(pk=shift_id).first() if shift_id is not None else None
         if shift is None:
             raise NotFound("no such shift", code="unknown_shift", field="shift")
         figures = selectors.table_shift_figures(table, shift)
@@ -442,7 +443,7 @@ class AlertViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data.is_valid(raise_exception=True)
         if not str(pk).isdigit():
             raise NotFound(f"no alert {pk}")
-        alert = alerts.alert_acknowledge(alert_id=int(pk), actor=request.user, note=data.validated_data["note"])
+        alert = alerts.alert_acknowledge(alert_id=int(str(pk)), actor=request.user, note=data.validated_data["note"])
         return Response(s.AlertSerializer(alert).data)
 
 
@@ -557,7 +558,7 @@ class ExportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return ReportExport.objects.none()
         qs = ReportExport.objects.all()
-        return qs if has_role(self.request.user) else qs.filter(requested_by=self.request.user)
+        return qs if has_role(self.request.user) else qs.filter(requested_by=self.request.user)  # type: ignore[misc]  # signed in
 
     @extend_schema(request=s.ExportInput, responses={202: s.ReportExportSerializer})
     @idempotent
@@ -573,7 +574,7 @@ class ExportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(responses={200: bytes})
     @action(detail=True, methods=["get"])
-    def download(self, request: Request, pk: str | None = None) -> HttpResponse:
+    def download(self, request: Request, pk: str | None = None) -> FileResponse:
         export = self.get_object()
         if export.status != ExportStatus.DONE:
             raise Conflict(f"export {export.pk} is {export.status} ({export.progress} %)", code="export_not_ready")

@@ -4,3 +4,14 @@ from django.apps import AppConfig
 class AccountingConfig(AppConfig):
     name = "accounting"
     verbose_name = "Accounting"
+
+    def ready(self) -> None:
+        from accounting import hooks
+        from accounting.services.ledger import round_post
+        from tables import listeners
+
+        # the round services post every settlement to the ledger and tell accounting of bets and
+        # results, in their own transaction (tables/listeners.py, docs/architecture.md)
+        listeners.register_ledger(round_post)
+        listeners.register_bet_placed(hooks.bet_placed)
+        listeners.register_round_settled(hooks.round_settled)

@@ -1,25 +1,30 @@
-"""What the round services call, inside their transaction, when a bet is placed or a round settles.
+"""What accounting does, inside the round's transaction, when a bet is placed or a round settles.
 
-Cheap checks run here; anything that writes goes to a Celery task through the outbox
-(``casino.outbox.enqueue``): the job is a row of this transaction and is sent once it commits, so
-a broker outage never fails the dealer's request and never loses the job.
+Registered into ``tables.listeners`` by :meth:`accounting.apps.AccountingConfig.ready` (tables sits
+below accounting and never imports it). Cheap checks run here; anything that writes goes to a
+Celery task through the outbox (``casino.outbox.enqueue``): the job is a row of this transaction
+and is sent once it commits, so a broker outage never fails the dealer's request and never loses
+the job. The settlement's ledger posting itself is ``accounting.services.ledger.round_post``, registered
+beside these.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from accounting.conf import int_knob
+from casino import task_names
 from casino.outbox import enqueue
 
-
-def bet_placed(*, bet_id: int, amount: int) -> None:
-    if amount >= int_knob("LARGE_BET"):
-        from accounting.tasks import large_bet_alert
-
-        enqueue(large_bet_alert.name, args=[bet_id])
+if TYPE_CHECKING:
+    from tables.models import Bet, Settlement
 
 
-def round_settled(*, round_id: int, house_net: int) -> None:
-    if -house_net >= int_knob("LARGE_LOSS"):
-        from accounting.tasks import round_result_alert
+def bet_placed(*, bet: Bet) -> None:
+    if bet.amount >= int_knob("LARGE_BET"):
+        enqueue(task_names.LARGE_BET_ALERT, args=[bet.pk])
 
-        enqueue(round_result_alert.name, args=[round_id])
+
+def round_settled(*, settlement: Settlement) -> None:
+    if -settlement.house_net >= int_knob("LARGE_LOSS"):
+        enqueue(task_names.ROUND_RESULT_ALERT, args=[settlement.round_id])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -198,7 +199,7 @@ def table_shift_figures_many(tables: list[Table], shift: Shift) -> dict[int, Tab
         transit.setdefault(slip.table_id, []).append(slip)
     out = {}
     for table in tables:
-        a = agg.get(table.pk, {})
+        a: Mapping[str, Any] = agg.get(table.pk, {})
         out[table.pk] = TableShiftFigures(
             table=table, shift=shift, opener=counts.get(table.pk, {}).get(CountKind.OPENER),
             closer=counts.get(table.pk, {}).get(CountKind.CLOSER), drop_count=drops.get(table.pk),

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rest_framework import serializers
 
@@ -309,12 +309,12 @@ class ShiftReconciliationSerializer(serializers.ModelSerializer):
 
     def get_tables_results(self, obj: ShiftReconciliation) -> list[dict[str, Any]]:
         rows = Reconciliation.objects.filter(shift_id=obj.shift_id).select_related("table")
-        return ReconciliationSerializer(rows, many=True).data
+        return cast(list[dict[str, Any]], ReconciliationSerializer(rows, many=True).data)
 
 
 class AlertSerializer(serializers.ModelSerializer):
     table = TableCode()
-    acknowledged_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    acknowledged_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = Alert

@@ -63,7 +63,7 @@ def index(request: HttpRequest) -> HttpResponse:
                 "short": c.variance < 0,
             }
         )
-    exports = ReportExport.objects.filter(requested_by=request.user)[:10]
+    exports = ReportExport.objects.filter(requested_by=request.user)[:10]  # type: ignore[misc]  # signed in (login_required)
     alerts = visible_alerts(request.user).filter(acknowledged_at__isnull=True)[:20]
     return render(
         request,

@@ -18,7 +18,6 @@ The last line printed is one JSON object. ``--keep`` leaves the database for ins
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 import random
@@ -72,7 +71,7 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
     from django.db import connection
 
     from casino.audit.models import AuditRecord
-    from casino.audit.services import _ENCODER, GENESIS
+    from casino.audit.record import GENESIS, HASHED, json_text, record_hash
 
     rng = random.Random(seed)
     heads = dict.fromkeys(CHAINS, (0, GENESIS))
@@ -93,10 +92,8 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
         ("round.open", "round", None, lambda i: {"number": i // 12, "game": "baccarat", "config": {},
                                                  "shift": 1}),
     ]
-    columns = ("chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
-               "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash")
-    sha256 = hashlib.sha256
-    encode = _ENCODER.encode
+    columns = (*HASHED, "hash")
+    encode = json_text
     start = time.perf_counter()
     with connection.cursor() as cursor:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
@@ -111,15 +108,12 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
                 after = after_of(i)
                 created = (base + dt.timedelta(microseconds=i * 1_013)).isoformat()
                 table = "" if chain == "casino" else chain[6:]
-                content = {"chain": chain, "seq": seq, "created_at": created, "actor_id": actor_id,
-                           "actor_username": "dealer", "actor_role": "dealer", "client_addr": "10.0.3.17",
-                           "device": f"tablet-{table or 'cage'}", "channel": "api", "action": action,
-                           "object_type": otype, "object_id": str(i), "table_code": table, "before": before,
-                           "after": after, "prev_hash": prev}
-                digest = sha256(encode(content).encode()).hexdigest()
+                device = f"tablet-{table or 'cage'}"
+                digest = record_hash(chain, seq, created, actor_id, "dealer", "dealer", "10.0.3.17", device, "api",
+                                     action, otype, str(i), table, before, after, prev)
                 heads[chain] = (seq, digest)
                 lines.append("\t".join((
-                    chain, str(seq), created, str(actor_id), "dealer", "dealer", "10.0.3.17", content["device"], "api",
+                    chain, str(seq), created, str(actor_id), "dealer", "dealer", "10.0.3.17", device, "api",
                     action, otype, str(i), table, "\\N" if before is None else _copy_text(encode(before)),
                     _copy_text(encode(after)), prev, digest)) + "\n")
                 if len(lines) >= 20_000:

@@ -9,7 +9,7 @@ counts, its drop count and its table close (what the revenue report reads). Then
 each, it times:
 
 * the **pit dashboard**: everything the pit manager's floor screen asks the database for
-  (``tables.views._floor``: the current shift, the tables, each table's shift figures, win by hour,
+  (``floor.views._floor``: the current shift, the tables, each table's shift figures, win by hour,
   big bets, open alerts);
 * the **daily revenue report**: ``get_report("revenue", group=day)`` over the 30 days, every row read;
 * the **baseline**: a bare ``SELECT count(*) FROM tables_bet`` in the same run.
@@ -231,7 +231,7 @@ def main() -> int:
     from django.db import connection
 
     from accounting.reports import Filters, get_report
-    from tables.views import _floor
+    from floor.views import _floor
 
     started = time.perf_counter()
     facts = load(args.rounds, args.bets_per_round, args.random_page_cost)

@@ -10,7 +10,7 @@ Then, ``--repeat`` times each, it times:
 
 * the **panels**: ``players.selectors.pit_panels`` (who is playing, every open slip's figures measured
   from its rounds and bets, the day's top theoretical win);
-* the **baseline**: ``tables.dashboard.floor_rows`` — the dashboard's table tiles, in the same run.
+* the **baseline**: ``floor.selectors.floor_rows`` — the dashboard's table tiles, in the same run.
 
 Target: panels p95 under 200 ms. The last line is one JSON object. ``--keep`` leaves the database.
 """
@@ -285,8 +285,8 @@ def main() -> int:
     django.setup()
     from django.db import connection
 
+    from floor.selectors import floor_rows
     from players.selectors import pit_panels
-    from tables.dashboard import floor_rows
     from tables.models import Shift, Table
 
     started = time.perf_counter()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 
 from cardroom.models import ScoreSheet, SheetStatus, Tournament
-from cardroom.services.tournaments import prize_pool
 from casino.core.roles import Role, has_role
 from tables.access import can_view_table
 from tables.engines.base import Json
@@ -87,3 +86,8 @@ def tournament_detail(tournament: Tournament) -> Json:
         "payouts": [{"place": p.place, "player": p.player, "amount": p.amount} for p in tournament.payouts.all()],
         "standings": tournament_standings(tournament),
     }
+
+
+def prize_pool(tournament: Tournament) -> int:
+    """Every entry fee paid into the tournament (minor units)."""
+    return int(tournament.entries.aggregate(s=Sum("fee"))["s"] or 0)

@@ -97,7 +97,7 @@ class PayoutSerializer(serializers.Serializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    pit = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    pit: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
 
     class Meta:
         model = Tournament

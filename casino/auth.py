@@ -86,7 +86,7 @@ def login_failure_record(*, username: str, addr: str | None) -> dt.datetime | No
             scope, _, who = key.partition(":")
             audit_log(actor=AnonymousUser(), action="auth.lockout", object_type="login", object_id=who[:64],
                       after={"scope": "username" if scope == "user" else "address", "who": who,
-                             "failures": row.failures, "until": row.locked_until.isoformat(),
+                             "failures": row.failures, "until": row.locked_until.isoformat(),  # type: ignore[union-attr]  # set above when newly locked
                              "username": username[:150]})
         if row.locked_until and row.locked_until > now:
             locked = max(locked, row.locked_until) if locked else row.locked_until

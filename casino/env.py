@@ -7,6 +7,7 @@ process at start-up with the variable's name instead of silently meaning somethi
 from __future__ import annotations
 
 import os
+from typing import overload
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -16,6 +17,10 @@ class EnvError(ValueError):
     pass
 
 
+@overload
+def env_str(name: str, default: str) -> str: ...
+@overload
+def env_str(name: str, default: None = None) -> str | None: ...
 def env_str(name: str, default: str | None = None) -> str | None:
     value = os.environ.get(name)
     return default if value is None else value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import Any, Protocol, cast
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError
@@ -20,9 +20,23 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino.errors import DomainError
-from tables.engines.errors import EngineError
 
 log = logging.getLogger(__name__)
+
+
+class Refusal(Protocol):
+    """An app's own refusal that is not a :class:`DomainError` (the pure engines cannot import casino)."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+_refusals: dict[type[Exception], int] = {}
+
+
+def register_refusal(error: type[Exception], *, status: int = 400) -> None:
+    """Answer ``error`` (which has ``as_dict()``) with ``status`` and its own body; the apps call this from
+    their ``AppConfig.ready`` (tables: the engines' ``EngineError``), so casino never imports them."""
+    _refusals[error] = status
 
 
 def error_body(code: str, message: str, **more: Any) -> dict[str, Any]:
@@ -44,8 +58,9 @@ def _first_message(detail: Any) -> tuple[str | None, str]:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, EngineError):
-        return Response({"error": exc.as_dict()}, status=400)
+    for error, status in _refusals.items():
+        if isinstance(exc, error):
+            return Response({"error": cast(Refusal, exc).as_dict()}, status=status)
     if isinstance(exc, DomainError):
         return Response({"error": exc.as_dict()}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):

@@ -9,18 +9,23 @@ wrote nothing, so retrying it simply asks again.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import hashlib
 import json
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+from celery import shared_task
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino import task_names
 from casino.core import sql
 from casino.core.models import IdempotencyRecord
 from casino.errors import Conflict, InvalidInput
@@ -67,6 +72,7 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
             raise InvalidInput(f"{HEADER} must be 1 to 128 printable characters", code="bad_idempotency_key",
                                field=HEADER)
         request_hash = _request_hash(request)
+        user: Any = request.user  # signed in: a write API's permission classes have run
         try:
             with transaction.atomic():
                 flag = _request_transaction.set(True)
@@ -78,17 +84,17 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                     body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
                     try:  # no savepoint needed: losing the race rolls the whole write back anyway
                         sql.insert(IdempotencyRecord(
-                            user=request.user, key=key, method=request.method, path=request.path[:300],
+                            user=user, key=key, method=cast(str, request.method), path=request.path[:300],
                             request_hash=request_hash, status_code=response.status_code, response_body=body))
                     except IntegrityError:
                         raise _LostRace from None
                 return response
         except _LostRace:
-            return _replay(IdempotencyRecord.objects.get(user=request.user, key=key), request_hash)
+            return _replay(IdempotencyRecord.objects.get(user=user, key=key), request_hash)
         except Exception:
             # A retry of a write that succeeded is often refused now (the round is settled, the bet id
             # taken): the first answer is the answer. Everything this request wrote is rolled back.
-            existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+            existing = IdempotencyRecord.objects.filter(user=user, key=key).first()
             if existing is not None:
                 return _replay(existing, request_hash)
             raise
@@ -116,3 +122,34 @@ def request_service(func: Callable[..., T]) -> Callable[..., T]:
             return func(*args, **kwargs)
 
     return inner
+
+
+# -- retention -------------------------------------------------------------------------------------
+
+PURGE_BATCH = 5_000
+
+
+def idempotency_purge(*, now: dt.datetime | None = None, batch: int = PURGE_BATCH) -> int:
+    """Delete the keys older than ``IDEMPOTENCY_RETENTION_DAYS``; returns how many went.
+
+    Within the window a retry replays its first answer; after it the key is forgotten, and a request
+    that reuses it runs as a new one (the services' own checks still refuse what is already done: a
+    settled round, a taken bet id). Walks the primary key from the oldest row in bounded batches,
+    one short transaction each, and stops at the first batch that reaches rows still in the window
+    (ids follow insertion, so no index on the time is needed and a write never pays for one).
+    """
+    cutoff = (now or timezone.now()) - dt.timedelta(days=settings.IDEMPOTENCY_RETENTION_DAYS)
+    deleted = 0
+    while True:
+        rows = list(IdempotencyRecord.objects.order_by("pk").values_list("pk", "created_at")[:batch])
+        old = [pk for pk, created_at in rows if created_at < cutoff]
+        if old:
+            deleted += IdempotencyRecord.objects.filter(pk__in=old).delete()[0]
+        if len(old) < batch:
+            return deleted
+
+
+@shared_task(name=task_names.IDEMPOTENCY_PURGE, acks_late=True, ignore_result=True)
+def purge() -> int:
+    """Beat: forget the idempotency keys past their window (settings ``IDEMPOTENCY_RETENTION_DAYS``)."""
+    return idempotency_purge()

@@ -19,6 +19,7 @@ process once the transaction commits.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import logging
 import threading
 import time
@@ -32,6 +33,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
+from casino import task_names
 from casino.core.models import Outbox, OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -197,7 +199,41 @@ def pending_count() -> int:
     return Outbox.objects.filter(status=OutboxStatus.PENDING).count()
 
 
-@shared_task(name="casino.outbox.relay", acks_late=True, ignore_result=True)
+@shared_task(name=task_names.OUTBOX_RELAY, acks_late=True, ignore_result=True)
 def relay() -> int:
     """Beat: send what the broker could not take when it was asked (see the module docstring)."""
     return relay_outbox()
+
+
+# -- retention -------------------------------------------------------------------------------------
+
+PURGE_BATCH = 5_000
+
+
+def outbox_purge(*, now: dt.datetime | None = None, batch: int = PURGE_BATCH) -> int:
+    """Delete the jobs sent more than ``OUTBOX_RETENTION_DAYS`` ago; returns how many went.
+
+    A pending row is never deleted, however old: it is a job the broker has not taken yet (the
+    relay sends it when Redis is back). Walks the primary key from the oldest row in bounded batches,
+    one short transaction each, skipping pending rows, and stops at the first row created inside the
+    window (a row is sent after it is created, so nothing later can be due).
+    """
+    cutoff = (now or timezone.now()) - dt.timedelta(days=settings.OUTBOX_RETENTION_DAYS)
+    deleted, last = 0, 0
+    while True:
+        rows = list(Outbox.objects.filter(pk__gt=last).order_by("pk")
+                    .values_list("pk", "status", "sent_at", "created_at")[:batch])
+        if not rows:
+            return deleted
+        done = [pk for pk, status, sent_at, _ in rows if status == OutboxStatus.SENT and sent_at is not None and sent_at < cutoff]
+        if done:
+            deleted += Outbox.objects.filter(pk__in=done, status=OutboxStatus.SENT).delete()[0]
+        if len(rows) < batch or rows[-1][3] >= cutoff:
+            return deleted
+        last = rows[-1][0]
+
+
+@shared_task(name=task_names.OUTBOX_PURGE, acks_late=True, ignore_result=True)
+def purge() -> int:
+    """Beat: delete the sent jobs past their window (settings ``OUTBOX_RETENTION_DAYS``)."""
+    return outbox_purge()

@@ -24,7 +24,7 @@ def main() -> int:
     for name, url, port in checks:
         host, port, ok = reachable(url, port)
         if not ok:
-            print(f"make test: {name} is not reachable at {host}:{port} — start it (see DEVELOPERS.md or .ci/run)",
+            print(f"make test: {name} is not reachable at {host}:{port} — start it (see the README or .ci/run)",
                   file=sys.stderr)
             return 1
     return 0

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from casino import task_names
 from casino.env import EnvError, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "players",
     "cardroom",
     "slots",
+    "floor",  # the screens that span the apps, above all of them (docs/architecture.md)
 ]
 
 MIDDLEWARE = [
@@ -195,18 +197,25 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # accounting: reconcile every shift that has ended and is not reconciled yet (docs/accounting.md)
-    "accounting-reconcile-due-shifts": {"task": "accounting.reconcile_due_shifts", "schedule": 15 * 60},
+    "accounting-reconcile-due-shifts": {"task": task_names.RECONCILE_DUE_SHIFTS, "schedule": 15 * 60},
 }
 # Audit trail: sign each chain's head often, walk every chain less often (docs/audit.md).
-CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": "casino.audit.tasks.audit_checkpoint",
+CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": task_names.AUDIT_CHECKPOINT,
                                             "schedule": env_int("AUDIT_CHECKPOINT_EVERY", 900, minimum=10)}
-CELERY_BEAT_SCHEDULE["audit-verify"] = {"task": "casino.audit.tasks.verify_audit",
+CELERY_BEAT_SCHEDULE["audit-verify"] = {"task": task_names.AUDIT_VERIFY,
                                         "schedule": env_int("AUDIT_VERIFY_EVERY", 3600, minimum=10)}
 # Transactional outbox (casino/outbox.py): jobs are rows first; the relay sends what Redis refused.
-CELERY_IMPORTS = ["casino.outbox"]
+CELERY_IMPORTS = ["casino.outbox", "casino.idempotency"]
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # deployments (and benches) sharing one Redis
-CELERY_BEAT_SCHEDULE["outbox-relay"] = {"task": "casino.outbox.relay",
+CELERY_BEAT_SCHEDULE["outbox-relay"] = {"task": task_names.OUTBOX_RELAY,
                                         "schedule": env_int("OUTBOX_RELAY_EVERY", 5, minimum=1)}
+# Retention (docs/architecture.md, "Jobs"): sent outbox jobs and idempotency keys are deleted once they
+# are this many days old, by an hourly job each. A pending outbox job is never deleted; a retry with a
+# key inside its window replays the first answer.
+OUTBOX_RETENTION_DAYS = env_int("OUTBOX_RETENTION_DAYS", 7, minimum=1)
+IDEMPOTENCY_RETENTION_DAYS = env_int("IDEMPOTENCY_RETENTION_DAYS", 7, minimum=1)
+CELERY_BEAT_SCHEDULE["outbox-purge"] = {"task": task_names.OUTBOX_PURGE, "schedule": 3600}
+CELERY_BEAT_SCHEDULE["idempotency-purge"] = {"task": task_names.IDEMPOTENCY_PURGE, "schedule": 3600}
 # An unreachable broker must fail a publish in seconds, not hang the request that committed.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}

@@ -1,4 +1,4 @@
-"""Test settings: the real PostgreSQL and Redis on 127.0.0.1 (DEVELOPERS.md), fast hashing."""
+"""Test settings: the real PostgreSQL and Redis on 127.0.0.1 (README, "Quick start"), fast hashing."""
 
 from __future__ import annotations
 

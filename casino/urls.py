@@ -2,24 +2,15 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from rest_framework.routers import DefaultRouter
 
 from casino.auth import ObtainTokenView
-from tables import apis as tables_apis
 
-router = DefaultRouter()
-router.register("pits", tables_apis.PitViewSet, basename="pit")
-router.register("tables", tables_apis.TableViewSet, basename="table")
-router.register("shift-types", tables_apis.ShiftTypeViewSet, basename="shift-type")
-router.register("shifts", tables_apis.ShiftViewSet, basename="shift")
-router.register("assignments", tables_apis.AssignmentViewSet, basename="assignment")
-router.register("rounds", tables_apis.RoundViewSet, basename="round")
-
+# The apps' URLs by dotted path, as INSTALLED_APPS names them: casino is the layer below every app
+# and imports none of them (docs/architecture.md).
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/", include(router.urls)),
+    path("api/", include("tables.urls")),  # pits, tables, shifts, assignments, rounds, games
     path("api/", include("players.urls")),  # players, rating slips, cash transactions (docs/players.md)
-    path("api/games/", tables_apis.GamesView.as_view(), name="games"),
     path("api/accounting/", include("accounting.urls")),
     path("api/cardroom/", include("cardroom.urls")),
     path("cardroom/", include("cardroom.web_urls")),
@@ -32,7 +23,7 @@ urlpatterns = [
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("", include("tables.urls_web")),  # the screens: login, dealer, pit
+    path("", include("floor.urls")),  # the screens: login, each role's home, dealer, pit
 ]
 
 if settings.CROUPIER_BENCH_ENDPOINTS:  # bench/api.py's baseline; never in production (settings)

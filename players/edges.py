@@ -13,8 +13,8 @@ import threading
 from fractions import Fraction
 from typing import Any
 
+from accounting.hold import _edge_value, _key, house_edges, rules_of  # the cache's own key and text
 from accounting.models import HouseEdgeCache
-from accounting.services.hold import _edge_value, _key, house_edges, rules_of  # the cache's own key and text
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 

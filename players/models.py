@@ -149,7 +149,7 @@ class RatingSlip(models.Model):
 
     @property
     def player_label(self) -> str:
-        if self.player_id is not None:
+        if self.player is not None:  # no query when there is no player_id
             return self.player.name
         return f"anonymous{f' ({self.description})' if self.description else ''}"
 

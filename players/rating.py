@@ -258,7 +258,7 @@ def figures(
             "bet_type": bet_type,
             "handle": stake,
             "actual_win": -nets[(game, ck, bet_type)],
-            "edge": None if per[(game, ck, bet_type)] is None else _fraction_text(per[(game, ck, bet_type)]),
+            "edge": None if (per_type := per[(game, ck, bet_type)]) is None else _fraction_text(per_type),
         }
         for (game, ck, bet_type), stake in sorted(stakes.items())
     ]

@@ -201,7 +201,7 @@ class CashTransactionLogReport(Report):
         if f.table:
             qs = qs.filter(Q(table__code=f.table))
         for t in qs.order_by("gaming_date", "recorded_at", "id").iterator(chunk_size=ITERATOR_CHUNK):
-            player = t.player or (t.slip.player if t.slip_id else None)
+            player = t.player or (t.slip.player if t.slip is not None else None)
             yield (
                 t.pk,
                 t.gaming_date,

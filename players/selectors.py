@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum, TextField
@@ -159,7 +159,8 @@ def _read(rounds_qs: QuerySet[Round], seats: set[int] | None) -> FloorData:
         config = configs.get(text)
         if config is None:  # the rules are the same round after round: read each distinct text once
             config = configs[text] = json.loads(text)
-        rounds[table_id].append(rating.TableRound(rid, at, game, config, text))
+        # a settled round has closed its betting: ``at`` is never None here
+        rounds[table_id].append(rating.TableRound(rid, cast(dt.datetime, at), game, config, text))
         table_of[rid] = table_id
     bets: dict[tuple[int, int], list[rating.SeatBet]] = defaultdict(list)
     if not table_of:
@@ -172,9 +173,9 @@ def _read(rounds_qs: QuerySet[Round], seats: set[int] | None) -> FloorData:
     )
     staked = _staked(sorted({r[0] for r in rows}))
     for rid, seat, client_id, bet_type, amount, net in rows:
-        table_id = table_of.get(rid)
-        if table_id is not None:
-            bets[(table_id, seat)].append(rating.SeatBet(rid, bet_type, staked.get((rid, client_id), amount), net))
+        at_table = table_of.get(rid)
+        if at_table is not None:
+            bets[(at_table, seat)].append(rating.SeatBet(rid, bet_type, staked.get((rid, client_id), amount), net))
     return FloorData(dict(rounds), dict(bets))
 
 
@@ -352,7 +353,7 @@ def _measure(
     out: dict[int, rating.Figures] = {}
     for slip in slips:
         end = slip.closed_at or now
-        common = {
+        common: dict[str, Any] = {
             "opened_at": slip.opened_at,
             "end": end,
             "pauses": pauses[slip.pk],
@@ -384,7 +385,7 @@ def _overlaps(slips: list[RatingSlip], now: dt.datetime) -> dict[int, list[int]]
         return {}
     since = min(s.opened_at for s in mine)
     until = max(s.closed_at or now for s in mine)
-    others = defaultdict(list)
+    others: dict[int | None, list[tuple[int, dt.datetime, dt.datetime]]] = defaultdict(list)
     for pk, player_id, opened, closed in (
         RatingSlip.objects.filter(player_id__in={s.player_id for s in mine}, opened_at__lt=until)
         .filter(Q(closed_at__isnull=True) | Q(closed_at__gt=since))
@@ -455,9 +456,9 @@ def pit_panels(tables: Iterable[Table], shift: Any, *, top: int = 10) -> dict[st
         ).select_related("slip__player")
         for r in closed:
             _add_theo(totals, r.slip, r.theoretical_win, r.active_seconds)
-        for r in live:
-            if r.figures.theoretical_win is not None:
-                _add_theo(totals, r.slip, r.figures.theoretical_win, r.figures.active_seconds)
+        for rated in live:
+            if rated.figures.theoretical_win is not None:
+                _add_theo(totals, rated.slip, rated.figures.theoretical_win, rated.figures.active_seconds)
         top_theo = sorted((t for t in totals.values() if t["theo"] > 0), key=lambda t: (-t["theo"], t["label"]))[:top]
     return {
         "playing": playing,

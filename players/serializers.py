@@ -128,7 +128,7 @@ class BuyInSerializer(serializers.ModelSerializer):
         fields = ["id", "method", "amount", "marker", "cash_transaction", "recorded_at"]
 
     def get_marker(self, obj: BuyIn) -> str | None:
-        return obj.marker.reference if obj.marker_id else None
+        return obj.marker.reference if obj.marker is not None else None
 
 
 class FiguresSerializer(serializers.Serializer):
@@ -209,7 +209,7 @@ def slip_data(rated: Rated) -> dict[str, Any]:
         "id": slip.pk,
         "player": slip.player_id,
         "player_name": slip.player_label,
-        "card_number": slip.player.card_number if slip.player_id else None,
+        "card_number": slip.player.card_number if slip.player is not None else None,
         "description": slip.description,
         "table": slip.table.code,
         "table_id": slip.table_id,
@@ -233,8 +233,8 @@ class RatingSlipDetailSerializer(RatingSlipSerializer):
 
 class CashTransactionSerializer(serializers.ModelSerializer):
     player_name = serializers.SerializerMethodField()
-    table = serializers.SlugRelatedField(slug_field="code", read_only=True)
-    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    table: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    recorded_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
     amount_text = serializers.SerializerMethodField()
 
     class Meta:
@@ -259,7 +259,7 @@ class CashTransactionSerializer(serializers.ModelSerializer):
         ]
 
     def get_player_name(self, obj: CashTransaction) -> str | None:
-        player = obj.player or (obj.slip.player if obj.slip_id and obj.slip.player_id else None)
+        player = obj.player or (obj.slip.player if obj.slip is not None else None)
         return player.name if player else None
 
     def get_amount_text(self, obj: CashTransaction) -> str:

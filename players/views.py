@@ -18,7 +18,7 @@ from casino.core.roles import Role, has_role
 from players import reports, selectors
 from players.conf import knob
 from players.models import Player, PlayerStatus, RatingSlip
-from tables.dashboard import current_shift, pit_tables
+from tables.selectors import current_shift, pit_tables
 
 
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:

@@ -3,7 +3,7 @@ system-wide progressives; Bank on It!'s piggy bank, The Big Heist's safe, Frozen
 twice and with its bonus meters part-way, all through the services (ledger, audit) as a pit manager would.
 
 Idempotent: what exists (by asset number, progressive code, meter name) is left as it is, and a machine
-that already has readings gets no more. Called from ``tables.demo.build_demo_floor``.
+that already has readings gets no more. Built by ``python manage.py demo`` (floor/management/commands/demo.py) after the tables.
 """
 
 from __future__ import annotations

@@ -27,6 +27,15 @@ METERS = ("coin_in", "coin_out", "jackpots", "games_played", "drop")
 MONEY_METERS = ("coin_in", "coin_out", "jackpots", "drop")
 
 
+# The kinds of the slot floor's ledger transactions (slots/services/postings.py posts them; the
+# selectors read them back).
+READING = "slot_reading"
+PROGRESSIVE_SEED = "slot_progressive_seed"
+PROGRESSIVE_HIT = "slot_progressive_hit"
+PROGRESSIVE_RESET = "slot_progressive_reset"
+BONUS = "slot_bonus"
+
+
 class MachineStatus(models.TextChoices):
     ACTIVE = "active", "Active"
     OUT_OF_SERVICE = "out_of_service", "Out of service"
@@ -326,3 +335,8 @@ class BonusMeterEvent(models.Model):
                 name="slot_bonus_event_amounts_non_negative",
             ),
         ]
+
+
+def bonus_account_code(machine: Machine, name: str) -> str:
+    """The ledger account of a machine's bonus meter (a liability: the credits it holds are the players')."""
+    return f"slots:machine:{machine.asset_number}:bonus:{name}"

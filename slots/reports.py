@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from accounting.reports.base import INT, MONEY, PERCENT, TEXT, Column, Report
 from casino.errors import InvalidInput, NotFound
@@ -114,7 +114,7 @@ class HoldReport(Report):
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        f = self.filters
+        f = cast(SlotFilters, self.filters)  # slot reports are built with slot filters (get_report)
         for r in selectors.machine_hold(date_from=f.date_from, date_to=f.date_to, machine=f.machine, game=f.game):
             m = r["machine"]
             yield (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -14,6 +15,10 @@ from accounting.models import Entry
 from accounting.money import hold_fraction
 from slots.models import (
     BASIS_POINTS,
+    PROGRESSIVE_HIT,
+    PROGRESSIVE_RESET,
+    PROGRESSIVE_SEED,
+    READING,
     BonusMeter,
     BonusMeterEvent,
     BonusUnit,
@@ -21,8 +26,8 @@ from slots.models import (
     MeterReading,
     Progressive,
     ProgressiveContribution,
+    bonus_account_code,
 )
-from slots.services import postings
 
 
 def hold(win: int, coin_in: int) -> Fraction | None:
@@ -84,7 +89,7 @@ def machine_hold(
         machines = machines.filter(game=game)
     rows = []
     for m in machines:
-        s = sums.get(m.pk, {})
+        s: Mapping[str, Any] = sums.get(m.pk, {})
         figures = {k: int(s.get(k) or 0) for k in ("readings", "coin_in", "coin_out", "jackpots", "games_played",
                                                      "drop", "ram_clears")}
         win = figures["coin_in"] - figures["coin_out"] - figures["jackpots"]
@@ -113,15 +118,15 @@ def progressive_liabilities() -> list[dict[str, Any]]:
     rows = []
     for p in progressives:
         kinds = by.get(f"progressive:{p.code}", {})
-        seeded = kinds.get(postings.PROGRESSIVE_SEED, 0) + kinds.get(postings.PROGRESSIVE_RESET, 0)
-        known = (postings.READING, postings.PROGRESSIVE_SEED, postings.PROGRESSIVE_RESET, postings.PROGRESSIVE_HIT)
+        seeded = kinds.get(PROGRESSIVE_SEED, 0) + kinds.get(PROGRESSIVE_RESET, 0)
+        known = (READING, PROGRESSIVE_SEED, PROGRESSIVE_RESET, PROGRESSIVE_HIT)
         rows.append({
             "progressive": p,
             "machines": sorted(m.asset_number for m in p.machines.all()),
             "liability": -sum(kinds.values()),
-            "contributed": -kinds.get(postings.READING, 0),
+            "contributed": -kinds.get(READING, 0),
             "funded": -seeded,
-            "paid": kinds.get(postings.PROGRESSIVE_HIT, 0),
+            "paid": kinds.get(PROGRESSIVE_HIT, 0),
             # anything else on the account (an accountant's reversal) shows here and as a difference
             "other": -sum(v for k, v in kinds.items() if k not in known),
         })
@@ -138,11 +143,11 @@ def bonus_liabilities() -> list[dict[str, Any]]:
             paid=Sum("paid"), funded=Sum("funded"), accrued=Sum("accrued"), released=Sum("released")
         )
     }
-    codes = {m.pk: postings.bonus_account_code(m.machine, m.name) for m in meters}
+    codes = {m.pk: bonus_account_code(m.machine, m.name) for m in meters}
     ledger = balances(list(codes.values()))
     rows = []
     for m in meters:
-        f = figures.get(m.pk, {})
+        f: Mapping[str, Any] = figures.get(m.pk, {})
         rows.append({
             "meter": m,
             "liability": -ledger.get(codes[m.pk], 0),

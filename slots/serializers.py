@@ -89,7 +89,7 @@ class HitInput(serializers.Serializer):
 class BonusMeterInput(serializers.Serializer):
     machine = _id()
     name = serializers.CharField(max_length=40)
-    label = serializers.CharField(max_length=80)
+    label = serializers.CharField(max_length=80)  # type: ignore[assignment]  # the meter's label, not DRF's Field.label
     unit = serializers.ChoiceField(choices=BonusUnit.choices)
     reset_value = _meter()
     value = _meter(required=False, allow_null=True)

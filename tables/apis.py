@@ -69,7 +69,7 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
         """Change rules, limits, seats or open/close the table (its pit manager; audited)."""
         data = s.TableUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        table = Table.objects.filter(pk=pk).first() if str(pk).isdigit() else None  # "/tables/x/": 404, not 500
+        table = Table.objects.filter(pk=pk).first() if pk is not None and pk.isdigit() else None  # "/tables/x/": 404, not 500
         if table is None:
             raise NotFound(f"no table {pk}")
         table = floor.table_update(table_id=table.pk, actor=request.user, **data.validated_data)
@@ -164,7 +164,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return RoundListSerializer if self.action == "list" else s.RoundSerializer
 
     def _round(self, pk: str | None) -> Round:
-        rnd = Round.objects.select_related("table__pit").filter(pk=pk).first() if str(pk).isdigit() else None
+        rnd = Round.objects.select_related("table__pit").filter(pk=pk).first() if pk is not None and pk.isdigit() else None
         if rnd is None:
             raise NotFound(f"no round {pk}")
         if not can_view_table(self.request.user, rnd.table):

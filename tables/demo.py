@@ -20,7 +20,6 @@ from casino.context import RequestContext, acting_as
 from casino.core.models import StaffProfile
 from casino.core.roles import Role
 from casino.errors import DomainError
-from slots.demo import build_slot_floor
 from tables.engines.errors import EngineError
 from tables.engines.registry import available_games, get_engine
 from tables.models import Assignment, Pit, Round, Shift, ShiftStatus, ShiftType, Table, TableStatus
@@ -139,8 +138,8 @@ def build_demo_floor() -> DemoFloor:
     demo = DemoFloor()
     for i, (username, role) in enumerate(STAFF, start=1):
         demo.users[username] = _user(username, role, i)
-    for code, name, starts, ends in SHIFT_TYPES:
-        ShiftType.objects.get_or_create(code=code, defaults={"name": name, "starts": starts, "ends": ends})
+    for code, name, begins, finishes in SHIFT_TYPES:
+        ShiftType.objects.get_or_create(code=code, defaults={"name": name, "starts": begins, "ends": finishes})
     pits = {code: Pit.objects.get_or_create(code=code, defaults={"name": name})[0] for code, name in PITS}
     pits["main"].managers.add(demo.users["pitboss"])
     pits["salon"].managers.add(demo.users["salonboss"])
@@ -189,7 +188,6 @@ def build_demo_floor() -> DemoFloor:
                 ends_at=demo.shift.ends_at,
                 assigned_by=demo.users["pitboss"],
             )
-    build_slot_floor(actor=demo.users["pitboss"])
     return demo
 
 

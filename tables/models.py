@@ -41,7 +41,7 @@ class Table(models.Model):
     name = models.CharField(max_length=100)
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables")
     game = models.CharField(max_length=40, choices=GAME_CHOICES)
-    config = models.JSONField(default=dict, blank=True, help_text="the game's rule settings (GAMES.md)")
+    config = models.JSONField(default=dict, blank=True, help_text="the game's rule settings (docs/games.md)")
     min_bet = models.PositiveBigIntegerField(help_text="minor units")
     max_bet = models.PositiveBigIntegerField(help_text="minor units")
     seats = models.PositiveSmallIntegerField(default=7)

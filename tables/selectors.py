@@ -10,7 +10,7 @@ from django.utils import timezone
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Conflict, InvalidInput
 from tables.engines.registry import get_engine
-from tables.models import Round, ShiftStatus, Table
+from tables.models import Round, Shift, ShiftStatus, Table
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -47,3 +47,24 @@ def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
         raise InvalidInput("hands must be an object of card lists by hand name", code="invalid", field="hands")
     reason = get_engine(rnd.game).check_set(step["cards"], hands)
     return {"ok": reason is None, "reason": reason}
+
+
+def current_shift() -> Shift | None:
+    now = timezone.now()
+    return (
+        Shift.objects.filter(status=ShiftStatus.OPEN, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-starts_at")
+        .select_related("shift_type")
+        .first()
+        or Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type").order_by("-starts_at").first()
+    )
+
+
+def pit_tables(user: Any) -> QuerySet[Table]:
+    """The tables a pit manager runs (every table for an admin)."""
+    tables = Table.objects.select_related("pit").order_by("pit__code", "code")
+    if has_role(user):  # admin
+        return tables
+    if Role.PIT_MANAGER in roles_of(user):
+        return tables.filter(pit__managers=user).distinct()
+    return tables.none()

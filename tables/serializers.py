@@ -26,7 +26,7 @@ class PitSerializer(serializers.ModelSerializer):
 
 
 class TableSerializer(serializers.ModelSerializer):
-    pit = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    pit: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
 
     class Meta:
         model = Table
@@ -49,7 +49,7 @@ class ShiftTypeSerializer(serializers.ModelSerializer):
 
 
 class ShiftSerializer(serializers.ModelSerializer):
-    shift_type = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    shift_type: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
 
     class Meta:
         model = Shift
@@ -62,8 +62,8 @@ class ShiftOpenInput(serializers.Serializer):
 
 
 class AssignmentSerializer(serializers.ModelSerializer):
-    dealer = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    table = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    dealer: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    table: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
 
     class Meta:
         model = Assignment
@@ -146,10 +146,10 @@ class BetSerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
-    table = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    table: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="code", read_only=True)
     table_id = serializers.IntegerField(read_only=True)
-    dealer = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    document = serializers.SerializerMethodField(help_text="the round document (docs/round_format.md, what goes in)")
+    dealer: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    document = serializers.SerializerMethodField(help_text="the round document (docs/round_format.md), in")
 
     class Meta:
         model = Round

@@ -150,7 +150,7 @@ def placeholders(template: str) -> list[tuple[str, str | None]]:
 def currency() -> dict[str, Any]:
     """The house currency as the screens write amounts: its code, symbol (if it has a short one) and decimals."""
     code = settings.CROUPIER["CURRENCY"]
-    return {"code": code, "symbol": SYMBOLS.get(code, ""), "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"]}
+    return {"code": code, "symbol": SYMBOLS.get(str(code), ""), "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"]}
 
 
 def money(minor: int) -> str:

@@ -1,4 +1,5 @@
-"""The code base stays clean: ruff, and the engines' purity contract (import-linter)."""
+"""The code base stays clean, as `make lint` checks it: ruff, import-linter (the engines' purity and
+the one-way layers, docs/architecture.md) and mypy (strict on the engines, simulators and score sheets)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ def test_ruff_is_clean():
     assert done.returncode == 0, done.stdout
 
 
-def test_engines_import_nothing_from_django_or_the_apps():
+def test_import_contracts_are_kept():
     done = subprocess.run([BIN / "lint-imports"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+def test_mypy_is_clean():
+    done = subprocess.run([BIN / "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout

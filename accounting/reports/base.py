@@ -83,7 +83,7 @@ class Report:
 
     name: ClassVar[str]
     title: ClassVar[str]
-    columns: ClassVar[tuple[Column, ...]]
+    columns: tuple[Column, ...]  # a class attribute; a report whose columns depend on its filters sets its own
     filters_used: ClassVar[tuple[str, ...]] = ("date_from", "date_to", "shift", "table", "pit", "game")
 
     def __init__(self, filters: Filters) -> None:
@@ -244,9 +244,9 @@ def csv_chunks(report: Report, *, progress: Progress | None = None, use_copy: bo
                     done += 1
                     if progress and done % 64 == 0:
                         progress(-1)
-        sums = report.totals_sql() or {}
+        totals = report.totals_sql() or {}
         buffer, writer = _csv_line_writer()
-        writer.writerow(_text_row(report, _total(report, sums)))
+        writer.writerow(_text_row(report, _total(report, totals)))
         yield buffer.getvalue().encode()
         return
     sums: dict[str, int] = {}

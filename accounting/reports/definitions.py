@@ -11,6 +11,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Abs
 
 from accounting.conf import int_knob
+from accounting.hold import statistical_hold
 from accounting.models import Marker, Reconciliation, Slip, SlipKind, SlipStatus, TableShiftClose
 from accounting.money import digits, hold_fraction
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
@@ -544,8 +545,6 @@ class StatisticalHoldReport(Report):
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        from accounting.services.hold import statistical_hold
-
         f = self.filters
         table = Table.objects.filter(code=f.table).first() if f.table else None
         shift = Shift.objects.filter(pk=f.shift).first() if f.shift is not None else None

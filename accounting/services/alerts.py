@@ -115,7 +115,7 @@ def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
     return alert
 
 
-# -- checks called after a bet or a settlement commits (accounting.hooks → accounting.tasks) --------
+# -- checks queued by accounting.hooks in a round's transaction, run as accounting.tasks after it commits --------
 
 
 def large_bet_check(*, bet_id: int) -> Alert | None:

@@ -4,7 +4,7 @@ closer into the next opener, the soft count of the drop box, and the chip denomi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -38,7 +38,8 @@ def denominations_for(table: Table | None) -> list[int]:
         return list(sets[f"table:{table.pk}"])
     if "casino" in sets:
         return list(sets["casino"])
-    return sorted(int(v) for v in knob("CHIP_DENOMINATIONS"))  # type: ignore[union-attr]
+    denominations = cast(list[int], knob("CHIP_DENOMINATIONS"))  # a list in settings
+    return sorted(int(v) for v in denominations)
 
 
 @transaction.atomic

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from accounting.models import ExportStatus, ReportExport
 from accounting.reports import FORMATS, WRITERS, Filters, get_report
+from casino import task_names
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError, Forbidden, InvalidInput, NotFound
 from casino.outbox import enqueue
@@ -57,9 +58,7 @@ def export_request(*, actor: Any, report: str, fmt: str, filters: Filters) -> Re
         report=report, format=fmt, filters=filters.as_json(), requested_by=actor, created_at=timezone.now()
     )
     audit_export(actor, report=report, fmt=fmt, filters=filters)
-    from accounting.tasks import report_export
-
-    enqueue(report_export.name, args=[export.pk])  # sent once this commits (casino.outbox)
+    enqueue(task_names.REPORT_EXPORT, args=[export.pk])  # sent once this commits (casino.outbox)
     return export
 
 

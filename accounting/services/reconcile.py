@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounting.conf import int_knob
+from accounting.hold import statistical_hold
 from accounting.models import (
     AlertSeverity,
     Entry,
@@ -28,6 +29,7 @@ from accounting.money import money_text
 from accounting.selectors import close_of, settled_rounds, table_shift_figures, tables_active_in
 from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_lines
+from casino import task_names
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput
 from casino.outbox import enqueue
@@ -116,8 +118,6 @@ def _compare_round(rnd: Round) -> list[dict[str, Any]]:
 
 
 def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconciliation:
-    from accounting.services.hold import statistical_hold
-
     figures = table_shift_figures(table, shift)
     close = close_of(table, shift)
     causes: list[dict[str, Any]] = []
@@ -141,6 +141,8 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
         {"cause": "live_round", "round": r.pk, "number": r.number, "detail": f"round is {r.status}"}
         for r in figures.live_rounds
     ]
+    count_win: int | None
+    variance: int | None
     if close is not None:
         count_win, variance = close.count_win, close.count_win - figures.rounds_win - figures.pool_change
     else:
@@ -291,7 +293,5 @@ def reconcile_request(*, actor: Any, shift_id: int) -> ShiftReconciliation | Non
     audit_log(
         actor=actor, action="shift.reconcile_request", object_type="shift", object_id=shift.pk, after={"queued": True}
     )
-    from accounting.tasks import reconcile_shift as task
-
-    enqueue(task.name, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # sent on commit (outbox)
+    enqueue(task_names.RECONCILE_SHIFT, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # sent on commit (outbox)
     return None

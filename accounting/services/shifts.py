@@ -18,6 +18,7 @@ from accounting.models import TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures, tables_active_in
 from accounting.services import ledger
 from accounting.services.counts import chips_of
+from casino import task_names
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput
@@ -62,6 +63,8 @@ def close_lines(figures: TableShiftFigures) -> list[tuple[Any, int]]:
     unallocated = figures.rounds_win + figures.pool_change + figures.marker_payments - figures.markers_issued
     accounts = ledger.shift_accounts(table)
     drop = figures.drop_count
+    assert drop is not None  # a table closes once its drop is counted
+    assert figures.variance is not None
     lines += [
         (ledger.table_accounts(table)["tray"], -unallocated),
         (accounts["drop"], drop.cash + drop.chips),
@@ -89,6 +92,9 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
         )
     assert figures.count_win is not None
     assert figures.variance is not None
+    assert figures.opener is not None
+    assert figures.closer is not None
+    assert figures.drop_count is not None
     try:
         with transaction.atomic():
             close = TableShiftClose.objects.create(
@@ -168,7 +174,5 @@ def shift_close(*, actor: Any, shift_id: int) -> Shift:
         before={"status": ShiftStatus.OPEN},
         after={"status": shift.status, "tables_closed": sorted(closed)},
     )
-    from accounting.tasks import reconcile_shift
-
-    enqueue(reconcile_shift.name, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # on commit (outbox)
+    enqueue(task_names.RECONCILE_SHIFT, args=[shift.pk], dedupe_key=f"reconcile_shift:{shift.pk}")  # on commit (outbox)
     return shift

@@ -149,7 +149,8 @@ def slip_receive(*, actor: Any, slip_id: int, credential: Any) -> Slip:
         raise Conflict(f"slip {slip.reference} is {slip.status}, not issued", code=f"slip_{slip.status}")
     roles = (Role.DEALER,) if slip.kind == SlipKind.FILL else ()
     receiver = signer(credential, field="credential", roles=roles)
-    distinct(("request signer", slip.request_signer), ("issue signer", slip.issue_signer), ("credential", receiver))
+    distinct(("request signer", slip.request_signer), ("issue signer", slip.issue_signer),  # type: ignore[arg-type]  # an issued slip has both
+             ("credential", receiver))
     updated = Slip.objects.filter(pk=slip.pk, status=SlipStatus.ISSUED).update(
         status=SlipStatus.RECEIVED, receive_signer=receiver, received_at=timezone.now()
     )

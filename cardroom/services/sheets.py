@@ -242,7 +242,7 @@ def deal_correct(*, sheet_id: Any, deal: Any, entry: Any, reason: Any, actor: An
         raise InvalidInput("entry must be an object: what the rules need for the deal", field="entry")
     in_force = entries_in_force(sheet)
     old = in_force[deal]
-    state = replay(sheet, [entry if e.deal == deal else e.entry for e in in_force])
+    state = replay(sheet, [dict(entry) if e.deal == deal else e.entry for e in in_force])
     row = SheetDeal.objects.create(
         sheet=sheet,
         seq=sheet.entries,

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.models import LedgerTransaction
 from accounting.services.ledger import transaction_reverse
 from cardroom.models import ScoreSheet, SheetStatus, Tournament, TournamentEntry, TournamentPayout, TournamentStatus
+from cardroom.selectors import prize_pool
 from cardroom.services import postings
 from cardroom.services.sheets import lock_tournament
 from casino.audit.services import audit_log
@@ -50,10 +50,6 @@ def _name(value: Any, field: str, *, longest: int) -> str:
     if not text or len(text) > longest:
         raise InvalidInput(f"{field} must be 1 to {longest} characters", field=field)
     return text
-
-
-def prize_pool(tournament: Tournament) -> int:
-    return int(tournament.entries.aggregate(s=Sum("fee"))["s"] or 0)
 
 
 def _summary(t: Tournament) -> dict[str, Any]:

@@ -51,6 +51,8 @@ class _FileRenderer(BaseRenderer):
 
 
 class _JSONErrors:
+    request: Any  # the view's, once mixed in
+
     """Errors go out as JSON with a JSON content type, whatever file type the client asked for."""
 
     def handle_exception(self, exc: Exception) -> Any:

@@ -11,16 +11,15 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from casino.audit.chain import FIELDS
 from casino.audit.models import AuditRecord
-from casino.audit.services import _ENCODER
+from casino.audit.record import FIELDS, csv_cells, json_text
 
 CSV_COLUMNS = FIELDS
 CSV_BATCH = 2_000
@@ -31,16 +30,6 @@ PDF_MAX_ROWS = 2_000
 class _Echo:
     def write(self, value: str) -> str:
         return value
-
-
-def csv_cell_values(row: Sequence[Any]) -> list[Any]:
-    """A record's columns (:data:`FIELDS`) as the CSV carries them."""
-    out = list(row)
-    out[3] = row[3].isoformat()
-    out[4] = "" if row[4] is None else row[4]
-    out[14] = "" if row[14] is None else _ENCODER.encode(row[14])
-    out[15] = "" if row[15] is None else _ENCODER.encode(row[15])
-    return out
 
 
 def csv_lines(records: QuerySet[AuditRecord]) -> Iterator[str]:
@@ -57,12 +46,12 @@ def csv_lines(records: QuerySet[AuditRecord]) -> Iterator[str]:
         if not batch:
             return
         for row in batch:
-            yield writer.writerow(csv_cell_values(row))
+            yield writer.writerow(csv_cells(row))
         last = batch[-1][0]
 
 
 def _short(value: Any, limit: int) -> str:
-    text = "" if value is None else _ENCODER.encode(value)
+    text = "" if value is None else json_text(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

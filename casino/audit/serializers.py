@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from rest_framework import serializers
 
@@ -26,7 +27,8 @@ class AuditRecordSerializer(serializers.ModelSerializer):
 
 
 class AuditVerificationSerializer(serializers.ModelSerializer):
-    requested_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    requested_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username",
+                                                                                   read_only=True)
 
     class Meta:
         model = AuditVerification

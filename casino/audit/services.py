@@ -7,7 +7,6 @@ wait for each other (a transaction-scoped advisory lock on PostgreSQL; SQLite ha
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zlib
 from typing import Any
@@ -15,44 +14,23 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from casino.audit import record
 from casino.audit.models import AuditRecord
+from casino.audit.record import GENESIS
 from casino.context import current
 from casino.core import sql
 from casino.core.roles import primary_role
 
-GENESIS = "0" * 64
 CASINO_CHAIN = "casino"
-# One encoder, built once: ``json.dumps`` with these options would build a new one per call, and
-# verification hashes a million records in a tight loop. Same bytes as ``json.dumps(...)``.
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def chain_for_table(code: str) -> str:
     return f"table:{code}"
 
 
-def canonical(record: dict[str, Any]) -> bytes:
-    """The bytes that are hashed: every field but ``hash``, JSON with sorted keys."""
-    return _ENCODER.encode(record).encode()
-
-
-def hash_content(content: dict[str, Any]) -> str:
-    """SHA-256 (hex) of a record's canonical content (:func:`record_content`)."""
-    return hashlib.sha256(_ENCODER.encode(content).encode()).hexdigest()
-
-
-def record_content(rec: AuditRecord) -> dict[str, Any]:
-    return {
-        "chain": rec.chain, "seq": rec.seq, "created_at": rec.created_at.isoformat(),
-        "actor_id": rec.actor_id, "actor_username": rec.actor_username, "actor_role": rec.actor_role,
-        "client_addr": rec.client_addr, "device": rec.device, "channel": rec.channel,
-        "action": rec.action, "object_type": rec.object_type, "object_id": rec.object_id,
-        "table_code": rec.table_code, "before": rec.before, "after": rec.after, "prev_hash": rec.prev_hash,
-    }
-
-
 def compute_hash(rec: AuditRecord) -> str:
-    return hash_content(record_content(rec))
+    """The record's hash in the one canonical form (casino/audit/record.py)."""
+    return record.hash_of(rec)
 
 
 def _lock_chain(chain: str) -> None:

@@ -22,7 +22,8 @@ def checkpoint_key() -> bytes:
     configured = getattr(settings, "AUDIT_CHECKPOINT_KEY", "") or ""
     if configured:
         return configured.encode()
-    return hmac.new(settings.SECRET_KEY.encode(), b"croupier.audit.checkpoint/1", hashlib.sha256).digest()
+    secret = settings.SECRET_KEY or ""  # never empty: settings refuse to start without one
+    return hmac.new(secret.encode(), b"croupier.audit.checkpoint/1", hashlib.sha256).digest()
 
 
 def key_id(key: bytes | None = None) -> str:

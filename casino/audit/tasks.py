@@ -9,6 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from casino import task_names
 from casino.audit.verification import audit_checkpoint_create, audit_verification_run, audit_verify
 from casino.context import RequestContext, acting_as
 
@@ -16,7 +17,7 @@ _RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 
           "max_retries": 5}
 
 
-@shared_task(name="casino.audit.tasks.verify_audit", acks_late=True, **_RETRY)
+@shared_task(name=task_names.AUDIT_VERIFY, acks_late=True, **_RETRY)
 def verify_audit(verification_id: int | None = None) -> int | None:
     """Walk every chain. With an id, run that requested verification (API, web); without, a scheduled one."""
     with acting_as(RequestContext(channel="task")):
@@ -26,7 +27,7 @@ def verify_audit(verification_id: int | None = None) -> int | None:
     return verification.pk if verification is not None else None
 
 
-@shared_task(name="casino.audit.tasks.audit_checkpoint", acks_late=True, **_RETRY)
+@shared_task(name=task_names.AUDIT_CHECKPOINT, acks_late=True, **_RETRY)
 def audit_checkpoint() -> int:
     """Sign the head of every chain that grew; returns how many checkpoints were written."""
     with acting_as(RequestContext(channel="task")):

@@ -23,9 +23,10 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from casino.audit.chain import FIELDS, Anchor, Break, WalkResult, walk
+from casino import task_names
+from casino.audit.chain import Anchor, Break, WalkResult, walk
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
-from casino.audit.services import GENESIS
+from casino.audit.record import FIELDS, GENESIS, PG_CREATED_AT
 from casino.audit.signing import DIGEST_FORMAT, checkpoint_key, key_id, sign, signature_valid
 from casino.errors import InvalidInput
 from casino.outbox import enqueue
@@ -39,12 +40,7 @@ STALE_AFTER = dt.timedelta(minutes=30)
 
 
 # On PostgreSQL the walk reads through its own server-side cursor with the time already in its
-# hashed text form and the JSON as text: parsing a timestamptz into a datetime and formatting it
-# back costs more than hashing the record. The time is formatted as Python's isoformat() writes
-# an aware UTC datetime: no fraction when the microseconds are zero.
-PG_CREATED_AT = """to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
-       || CASE WHEN mod(EXTRACT(MICROSECONDS FROM created_at)::bigint, 1000000) = 0 THEN ''
-               ELSE to_char(created_at AT TIME ZONE 'UTC', '.US') END || '+00:00'"""
+# hashed text form and the JSON as text (casino/audit/record.py).
 _PG_COLUMNS = ", ".join(
     PG_CREATED_AT if f == "created_at" else f"{f}::text" if f in ("before", "after") else f for f in FIELDS)
 
@@ -107,7 +103,8 @@ def _anchors(against: list[Mapping[str, Any]] | None) -> tuple[dict[str, dict[in
     count = 0
     stored = AuditCheckpoint.objects.order_by("chain", "seq").values_list(
         "id", "chain", "seq", "record_hash", "created_at", "key_id", "signature")
-    entries = [(f"checkpoint #{pk}", chain, seq, h, at, k, sig) for pk, chain, seq, h, at, k, sig in stored]
+    entries: list[tuple[str, str, int, str, Any, str, str]] = [
+        (f"checkpoint #{pk}", chain, seq, h, at, k, sig) for pk, chain, seq, h, at, k, sig in stored]
     for i, entry in enumerate(against or []):
         try:
             entries.append((f"digest entry {i + 1}", str(entry["chain"]), int(entry["seq"]), str(entry["hash"]),
@@ -211,11 +208,9 @@ def audit_verify(*, actor: Any = None, trigger: str = "command",
 @transaction.atomic
 def audit_verification_request(*, actor: Any, trigger: str = "api") -> AuditVerification:
     """Ask for a verification: a pending result row now, the ``verify_audit`` job once this commits."""
-    from casino.audit.tasks import verify_audit
-
     verification = AuditVerification.objects.create(
         trigger=trigger, requested_by=actor if getattr(actor, "pk", None) else None, requested_at=timezone.now())
-    enqueue(verify_audit.name, kwargs={"verification_id": verification.pk})  # sent once this commits (outbox)
+    enqueue(task_names.AUDIT_VERIFY, kwargs={"verification_id": verification.pk})  # sent once this commits (outbox)
     return verification
 
 

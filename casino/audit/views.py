@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.audit import selectors
 from casino.audit.filters import AuditRecordFilter
 from casino.audit.models import AuditRecord
-from casino.audit.services import _ENCODER
+from casino.audit.record import json_text
 from casino.audit.verification import audit_verification_request
 from casino.core.roles import Role, has_role
 
@@ -28,7 +28,7 @@ def _ensure_auditor(user: Any) -> None:
 
 
 def _json(value: Any) -> str:
-    return "" if value is None else _ENCODER.encode(value)
+    return "" if value is None else json_text(value)
 
 
 @login_required

@@ -31,7 +31,7 @@ def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> frozenset[Role]:
         return frozenset()
     cached = getattr(user, "_croupier_roles", None)
     if cached is None:
-        cached = remember_roles(user, user.groups.values_list("name", flat=True))
+        cached = remember_roles(user, user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]  # the project's user model has groups (PermissionsMixin)
     return cached
 
 
@@ -40,7 +40,7 @@ def remember_roles(user: AbstractBaseUser, group_names: Iterable[str | None]) ->
     the API's token check reads them with the token, in one query."""
     names = set(group_names)
     roles = frozenset(r for r in Role if r.value in names)
-    if user.is_superuser:
+    if user.is_superuser:  # type: ignore[attr-defined]  # PermissionsMixin, as above
         roles |= {Role.ADMIN}
     user._croupier_roles = roles  # type: ignore[attr-defined]
     return roles

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db import connection
 from django.db.models import Model
@@ -96,12 +96,13 @@ def insert(obj: M) -> M:
     A constraint violation raises Django's IntegrityError, as the ORM's save would."""
     meta = obj._meta
     pk = meta.pk
+    assert pk is not None  # every model has one
     fields = [f for f in meta.concrete_fields if not (f is pk and getattr(obj, f.attname) is None)]
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     quote = connection.ops.quote_name
     row = fetch_one(
-        f"INSERT INTO {table(type(obj))} ({', '.join(quote(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(pk.column)}",
+        f"INSERT INTO {table(type(obj))} ({', '.join(quote(cast(str, f.column)) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(cast(str, pk.column))}",
         values)
     assert row is not None
     setattr(obj, pk.attname, row[0])

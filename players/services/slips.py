@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounting.models import Marker
+from casino import task_names
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput, NotFound
 from casino.outbox import enqueue
@@ -121,9 +122,7 @@ def slip_open(
     )
     _audit(actor, "slip.open", slip, after={**_summary(slip), "shift": shift.pk})
     # the house edge of this table's rules is computed by a job now, so the rating never waits for it
-    from players.tasks import warm_house_edge
-
-    enqueue(warm_house_edge.name, args=[table.pk], dedupe_key=f"players.warm_house_edge:{table.pk}")
+    enqueue(task_names.WARM_HOUSE_EDGE, args=[table.pk], dedupe_key=f"players.warm_house_edge:{table.pk}")
     return slip
 
 
@@ -190,7 +189,7 @@ def slip_identify(*, actor: Any, slip_id: Any, player_id: Any = None, card_numbe
     slip = lock_slip(slip_id)
     ensure_can_deal(actor, slip.table)
     _live(slip)
-    if slip.player_id is not None:
+    if slip.player is not None:
         raise Conflict(f"rating slip {slip.pk} is already {slip.player.name}'s", code="slip_identified")
     player = find_player(player_id=player_id, card_number=card_number)
     if player is None:
@@ -235,9 +234,7 @@ def slip_close(*, actor: Any, slip_id: Any, walk_with: Any = None, estimated_ave
         after={"status": slip.status, "walk_with": walk, "estimated_average_bet": estimate},
     )
     if _rate(slip, compute_edges=False) is None:
-        from players.tasks import rate_slip
-
-        enqueue(rate_slip.name, args=[slip.pk], dedupe_key=f"players.rate_slip:{slip.pk}")
+        enqueue(task_names.RATE_SLIP, args=[slip.pk], dedupe_key=f"players.rate_slip:{slip.pk}")
     return slip
 
 
@@ -250,7 +247,7 @@ def _rate(slip: RatingSlip, *, compute_edges: bool) -> SlipRating | None:
     fig = rated.figures
     if fig.edge_pending:
         return None
-    row = SlipRating(
+    row = SlipRating(  # type: ignore[misc]  # the figures are whole once no edge is pending
         slip=slip,
         active_seconds=fig.active_seconds,
         paused_seconds=fig.paused_seconds,

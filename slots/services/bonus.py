@@ -30,6 +30,7 @@ from casino.audit.services import audit_log
 from casino.core.roles import Role
 from casino.errors import Conflict, InvalidInput
 from slots.models import (
+    BONUS,
     METER_MAX,
     BonusEventKind,
     BonusMeter,
@@ -37,6 +38,7 @@ from slots.models import (
     BonusUnit,
     MachineStatus,
     PaidBy,
+    bonus_account_code,
 )
 from slots.services import postings
 from slots.services.common import choice, ensure_writer, lock_bonus_meter, lock_machine, text, whole
@@ -65,7 +67,7 @@ def _event(
 ) -> BonusMeterEvent:
     """Post the event's transaction, move the meter (a conditional update) and record the event."""
     seq = meter.events + 1
-    txn = postings.post(kind=postings.BONUS, source_id=f"{meter.pk}:{seq}", lines=lines or [], actor=actor,
+    txn = postings.post(kind=BONUS, source_id=f"{meter.pk}:{seq}", lines=lines or [], actor=actor,
                         memo=f"{meter.machine.asset_number} {meter.label}: {memo or kind}")
     changed = BonusMeter.objects.filter(pk=meter.pk, value=meter.value, events=seq - 1).update(
         value=value_after, events=seq, hits=meter.hits + (1 if hit else 0)
@@ -117,9 +119,9 @@ def bonus_meter_create(
     machine = lock_machine(machine_id)
     if machine.status == MachineStatus.RETIRED:
         raise Conflict(f"{machine.asset_number} is retired", code="machine_retired", field="machine")
-    if len(postings.bonus_account_code(machine, name)) > postings.CODE_MAX:
+    if len(bonus_account_code(machine, name)) > postings.CODE_MAX:
         # the name is part of the ledger account's code, which also carries the asset number
-        room = postings.CODE_MAX - len(postings.bonus_account_code(machine, ""))
+        room = postings.CODE_MAX - len(bonus_account_code(machine, ""))
         raise InvalidInput(f"on {machine.asset_number} a meter's name is at most {room} characters",
                            code="name_too_long", field="name")
     if BonusMeter.objects.filter(machine=machine, name=name).exists():
@@ -228,7 +230,7 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
     before = meter_snapshot(meter)
     signed_by = None
     lines: list[tuple[Account, int]] = []
-    fields: dict[str, int] = {}
+    fields: dict[str, Any] = {}
     if meter.unit == BonusUnit.CREDITS:
         machine, liability = meter.machine, postings.bonus_account(meter)
         change = (meter.reset_value - meter.value) * machine.denomination

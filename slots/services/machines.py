@@ -15,6 +15,7 @@ from casino.errors import Conflict, InvalidInput
 from slots.models import (
     BASIS_POINTS,
     METERS,
+    READING,
     BonusMeter,
     BonusUnit,
     Machine,
@@ -217,7 +218,7 @@ def meter_reading_record(
             if changed != 1:
                 raise Conflict(f"progressive {p.code} changed meanwhile; retry", code="progressive_changed")
     txn = postings.post(
-        kind=postings.READING, source_id=f"{machine.pk}:{seq}", lines=lines, actor=actor,
+        kind=READING, source_id=f"{machine.pk}:{seq}", lines=lines, actor=actor,
         memo=f"{machine.asset_number} reading {seq}: progressive contributions",
     )
     now = timezone.now()

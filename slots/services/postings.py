@@ -18,14 +18,8 @@ from typing import Any
 
 from accounting.models import Account, AccountKind, LedgerTransaction
 from accounting.services.ledger import account_for, casino_accounts, ledger_post, progressive_account
-from slots.models import BonusMeter, Machine, PaidBy, Progressive
+from slots.models import BonusMeter, Machine, PaidBy, Progressive, bonus_account_code
 from tables.models import Shift, ShiftStatus
-
-READING = "slot_reading"
-PROGRESSIVE_SEED = "slot_progressive_seed"
-PROGRESSIVE_HIT = "slot_progressive_hit"
-PROGRESSIVE_RESET = "slot_progressive_reset"
-BONUS = "slot_bonus"
 
 # accounting.models.Account: code and name lengths
 CODE_MAX = 80
@@ -69,10 +63,6 @@ def machine_cash_account(machine: Machine) -> Account:
     return _account(
         f"slots:machine:{machine.asset_number}:cash", f"{machine.asset_number}: cash in the machine", AccountKind.ASSET
     )
-
-
-def bonus_account_code(machine: Machine, name: str) -> str:
-    return f"slots:machine:{machine.asset_number}:bonus:{name}"
 
 
 def bonus_account(meter: BonusMeter) -> Account:

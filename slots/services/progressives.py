@@ -17,6 +17,9 @@ from casino.errors import Conflict, InvalidInput
 from slots.models import (
     BASIS_POINTS,
     METER_MAX,
+    PROGRESSIVE_HIT,
+    PROGRESSIVE_RESET,
+    PROGRESSIVE_SEED,
     Machine,
     MachineStatus,
     PaidBy,
@@ -106,7 +109,7 @@ def progressive_create(
         raise Conflict(f"progressive {code} already exists", code="progressive_code_taken", field="code") from None
     p.machines.set(linked)
     postings.post(
-        kind=postings.PROGRESSIVE_SEED, source_id=p.pk, actor=actor, memo=f"{name}: starting amount from the house",
+        kind=PROGRESSIVE_SEED, source_id=p.pk, actor=actor, memo=f"{name}: starting amount from the house",
         lines=[(postings.seed_account(p), amount), (postings.liability_account(p), -amount)],
     )
     audit_log(actor=actor, action="slots.progressive.create", object_type="slot_progressive", object_id=p.pk,
@@ -183,19 +186,19 @@ def progressive_hit(
     source = f"{p.pk}:{seq}"
     liability = postings.liability_account(p)
     payout = postings.post(
-        kind=postings.PROGRESSIVE_HIT, source_id=source, actor=actor,
+        kind=PROGRESSIVE_HIT, source_id=source, actor=actor,
         memo=f"{p.name} won at {machine.asset_number} ({paid_by})",
         lines=[(liability, amount), (postings.payout_account(machine, paid_by), -amount)],
     )
     reset = postings.post(
-        kind=postings.PROGRESSIVE_RESET, source_id=source, actor=actor,
+        kind=PROGRESSIVE_RESET, source_id=source, actor=actor,
         memo=f"{p.name} reset to {p.reset_value} by the house",
         lines=[(postings.seed_account(p), p.reset_value), (liability, -p.reset_value)],
     )
     changed = Progressive.objects.filter(pk=p.pk, amount=amount, hits=seq - 1).update(amount=p.reset_value, hits=seq)
     if changed != 1:
         raise Conflict(f"progressive {p.code} changed meanwhile; retry", code="progressive_changed")
-    hit = ProgressiveHit.objects.create(
+    hit = ProgressiveHit.objects.create(  # type: ignore[misc]  # post() returns None only for all-zero lines
         progressive=p, seq=seq, machine=machine, amount=amount, reset_value=p.reset_value, paid_by=paid_by,
         payout_transaction=payout, reset_transaction=reset, note=note, recorded_by=actor, hit_at=timezone.now(),
     )

@@ -153,7 +153,7 @@ class Migration(migrations.Migration):
                 ('code', models.SlugField(max_length=32, unique=True)),
                 ('name', models.CharField(max_length=100)),
                 ('game', models.CharField(choices=[('baccarat', 'Baccarat'), ('chemin_de_fer', 'Chemin De Fer'), ('blackjack', 'Blackjack'), ('pontoon', 'Pontoon'), ('pai_gow_poker', 'Pai Gow Poker'), ('pusoy', 'Pusoy'), ('caribbean_stud', 'Caribbean Stud'), ('let_it_ride', 'Let It Ride'), ('red_dog', 'Red Dog'), ('in_between', 'In Between'), ('faro', 'Faro'), ('stuss', 'Stuss'), ('trente_et_quarante', 'Trente Et Quarante'), ('carousel', 'Carousel'), ('pony', 'Pony'), ('merry_go_round', 'Merry Go Round'), ('horse_race', 'Horse Race'), ('calcutta_horse_race', 'Calcutta Horse Race')], max_length=40)),
-                ('config', models.JSONField(blank=True, default=dict, help_text="the game's rule settings (GAMES.md)")),
+                ('config', models.JSONField(blank=True, default=dict, help_text="the game's rule settings (docs/games.md)")),
                 ('min_bet', models.PositiveBigIntegerField(help_text='minor units')),
                 ('max_bet', models.PositiveBigIntegerField(help_text='minor units')),
                 ('seats', models.PositiveSmallIntegerField(default=7)),

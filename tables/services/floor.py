@@ -100,7 +100,8 @@ def assignment_create(*, dealer_id: int, table_id: int, shift_id: int, starts_at
                                             ends_at__gt=starts_at)
     if overlapping.exists():
         other = overlapping.select_related("table").first()
-        raise Conflict(f"{dealer.username} is already assigned to {other.table.code} then", code="dealer_busy")
+        where = other.table.code if other is not None else "another table"  # (relieved meanwhile)
+        raise Conflict(f"{dealer.username} is already assigned to {where} then", code="dealer_busy")
     assignment = Assignment.objects.create(dealer=dealer, table=table, shift=shift, starts_at=starts_at,
                                            ends_at=ends_at, assigned_by=actor)
     audit_log(actor=actor, action="assignment.create", object_type="assignment", object_id=assignment.pk,

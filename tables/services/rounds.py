@@ -17,6 +17,7 @@ from casino.audit.services import audit_log
 from casino.core import sql
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import request_service
+from tables import listeners
 from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
 from tables.engines.base import Bet as EngineBet
 from tables.engines.base import Engine, Json
@@ -190,7 +191,7 @@ def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, ex
     bet = _new_bet(rnd, engine, parsed, actor_id=actor.pk, placed_at=timezone.now())
     audit_log(actor=actor, action="bet.place", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               after={"round": rnd.pk, **bet.as_document()})
-    _after_commit("bet_placed", bet_id=bet.pk, amount=bet.amount)
+    listeners.bet_placed(bet=bet)  # in this transaction: accounting's large-bet check (tables/listeners.py)
     return bet
 
 
@@ -341,13 +342,13 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
         for line in result.lines
     ])
     rnd.status, rnd.settled_at, rnd.state = RoundStatus.SETTLED, now, state
-    _post_to_ledger(settlement)
+    listeners.settlement_post(settlement=settlement)  # the ledger posting, atomic with the settlement
     audit_log(actor=actor, action="round.settle", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": RoundStatus.DEALING},
               after={"status": RoundStatus.SETTLED, "house": house.to_json(), "outcome": result.outcome,
                      "bets": [{"id": line.id, "result": line.result, "net": line.net, "commission": line.commission}
                               for line in result.lines]})
-    _after_commit("round_settled", round_id=rnd.pk, house_net=settlement.house_net)
+    listeners.round_settled(settlement=settlement)  # in this transaction: accounting's large-loss check
     return settlement
 
 
@@ -366,20 +367,6 @@ def _stakes_taken_by_choices(rnd: Round, engine: Engine, lines: Sequence[Line], 
         if line.id not in bets and line.id not in taken:
             raise Conflict(f"the engine settles a bet {line.id} that no bet or choice placed", code="unknown_bet")
     return taken
-
-
-def _after_commit(hook: str, **kwargs: Any) -> None:
-    """Accounting's checks (large bet, large loss): their jobs join this transaction through the outbox
-    and are sent to the broker once it commits (casino/outbox.py)."""
-    from accounting import hooks  # accounting depends on tables, not the reverse
-
-    getattr(hooks, hook)(**kwargs)
-
-
-def _post_to_ledger(settlement: Settlement) -> None:
-    from accounting.services.ledger import round_post  # accounting depends on tables, not the reverse
-
-    round_post(settlement=settlement)
 
 
 @transaction.atomic

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from accounting.hold import house_edges, statistical_hold
 from accounting.models import HouseEdgeCache
-from accounting.services.hold import house_edges, statistical_hold
 from tests.accounting.helpers import random_baccarat_document, settle_directly
 
 

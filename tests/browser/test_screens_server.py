@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 
 from casino.core.roles import Role
+from floor.templatetags.croupier import accounting_home
 from tables.models import Round
 from tables.services import rounds
-from tables.templatetags.croupier import accounting_home
 from tests.factories import TableFactory, UserFactory
 from tests.tables.helpers import BANKER_WIN
 

@@ -16,15 +16,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from accounting.reports.definitions import REPORTS
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
-from tables import dashboard, wording
+from floor import selectors as dashboard
+from floor.templatetags.croupier import _url, accounting_home
+from tables import wording
 from tables.access import ensure_can_deal
 from tables.engines.registry import get_engine
 from tables.models import Round, Table
+from tables.selectors import current_shift, pit_tables
 from tables.serializers import RoundSerializer
-from tables.templatetags.croupier import _url, accounting_home
 
 FLOOR_VIEWERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
@@ -63,8 +66,6 @@ def reports_home(request: HttpRequest) -> HttpResponse:
         return redirect(page)
     reports: list[dict[str, Any]] = []
     if _url("reports"):
-        from accounting.reports.definitions import REPORTS
-
         reports = [
             {"name": r.name, "title": r.title, "url": reverse("report", kwargs={"name": r.name})}
             for r in REPORTS.values()
@@ -124,8 +125,8 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _floor(user: Any) -> dict[str, Any]:
-    shift = dashboard.current_shift()
-    tables = list(dashboard.pit_tables(user))
+    shift = current_shift()
+    tables = list(pit_tables(user))
     rows = dashboard.floor_rows(tables, shift)
     return {
         "shift": shift,
@@ -179,7 +180,7 @@ def pit_table(request: HttpRequest, code: str) -> HttpResponse:
             "table": table,
             "page": page,
             "live": dashboard.live_round(table),
-            "row": dashboard.floor_rows([table], dashboard.current_shift())[0],
+            "row": dashboard.floor_rows([table], current_shift())[0],
         },
     )
 

@@ -1,4 +1,4 @@
-"""The screens (included at the site root from casino/urls.py)."""
+"""The screens that span the apps (included at the site root from casino/urls.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from casino.auth import LockoutAuthenticationForm
-from tables import views
+from floor import views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from slots.demo import build_slot_floor
 from tables.demo import DEMO_PASSWORD, build_demo_floor, simulate
 from tables.models import Round
 
@@ -26,6 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         demo = build_demo_floor()
+        build_slot_floor(actor=demo.users["pitboss"])
         rounds = options["rounds"]
         if options["if_empty"] and Round.objects.exists():
             rounds = 0

@@ -22,7 +22,7 @@ from django.utils import timezone
 from accounting.money import hold_fraction
 from accounting.selectors import table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
-from casino.core.roles import Role, has_role, roles_of
+from players.selectors import pit_panels
 from tables.access import can_view_table
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
@@ -111,27 +111,6 @@ def deck_of(game: str) -> str:
 # -- the pit manager's floor ---------------------------------------------------------------------
 
 
-def current_shift() -> Shift | None:
-    now = timezone.now()
-    return (
-        Shift.objects.filter(status=ShiftStatus.OPEN, starts_at__lte=now, ends_at__gt=now)
-        .order_by("-starts_at")
-        .select_related("shift_type")
-        .first()
-        or Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type").order_by("-starts_at").first()
-    )
-
-
-def pit_tables(user: Any) -> QuerySet[Table]:
-    """The tables a pit manager runs (every table for an admin)."""
-    tables = Table.objects.select_related("pit").order_by("pit__code", "code")
-    if has_role(user):  # admin
-        return tables
-    if Role.PIT_MANAGER in roles_of(user):
-        return tables.filter(pit__managers=user).distinct()
-    return tables.none()
-
-
 @dataclass
 class TableRow:
     table: Table
@@ -218,7 +197,8 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
     by_hour = {r["hour"]: r for r in rows}
     start = timezone.localtime(shift.starts_at, tz).replace(minute=0, second=0, microsecond=0)
     end = min(timezone.localtime(shift.ends_at, tz), timezone.localtime(timezone.now(), tz))
-    hours, at = [], start
+    hours: list[dt.datetime] = []
+    at = start
     while at <= end and len(hours) < 48:
         hours.append(at)
         at += dt.timedelta(hours=1)
@@ -271,8 +251,6 @@ def open_alerts(user: Any, tables: Iterable[Table], *, limit: int = 12) -> list[
 
 def player_panels(tables: Iterable[Table], shift: Shift | None) -> dict[str, Any]:
     """Who is playing, the open rating slips and the day's top theoretical win (players/selectors.py)."""
-    from players.selectors import pit_panels  # players depends on tables, not the reverse
-
     return pit_panels(tables, shift)
 
 

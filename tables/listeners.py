@@ -1,0 +1,70 @@
+"""Who is told, inside the round's own transaction, that a bet was placed or a round settled.
+
+tables sits below accounting (the ledger's rows point at tables' shifts, tables and rounds), so
+the round services cannot import accounting. Instead the apps above register their functions
+here from their ``AppConfig.ready`` (accounting: ``accounting/apps.py``), and the services call
+:func:`bet_placed` and :func:`round_settled`; a grep for either name finds both ends.
+
+Everything registered runs in the caller's transaction, so it commits or rolls back with the
+round: the settlement's ledger posting is atomic with the settlement, and a job a listener asks
+for is an outbox row of the same transaction (``casino.outbox.enqueue``), sent to the broker by
+``transaction.on_commit`` once it commits. A settlement without a ledger to post it to is a
+configuration error, not something to skip.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.core.exceptions import ImproperlyConfigured
+
+if TYPE_CHECKING:
+    from tables.models import Bet, Settlement
+
+
+class SettlementListener(Protocol):
+    def __call__(self, *, settlement: Settlement) -> Any: ...
+
+
+class BetListener(Protocol):
+    def __call__(self, *, bet: Bet) -> Any: ...
+
+
+_ledger: list[SettlementListener] = []  # exactly one: the settlement's posting (accounting.services.ledger)
+_settled: list[SettlementListener] = []  # checks after the posting (large loss…)
+_placed: list[BetListener] = []  # checks on a placed bet (large bet…)
+
+
+def register_ledger(post: SettlementListener) -> SettlementListener:
+    """The function that posts a settlement to the ledger; registering another replaces it."""
+    _ledger[:] = [post]
+    return post
+
+
+def register_round_settled(listener: SettlementListener) -> SettlementListener:
+    if listener not in _settled:
+        _settled.append(listener)
+    return listener
+
+
+def register_bet_placed(listener: BetListener) -> BetListener:
+    if listener not in _placed:
+        _placed.append(listener)
+    return listener
+
+
+def settlement_post(*, settlement: Settlement) -> None:
+    """Post the settlement to the ledger, in the settlement's transaction."""
+    if not _ledger:
+        raise ImproperlyConfigured("no ledger is registered to post round settlements to (tables.listeners)")
+    _ledger[0](settlement=settlement)
+
+
+def round_settled(*, settlement: Settlement) -> None:
+    for listener in _settled:
+        listener(settlement=settlement)
+
+
+def bet_placed(*, bet: Bet) -> None:
+    for listener in _placed:
+        listener(bet=bet)
