@@ -231,6 +231,8 @@ CROUPIER = {
     "RECONCILE_GRACE_HOURS": env_int("CROUPIER_RECONCILE_GRACE_HOURS", 24, minimum=0),
     "EXPORT_SYNC_MAX_ROWS": env_int("CROUPIER_EXPORT_SYNC_MAX_ROWS", 10_000, minimum=0),
     "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
+    "CURRENCY": env_str("CROUPIER_CURRENCY", "EUR"),  # ISO 4217: every table's; named in report headers
+    "CASINO_NAME": env_str("CROUPIER_CASINO_NAME", "Croupier"),  # on the reports' PDF header
     # players: ratings, comps and the cash transaction log (docs/players.md); amounts in minor units
     "CASH_REPORT_THRESHOLD": env_int("CROUPIER_CASH_REPORT_THRESHOLD", 1_000_000, minimum=1),  # a day's total above
     "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win
