@@ -163,16 +163,16 @@ def _figures(row: Mapping[str, Any], pool: int) -> RoundFigures:
     )
 
 
-def round_figures(settlements: QuerySet[Settlement], *, by: Sequence[str]) -> dict[tuple[Any, ...], RoundFigures]:
+def round_figures(
+    settlements: QuerySet[Settlement], *, by: Sequence[str], pools: bool = True
+) -> dict[tuple[Any, ...], RoundFigures]:
     """The figures of ``settlements`` grouped by the lookups ``by``, in two queries (the sums, then
-    the pools' change over the settlements that carry a pool)."""
+    the pools' change over the settlements that carry a pool; ``pools=False`` leaves it at 0)."""
     keys = list(by)
-    pools = {
-        tuple(r[k] for k in keys): r["pool"]
-        for r in settlements.filter(document__has_key="pool").values(*keys).annotate(pool=POOL_CHANGE).order_by()
-    }
+    carried = settlements.filter(document__has_key="pool").values(*keys).annotate(pool=POOL_CHANGE).order_by()
+    pool_of = {tuple(r[k] for k in keys): r["pool"] for r in carried} if pools else {}
     return {
-        tuple(r[k] for k in keys): _figures(r, pools.get(tuple(r[k] for k in keys), 0))
+        tuple(r[k] for k in keys): _figures(r, pool_of.get(tuple(r[k] for k in keys), 0))
         for r in settlements.values(*keys).annotate(**ROUND_SUMS).order_by()
     }
 

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "casino.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on the API
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "casino.exceptions.ApiNotFoundMiddleware",  # a 404 under /api/ is JSON, in every mode
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -137,8 +138,10 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        # the token first: an unauthenticated call is then a 401 with ``WWW-Authenticate: Token``
+        # (DRF answers 403 when the first class, like the session's, names no challenge)
         "casino.authentication.TokenAuthentication",  # DRF's, with the roles in the same query
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -1,11 +1,20 @@
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from casino.auth import ObtainTokenView
 from tables import apis as tables_apis
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the static file."""
+    return redirect(static("croupier/favicon.ico"), permanent=True)
+
 
 router = DefaultRouter()
 router.register("pits", tables_apis.PitViewSet, basename="pit")
@@ -30,6 +39,7 @@ urlpatterns = [
     path("audit/", include("casino.audit.web_urls")),
     path("players/", include("players.web_urls")),
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
+    path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include("tables.urls_web")),  # the screens: login, dealer, pit

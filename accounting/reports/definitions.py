@@ -433,7 +433,7 @@ class BetsReport(Report):
         Column("bet", "Bet"),
         Column("seat", "Seat", INT, identifier=True),
         Column("type", "Type"),
-        Column("amount", "Stake as placed (the handle adds doubles, splits, raises)", MONEY, total=True),
+        Column("amount", "Stake as placed", MONEY, total=True),
         Column("result", "Result"),
         Column("net", "Player net", MONEY, total=True),
         Column("commission", "Commission", MONEY, total=True),
