@@ -162,17 +162,15 @@ class TableRow:
 def floor_rows(tables: Iterable[Table], shift: Shift | None) -> list[TableRow]:
     now = timezone.now()
     tables = list(tables)
-    dealers = dict(
-        Assignment.objects.filter(
-            table__in=tables,
-            starts_at__lte=now,
-            ends_at__gt=now,
-            relieved_at__isnull=True,
+    if shift is not None and shift.status == ShiftStatus.CLOSED:  # who dealt it
+        on_duty = Assignment.objects.filter(table__in=tables, shift=shift)
+    else:  # who deals now
+        on_duty = Assignment.objects.filter(
+            table__in=tables, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
             shift__status=ShiftStatus.OPEN,
         )
-        .order_by("table_id", "-starts_at")
-        .values_list("table_id", "dealer__username")
-    )
+    # the latest assignment of each table wins (values_list keeps the last of each key)
+    dealers = dict(on_duty.order_by("table_id", "starts_at").values_list("table_id", "dealer__username"))
     live = {r.table_id: r for r in Round.objects.filter(table__in=tables, status__in=LIVE_STATUSES)}
     found = table_shift_figures_many(tables, shift) if shift is not None else {}  # one query per kind, not per table
     return [TableRow(t, dealers.get(t.pk, ""), live.get(t.pk), found.get(t.pk)) for t in tables]
