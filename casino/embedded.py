@@ -61,12 +61,10 @@ def run_due(last: dict[str, float], now: float | None = None) -> list[str]:
         if task is None:
             app.loader.import_default_modules()
             task = app.tasks[task_name]
-        close_old_connections()
         result = task.apply(throw=False)
         if result.failed():
             log.warning("embedded beat: %s failed: %s", task_name, result.result)
         ran.append(task_name)
-        close_old_connections()
     return ran
 
 
@@ -74,7 +72,9 @@ def _loop() -> None:
     time.sleep(FIRST_RUN_AFTER_S)
     last: dict[str, float] = {}
     while True:
+        close_old_connections()  # this thread's own connection: like a worker, one that went away is replaced
         run_due(last)
+        close_old_connections()
         time.sleep(5.0)
 
 
