@@ -128,7 +128,10 @@ def test_an_accountant_downloads_a_report(screens, floor):
     # then a CSV arrives with the report's header and the round's two bets
     assert download.suggested_filename.endswith(".csv")
     lines = open(download.path(), encoding="utf-8-sig").read().splitlines()
-    assert lines[0] == "Settled,Gaming date,Table,Round,Bet,Seat,Type,Amount,Result,Player net,Commission,Dealer"
+    assert lines[0] == (
+        "Settled,Gaming date,Table,Round,Bet,Seat,Type,Stake as placed (EUR),Result,Player net (EUR),Commission (EUR),"
+        "Dealer"
+    )
     assert [line.split(",")[2:] for line in lines[1:3]] == [
         ["BAC1", "1", "b1", "1", "banker", "25.00", "win", "23.75", "1.25", "dealer"],
         ["BAC1", "1", "b2", "2", "player", "10.00", "lose", "-10.00", "0.00", "dealer"],
