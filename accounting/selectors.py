@@ -21,10 +21,9 @@ from accounting.models import (
     Slip,
     SlipKind,
     SlipStatus,
-    TableShiftClose,
 )
 from casino.core.roles import Role, has_role, roles_of
-from tables.models import LIVE_STATUSES, Round, RoundStatus, Settlement, Shift, Table
+from tables.models import LIVE_STATUSES, Round, Settlement, Shift, Table
 
 
 @dataclass
@@ -220,10 +219,6 @@ def tables_active_in(shift: Shift) -> QuerySet[Table]:
     )
 
 
-def settled_rounds(table: Table, shift: Shift) -> QuerySet[Round]:
-    return Round.objects.filter(table=table, shift=shift, status=RoundStatus.SETTLED).order_by("number")
-
-
 def account_balances(*, table: Table | None = None) -> list[dict[str, Any]]:
     from accounting.models import Account
 
@@ -255,10 +250,6 @@ def ledger_sum(
     if kinds is not None:
         txns = txns.filter(kind__in=kinds)
     return _sum(Entry.objects.filter(account__code__in=codes, transaction__in=txns), "amount")
-
-
-def close_of(table: Table, shift: Shift) -> TableShiftClose | None:
-    return TableShiftClose.objects.filter(table=table, shift=shift).first()
 
 
 def visible_alerts(user: Any) -> QuerySet[Alert]:
