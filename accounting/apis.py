@@ -8,22 +8,19 @@ accountant) enters soft counts; accountants read everything and export reports; 
 
 from __future__ import annotations
 
-import tempfile
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import FileResponse, StreamingHttpResponse
+from django.http import FileResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounting import selectors
 from accounting import serializers as s
-from accounting.conf import int_knob
 from accounting.hold import statistical_hold
 from accounting.models import (
     ChipSet,
@@ -37,7 +34,8 @@ from accounting.models import (
     Slip,
     TableShiftClose,
 )
-from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, csv_chunks, get_report
+from accounting.reports import CONTENT_TYPES, REPORTS, Filters
+from accounting.reports import api as report_api
 from accounting.reports.base import text_cell
 from accounting.services import alerts, counts, exports, reconcile, shifts, slips
 from casino.core.roles import Role, has_role
@@ -50,6 +48,8 @@ from tables.selectors import visible_tables
 
 READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 PIT = role_permission(Role.PIT_MANAGER, read_roles=READERS)
+STATISTICAL_HOLD_FILTERS = ("date_from", "date_to", "shift", "table", "pit", "game")
+ACCOUNTANTS = report_api.ACCOUNTANTS
 
 
 def scoped(qs: QuerySet, user: Any, path: str = "table") -> QuerySet:
@@ -369,8 +369,14 @@ class TableShiftCloseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         shift = Shift.objects.filter(pk=shift_id).first() if shift_id is not None else None
         if shift is None:
             raise NotFound("no such shift", code="unknown_shift", field="shift")
-        figures = selectors.table_shift_figures(table, shift)
-        return Response({**figures.as_dict(), "hold_pct": text_cell(figures.hold, "percent")})
+        found = selectors.table_shift_figures(table, shift)
+        return Response(
+            {
+                **found.as_dict(),
+                "hold_pct": text_cell(found.hold, "percent"),
+                "statistical_hold_pct": text_cell(found.statistical_hold, "percent"),
+            }
+        )
 
 
 class ShiftCloseView(APIView):
@@ -450,102 +456,28 @@ class AlertViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 # -- reports ------------------------------------------------------------------------------------
 
 
-class _FileRenderer(BaseRenderer):
-    """Lets ``?format=csv|xlsx|pdf`` through content negotiation; the view returns the file itself."""
-
-    charset = None
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return b"" if data is None else JSONRenderer().render(data)
-
-
-class CSVRenderer(_FileRenderer):
-    media_type, format = "text/csv", "csv"
-
-
-class XLSXRenderer(_FileRenderer):
-    media_type, format = CONTENT_TYPES["xlsx"], "xlsx"
-
-
-class PDFRenderer(_FileRenderer):
-    media_type, format = "application/pdf", "pdf"
-
-
-ACCOUNTANTS = role_permission(Role.ACCOUNTANT, read_roles=(Role.ACCOUNTANT,))
-
-
-class ReportListView(APIView):
-    permission_classes = [ACCOUNTANTS]
+class ReportListView(report_api.ReportListView):
+    reports = REPORTS
+    url_prefix = "/api/accounting/reports/"
 
     @extend_schema(responses={200: dict}, operation_id="accounting_reports_list")
     def get(self, request: Request) -> Response:
-        return Response(
-            [
-                {
-                    "name": r.name,
-                    "title": r.title,
-                    "filters": list(r.filters_used),
-                    "formats": ["json", *WRITERS],
-                    "url": f"/api/accounting/reports/{r.name}/",
-                }
-                for r in REPORTS.values()
-            ]
-        )
+        return super().get(request)
 
 
-class ReportView(APIView):
+class ReportView(report_api.ReportView):
     """A report with filters: ``?format=json`` (default), ``csv`` (streamed), ``xlsx`` or ``pdf``.
 
     XLSX, PDF and JSON above ``EXPORT_SYNC_MAX_ROWS`` rows are refused with a pointer to the export
     job (POST /api/accounting/exports/), which writes the file in the background with progress.
     """
 
-    permission_classes = [ACCOUNTANTS]
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer, PDFRenderer]
-
-    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        # a refusal is JSON whatever file format was asked for
-        if isinstance(response, Response) and isinstance(getattr(request, "accepted_renderer", None), _FileRenderer):
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
+    reports = REPORTS
+    too_large_hint = "POST /api/accounting/exports/ to have the file written in the background"
 
     @extend_schema(responses={200: dict}, operation_id="accounting_report")
     def get(self, request: Request, name: str) -> Any:
-        fmt = request.query_params.get("format", "json")
-        filters = Filters.parse(request.query_params)
-        report = get_report(name, filters)
-        exports.ensure_can_export(request.user)
-        if fmt == "csv":
-            exports.audit_export(request.user, report=name, fmt="csv", filters=filters)
-            response = StreamingHttpResponse(csv_chunks(report), content_type=CONTENT_TYPES["csv"])
-            response["Content-Disposition"] = f'attachment; filename="{report.filename("csv")}"'
-            return response
-        rows = report.count()
-        limit = int_knob("EXPORT_SYNC_MAX_ROWS")
-        if rows > limit:
-            raise Conflict(
-                f"{rows} rows is more than {limit} to build now: POST /api/accounting/exports/ "
-                f"to have the file written in the background",
-                code="export_too_large",
-            )
-        exports.audit_export(request.user, report=name, fmt=fmt, filters=filters, rows=rows)
-        if fmt == "json":
-            body = [[text_cell(v, c.kind) for v, c in zip(row, report.columns)] for row in report.rows()]
-            return Response(
-                {
-                    "report": name,
-                    "title": report.title,
-                    "filters": filters.as_json(),
-                    "columns": [{"key": c.key, "title": c.title, "kind": c.kind} for c in report.columns],
-                    "rows": body,
-                }
-            )
-        if fmt not in WRITERS:
-            raise InvalidInput("format must be json, csv, xlsx or pdf", code="bad_format", field="format")
-        out = tempfile.TemporaryFile()
-        WRITERS[fmt](report, out)
-        out.seek(0)
-        return FileResponse(out, as_attachment=True, filename=report.filename(fmt), content_type=CONTENT_TYPES[fmt])
+        return super().get(request, name)
 
 
 class ExportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -566,9 +498,7 @@ class ExportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         data = s.ExportInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        export = exports.export_request(
-            actor=request.user, report=v["report"], fmt=v["format"], filters=Filters.parse(v["filters"])
-        )
+        export = exports.export_request(actor=request.user, report=v["report"], fmt=v["format"], filters=v["filters"])
         export.refresh_from_db()
         return Response(s.ReportExportSerializer(export).data, status=status.HTTP_202_ACCEPTED)
 
@@ -602,20 +532,21 @@ class AccountBalancesView(APIView):
 
 
 class StatisticalHoldView(APIView):
-    """Actual against theoretical hold per table and game, with the 95 % interval (same filters as reports)."""
+    """Per table and game: handle, rounds win, the statistical hold (rounds win ÷ handle) against the
+    theoretical hold with its 95 % interval. Filters as the reports' (a table and a shift by id)."""
 
     permission_classes = [role_permission(read_roles=READERS)]
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
-        f = Filters.parse(request.query_params)
-        table = Table.objects.filter(code=f.table).first() if f.table else None
-        if f.table and (table is None or not can_view_table(request.user, table)):
+        f = Filters.parse(request.query_params, allowed=STATISTICAL_HOLD_FILTERS, report="statistical hold")
+        table = Table.objects.filter(pk=f.table).first() if f.table is not None else None
+        if table is not None and not can_view_table(request.user, table):
             raise NotFound(f"no table {f.table}", code="unknown_table", field="table")
-        shift = Shift.objects.filter(pk=f.shift).first() if f.shift is not None else None
-        pit = f.pit
         if not has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) and table is None:
-            raise InvalidInput("pit managers ask per table (?table=<code>)", code="missing_parameter", field="table")
+            raise InvalidInput("pit managers ask per table (?table=<id>)", code="missing_parameter", field="table")
         return Response(
-            statistical_hold(table=table, shift=shift, game=f.game, pit=pit, date_from=f.date_from, date_to=f.date_to)
+            statistical_hold(
+                table=f.table, shift=f.shift, game=f.game, pit=f.pit, date_from=f.date_from, date_to=f.date_to
+            )
         )

@@ -19,6 +19,8 @@ DEFAULTS: dict[str, object] = {
     "RECONCILE_GRACE_HOURS": 24,
     "EXPORT_SYNC_MAX_ROWS": 10_000,
     "MINOR_UNIT_DIGITS": 2,
+    "CURRENCY": "EUR",
+    "CASINO_NAME": "Croupier",
 }
 
 

@@ -1,7 +1,7 @@
 """Statistical hold: the house's actual hold against the theoretical one from the engines' edges.
 
-For each table and game over a period: theoretical win = Σ over bet types of edge × handle; the
-actual win is Σ of what the house won on those bets. The 95 % interval is theoretical hold ± 1.96
+For each table and game over a period: the statistical hold is the rounds win ÷ the handle (both
+:mod:`accounting.figures`'); the theoretical win is Σ over bet types of edge × stake. The 95 % interval is theoretical hold ± 1.96
 standard errors, the variance of each bet type estimated from its results per unit staked around
 its theoretical edge (so the interval is the one the edge predicts). A hold outside the interval
 is flagged; with fewer than ``MIN_BETS`` bets the normal approximation is too rough to flag.
@@ -18,14 +18,15 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, FloatField, Sum
+from django.db.models import Count, F, FloatField, QuerySet, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from accounting import figures
 from accounting.models import HouseEdgeCache
 from tables.engines.errors import EngineError
-from tables.engines.registry import get_engine
-from tables.models import SettlementLine
+from tables.engines.registry import available_games, get_engine
+from tables.models import Settlement, SettlementLine
 
 Z95 = 1.96
 MIN_BETS = 30
@@ -49,12 +50,18 @@ def _edge_value(text: str) -> Fraction | float:
     return Fraction(text) if "/" in text else float(text)
 
 
-def house_edges(game: str, config: dict[str, Any]) -> dict[str, Fraction | float]:
-    """Bet type → the house's edge for these rules, computed once and cached in the database."""
+def house_edges(game: str, config: dict[str, Any], *, compute: bool = True) -> dict[str, Fraction | float] | None:
+    """Bet type → the house's edge for these rules, computed once and cached in the database.
+
+    With ``compute=False`` only the cache is read (None when the edges were never computed): what the
+    reconciliation does while it holds the shift's lock, after :func:`edges_prepare` ran without it.
+    """
     rules = rules_of(config)
     key = _key(rules)
     cached = HouseEdgeCache.objects.filter(game=game, config_key=key).values_list("rows", flat=True).first()
     if cached is None:
+        if not compute:
+            return None
         try:
             rows = [
                 {"bet": r.bet, "edge": _edge_text(r.edge), "method": r.method}
@@ -77,32 +84,58 @@ def house_edges(game: str, config: dict[str, Any]) -> dict[str, Fraction | float
     return edges
 
 
-def _lines(**filters: Any) -> Any:
-    lines = SettlementLine.objects.all()
+def _banked_games() -> list[str]:
+    return [g for g in available_games() if get_engine(g).banked]
+
+
+def edges_prepare(settlements: QuerySet[Settlement]) -> int:
+    """Compute (and cache) the edges of every banked game and rules ``settlements`` were played with;
+    returns how many rule sets there were. Some engines simulate for seconds: call it before taking
+    a lock, never under one."""
+    seen: set[tuple[str, str]] = set()
+    pairs = settlements.filter(round__game__in=_banked_games()).values_list("round__game", "round__config")
+    for game, config in pairs.distinct().iterator(chunk_size=2_000):
+        key = (game, _key(rules_of(config)))
+        if key not in seen:
+            seen.add(key)
+            house_edges(game, config)
+    return len(seen)
+
+
+def _settlements(**filters: Any) -> QuerySet[Settlement]:
+    qs = Settlement.objects.all()
     if filters.get("table") is not None:
-        lines = lines.filter(settlement__round__table=filters["table"])
+        qs = qs.filter(round__table=filters["table"])
     if filters.get("shift") is not None:
-        lines = lines.filter(settlement__round__shift=filters["shift"])
+        qs = qs.filter(round__shift=filters["shift"])
     if filters.get("game"):
-        lines = lines.filter(settlement__round__game=filters["game"])
+        qs = qs.filter(round__game=filters["game"])
     if filters.get("pit"):
-        lines = lines.filter(settlement__round__table__pit__code=filters["pit"])
+        qs = qs.filter(round__table__pit__code=filters["pit"])
     if filters.get("date_from"):
-        lines = lines.filter(settlement__round__shift__gaming_date__gte=filters["date_from"])
+        qs = qs.filter(round__shift__gaming_date__gte=filters["date_from"])
     if filters.get("date_to"):
-        lines = lines.filter(settlement__round__shift__gaming_date__lte=filters["date_to"])
-    return lines
+        qs = qs.filter(round__shift__gaming_date__lte=filters["date_to"])
+    return qs
 
 
-def statistical_hold(**filters: Any) -> list[dict[str, Any]]:
-    """One row per table and game: handle, actual and theoretical hold, the 95 % interval and a flag.
+def statistical_hold(*, compute_edges: bool = True, **filters: Any) -> list[dict[str, Any]]:
+    """One row per table and game: handle, rounds win, the statistical hold (rounds win ÷ handle), the
+    theoretical hold from the engines' edges, its 95 % interval and a flag.
 
-    Filters: ``table``, ``shift`` (objects), ``game``, ``pit`` (code), ``date_from``, ``date_to``.
+    Filters: ``table``, ``shift`` (objects or ids), ``game``, ``pit`` (code), ``date_from``, ``date_to``.
+    Handle and rounds win are :mod:`accounting.figures`' (so they equal every other report's). The
+    theoretical win is Σ edge × stake over the bet types the engine has an edge for (edges are quoted
+    per unit staked as placed); a bet without an edge counts at its actual result, so the theoretical
+    and actual holds share one divisor, the handle. With ``compute_edges=False`` only cached edges
+    are used (types without one count as uncovered).
     """
+    settlements = _settlements(**filters)
+    per_table = figures.round_figures(settlements, by=["round__table__code", "round__game"])
     amount = Cast("bet__amount", FloatField())
     per_unit = Cast(-F("net"), FloatField()) / amount
     groups = (
-        _lines(**filters)
+        SettlementLine.objects.filter(settlement__in=settlements)
         .values("settlement__round__table__code", "settlement__round__game", "settlement__round__config", "bet__type")
         .annotate(
             n=Count("id"),
@@ -118,8 +151,6 @@ def statistical_hold(**filters: Any) -> list[dict[str, Any]]:
         lambda: {
             "bets": 0,
             "covered_bets": 0,
-            "handle": 0,
-            "win": 0,
             "covered_handle": 0,
             "covered_win": 0,
             "theoretical_win": 0.0,
@@ -127,18 +158,19 @@ def statistical_hold(**filters: Any) -> list[dict[str, Any]]:
             "uncovered_types": set(),
         }
     )
+    edges_of: dict[tuple[str, str], dict[str, Fraction | float] | None] = {}
     for g in groups:
         key = (g["settlement__round__table__code"], g["settlement__round__game"])
         a = acc[key]
         n, stake, gain = g["n"], int(g["stake"]), int(g["gain"])
         a["bets"] += n
-        a["handle"] += stake
-        a["win"] += gain
-        engine = get_engine(key[1])
-        if not engine.banked:
-            a["uncovered_types"].add(g["bet__type"])
+        if not get_engine(key[1]).banked:
             continue
-        edge = house_edges(key[1], g["settlement__round__config"]).get(g["bet__type"])
+        config = g["settlement__round__config"]
+        rules = (key[1], _key(rules_of(config)))
+        if rules not in edges_of:
+            edges_of[rules] = house_edges(key[1], config, compute=compute_edges)
+        edge = (edges_of[rules] or {}).get(g["bet__type"])
         if edge is None:
             a["uncovered_types"].add(g["bet__type"])
             continue
@@ -151,32 +183,36 @@ def statistical_hold(**filters: Any) -> list[dict[str, Any]]:
         sigma2 = max((g["y2"] - 2 * e * g["y"] + n * e * e) / n, 0.0)
         a["variance"] += sigma2 * g["stake2"]
     rows = []
-    for (table, game), a in acc.items():
-        covered = a["covered_handle"]
+    for (table, game), r in sorted(per_table.items()):
+        a = acc[(table, game)]
+        banked = get_engine(game).banked
         row: dict[str, Any] = {
             "table": table,
             "game": game,
+            "family": str(figures.family_of(game)),
             "bets": a["bets"],
-            "handle": a["handle"],
-            "win": a["win"],
-            "covered_handle": covered,
+            "handle": r.handle,
+            "win": r.rounds_win,
+            "statistical_hold": figures.ratio_text(r.statistical_hold),  # exact, "n/d"
+            "actual_hold": None if r.statistical_hold is None else round(float(r.statistical_hold), 6),
+            "covered_handle": a["covered_handle"],
             "uncovered_bet_types": sorted(a["uncovered_types"]),
-            "actual_hold": None,
+            "theoretical_win": None,
             "theoretical_hold": None,
             "ci95": None,
             "flag": False,
         }
-        if covered:
-            actual = a["covered_win"] / covered
-            theo = a["theoretical_win"] / covered
-            half = Z95 * math.sqrt(a["variance"]) / covered
+        if banked and a["covered_handle"] and r.handle:
+            # bets without an edge count at their actual result: they move both sides alike
+            theoretical = a["theoretical_win"] + (r.rounds_win - a["covered_win"])
+            half = Z95 * math.sqrt(a["variance"])
             row.update(
-                actual_hold=round(actual, 6),
-                theoretical_hold=round(theo, 6),
-                ci95=[round(theo - half, 6), round(theo + half, 6)],
-                flag=a["covered_bets"] >= MIN_BETS and not (theo - half <= actual <= theo + half),
+                theoretical_win=round(theoretical),
+                theoretical_hold=round(theoretical / r.handle, 6),
+                ci95=[round((theoretical - half) / r.handle, 6), round((theoretical + half) / r.handle, 6)],
+                flag=a["covered_bets"] >= MIN_BETS and not (theoretical - half <= r.rounds_win <= theoretical + half),
             )
-        if not get_engine(game).banked:
-            row["note"] = "pool game: the house's take is its rake, not a hold against an edge"
+        if not banked:
+            row["note"] = "not banked: the house's take is its commission or rake, not a hold against an edge"
         rows.append(row)
     return rows

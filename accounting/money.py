@@ -1,33 +1,56 @@
 """Exact money and percentage text: integers in, strings out, one rounding rule, no floats.
 
+This is the one money formatter: the screens (``tables.templatetags.croupier.money``), the reports'
+CSV, JSON, XLSX and PDF writers and the services' messages all write money through it.
+
 >>> money_text(123456), money_text(-5), money_text(0)
 ('1234.56', '-0.05', '0.00')
+>>> money_text(-123456789, grouping=True), money_text(99, grouping=True)
+('-1,234,567.89', '0.99')
 >>> hold_fraction(1250, 10000), percent_text(hold_fraction(1250, 10000))
 (Fraction(1, 8), '12.50')
 >>> percent_text(Fraction(1, 3)), percent_text(Fraction(-1, 3)), percent_text(Fraction(1, 8000))
 ('33.33', '-33.33', '0.01')
->>> percent_text(Fraction(1, 80000)), percent_text(None)
-('0.00', '')
+>>> percent_text(Fraction(1, 80000)), percent_text(None), percent_text(Fraction(1, 80000), places=4)
+('0.00', '', '0.0013')
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 
-from accounting.conf import int_knob
+from accounting.conf import int_knob, knob
 
 
 def digits() -> int:
     return int_knob("MINOR_UNIT_DIGITS")
 
 
-def money_text(minor: int, places: int | None = None) -> str:
-    """``minor`` units as a decimal string with exactly ``places`` decimals (the currency's)."""
+def currency() -> str:
+    """The casino's currency (ISO 4217 code): every table plays in it; report headers name it."""
+    return str(knob("CURRENCY"))
+
+
+def money_formatter(places: int | None = None, *, grouping: bool = False) -> Callable[[int], str]:
+    """A function writing minor units with exactly ``places`` decimals (the currency's), optionally
+    with thousands separators. Made once per column by the report writers, which write millions."""
     places = digits() if places is None else places
-    sign = "-" if minor < 0 else ""
-    whole, part = divmod(abs(minor), 10**places)
-    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+    scale = 10**places
+
+    def text(minor: int) -> str:
+        whole, part = divmod(-minor if minor < 0 else minor, scale)
+        head = f"{whole:,}" if grouping else str(whole)
+        sign = "-" if minor < 0 else ""
+        return f"{sign}{head}.{part:0{places}d}" if places else f"{sign}{head}"
+
+    return text
+
+
+def money_text(minor: int, places: int | None = None, *, grouping: bool = False) -> str:
+    """``minor`` units as a decimal string with exactly ``places`` decimals (the currency's)."""
+    return money_formatter(places, grouping=grouping)(minor)
 
 
 def money_decimal(minor: int, places: int | None = None) -> Decimal:
@@ -36,7 +59,7 @@ def money_decimal(minor: int, places: int | None = None) -> Decimal:
 
 
 def hold_fraction(win: int, drop: int) -> Fraction | None:
-    """Hold = win / drop, exact; None when nothing was dropped (hold is undefined, not zero)."""
+    """win / drop (or win / handle), exact; None when the divisor is 0 (undefined, not zero)."""
     if drop == 0:
         return None
     return Fraction(win, drop)
@@ -50,15 +73,21 @@ def round_half_away(value: Fraction) -> int:
     return whole if value >= 0 else -whole
 
 
-def percent_text(value: Fraction | None, places: int = 2) -> str:
+def _exact(value: Fraction | float) -> Fraction:
+    # statistics (the statistical hold's interval) arrive as floats: their shortest decimal text
+    return value if isinstance(value, Fraction) else Fraction(repr(float(value)))
+
+
+def percent_text(value: Fraction | float | None, places: int = 2) -> str:
     """A fraction as a percentage with ``places`` decimals, rounded half away from zero."""
     if value is None:
         return ""
-    scaled = round_half_away(value * 100 * 10**places)
+    scaled = round_half_away(_exact(value) * 100 * 10**places)
     return money_text(scaled, places)
 
 
-def percent_decimal(value: Fraction | None, places: int = 2) -> Decimal | None:
+def percent_decimal(value: Fraction | float | None, places: int = 2) -> Decimal | None:
+    """The percentage as ``percent_text`` writes it, as a Decimal (12.50 for 1/8)."""
     if value is None:
         return None
-    return Decimal(round_half_away(value * 100 * 10**places)).scaleb(-places)
+    return Decimal(round_half_away(_exact(value) * 100 * 10**places)).scaleb(-places)

@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
+from accounting import figures
 from accounting.models import ReportExport, TableShiftClose
-from accounting.money import hold_fraction, money_text, percent_text
-from accounting.reports import FORMATS, REPORTS, Filters
+from accounting.money import currency, money_text, percent_text
+from accounting.reports import REPORTS, WRITERS, Filters
 from accounting.selectors import visible_alerts
 from casino.core.roles import Role, has_role
 from casino.errors import InvalidInput
@@ -34,7 +35,7 @@ def index(request: HttpRequest) -> HttpResponse:
         )
     error = None
     try:
-        filters = Filters.parse(request.GET)
+        filters = Filters.parse(request.GET, allowed=FILTER_FIELDS, report="accounting page")
     except InvalidInput as exc:
         filters, error = Filters(), exc.message
     query = {k: v for k, v in filters.as_json().items() if k in FILTER_FIELDS}
@@ -43,23 +44,30 @@ def index(request: HttpRequest) -> HttpResponse:
             "name": r.name,
             "title": r.title,
             "links": [
-                (fmt.upper(), f"{reverse('report', kwargs={'name': r.name})}?{urlencode({**query, 'format': fmt})}")
-                for fmt in FORMATS
+                (
+                    fmt.upper(),
+                    f"{reverse('report', kwargs={'name': r.name})}?"
+                    f"{urlencode({**{k: v for k, v in query.items() if k in r.filters_used}, 'format': fmt})}",
+                )
+                for fmt in WRITERS
             ],
         }
         for r in REPORTS.values()
     ]
     closes: list[dict[str, Any]] = []
-    for c in TableShiftClose.objects.select_related("table", "shift").order_by("-closed_at")[:20]:
+    recent = TableShiftClose.objects.select_related("table", "shift__shift_type").order_by("-closed_at")[:20]
+    for c in recent:
         closes.append(
             {
                 "table": c.table.code,
                 "shift": str(c.shift),
-                "drop": money_text(c.drop),
-                "win": money_text(c.count_win),
-                "hold": percent_text(hold_fraction(c.count_win, c.drop)),
-                "rounds_win": money_text(c.rounds_win),
-                "variance": money_text(c.variance),
+                "drop": money_text(c.drop, grouping=True),
+                "count_win": money_text(c.count_win, grouping=True),
+                "hold": percent_text(figures.hold(c.count_win, c.drop)),
+                "marker_payments": money_text(c.marker_payments, grouping=True),
+                "rounds_win": money_text(c.rounds_win, grouping=True),
+                "pool_change": money_text(c.pool_change, grouping=True),
+                "variance": money_text(c.variance, grouping=True),
                 "short": c.variance < 0,
             }
         )
@@ -73,9 +81,10 @@ def index(request: HttpRequest) -> HttpResponse:
             "filters": query,
             "error": error,
             "closes": closes,
+            "currency": currency(),
             "exports": exports,
             "alerts": alerts,
-            "tables": Table.objects.order_by("code").values_list("code", flat=True),
+            "tables": Table.objects.order_by("code").values_list("pk", "code"),
             "pits": Pit.objects.order_by("code").values_list("code", flat=True),
         },
     )

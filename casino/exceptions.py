@@ -102,6 +102,25 @@ def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonRe
     return JsonResponse(error_body("not_found", f"nothing at {request.path}"), status=404)
 
 
+class ApiNotFoundMiddleware:
+    """Any 404 under ``/api/`` is the JSON error body, never an HTML page (Django's debug page in DEBUG,
+    the screens' page otherwise): an API client always gets ``{"error": {"code": "not_found", …}}``.
+    Listed outside CommonMiddleware, so a path missing its slash is still redirected first."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and request.path.startswith("/api/")
+            and not str(response.get("Content-Type", "")).startswith("application/json")
+        ):
+            return json_404(request)
+        return response
+
+
 def json_400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse(error_body("bad_request", "bad request"), status=400)
 

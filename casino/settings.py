@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "casino.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on the API
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "casino.exceptions.ApiNotFoundMiddleware",  # a 404 under /api/ is JSON, in every mode
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -139,8 +140,10 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        # the token first: an unauthenticated call is then a 401 with ``WWW-Authenticate: Token``
+        # (DRF answers 403 when the first class, like the session's, names no challenge)
         "casino.authentication.TokenAuthentication",  # DRF's, with the roles in the same query
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
@@ -247,6 +250,7 @@ CROUPIER = {
     "EXPORT_SYNC_MAX_ROWS": env_int("CROUPIER_EXPORT_SYNC_MAX_ROWS", 10_000, minimum=0),
     "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
     "CURRENCY": _currency(env_str("CROUPIER_CURRENCY", "EUR")),  # ISO 4217: what the screens show amounts in
+    "CASINO_NAME": env_str("CROUPIER_CASINO_NAME", "Croupier"),  # on the reports' PDF header
     # players: ratings, comps and the cash transaction log (docs/players.md); amounts in minor units
     "CASH_REPORT_THRESHOLD": env_int("CROUPIER_CASH_REPORT_THRESHOLD", 1_000_000, minimum=1),  # a day's total above
     "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win

@@ -1,9 +1,18 @@
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from casino.auth import ObtainTokenView
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the static file."""
+    return redirect(static("croupier/favicon.ico"), permanent=True)
+
 
 # The apps' URLs by dotted path, as INSTALLED_APPS names them: casino is the layer below every app
 # and imports none of them (docs/architecture.md).
@@ -21,6 +30,7 @@ urlpatterns = [
     path("audit/", include("casino.audit.web_urls")),
     path("players/", include("players.web_urls")),
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
+    path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include("floor.urls")),  # the screens: login, each role's home, dealer, pit

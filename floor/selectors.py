@@ -1,9 +1,11 @@
 """Reads for the screens: the dealer's table, the pit manager's floor, a table's rounds, a round's trail.
 
-Selectors only (no writes). Money stays in integer minor units; the templates format it.
-Win and hold come from accounting's figures for a table's shift: the count win and hold of the
-drop once the shift's counts are in, and until then the rounds' win (Σ settlement house net)
-with hold as a share of the handle — the screens say which one they show.
+Selectors only (no writes). Money stays in integer minor units; the templates format it. Every
+figure is accounting's (``accounting.figures``), and each part of a screen uses one basis, named
+on it: the tiles and both charts show the rounds win and the statistical hold (rounds win ÷
+handle), live as rounds settle; the "counts" table shows, per table once its counts are in, the
+count win and the hold of the drop beside the rounds win, the pool change, the marker payments
+and the variance they explain.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Q, QuerySet
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
-from accounting.money import hold_fraction
-from accounting.selectors import table_shift_figures_many, visible_alerts
+from accounting import figures
+from accounting.models import Reconciliation, TableShiftClose
+from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
 from players.selectors import pit_panels
 from tables.access import can_view_table
@@ -38,6 +41,7 @@ from tables.models import (
     ShiftStatus,
     Table,
 )
+from tables.selectors import current_shift
 
 TRIANGLE_DECK_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
 
@@ -111,18 +115,52 @@ def deck_of(game: str) -> str:
 # -- the pit manager's floor ---------------------------------------------------------------------
 
 
+def recent_shifts(limit: int = 9) -> list[Shift]:
+    """The shifts a pit manager may look back on (three days of three shifts), newest first: a closed
+    shift stays on the screen, with its counts, closes and reconciliation."""
+    return list(Shift.objects.select_related("shift_type").filter(starts_at__lte=timezone.now())
+                .order_by("-starts_at")[:limit])
+
+
+def chosen_shift(shift_id: Any) -> Shift | None:
+    """The shift asked for (``?shift=<id>``), else the one open now, else the latest that started."""
+    if shift_id not in (None, "") and str(shift_id).isdigit():
+        shift = Shift.objects.select_related("shift_type").filter(pk=int(str(shift_id))).first()
+        if shift is not None:
+            return shift
+    latest = recent_shifts(1)
+    return current_shift() or (latest[0] if latest else None)
+
+
 @dataclass
 class TableRow:
+    """A tile: the table, who deals, what is in play, and its rounds' figures this shift."""
+
     table: Table
     dealer: str
     live: Round | None
-    rounds: int
-    handle: int
-    win: int
-    win_basis: str  # "count" (the shift's counts are in) or "rounds" (Σ settlement house net)
-    drop: int | None
-    hold: Fraction | None
-    hold_basis: str  # "drop" or "handle"
+    figures: TableShiftFigures | None
+
+    @property
+    def rounds(self) -> int:
+        return self.figures.rounds if self.figures else 0
+
+    @property
+    def handle(self) -> int:
+        return self.figures.handle if self.figures else 0
+
+    @property
+    def win(self) -> int:
+        """The rounds win (every tile and chart on the floor has this one basis)."""
+        return self.figures.rounds_win if self.figures else 0
+
+    @property
+    def hold(self) -> Fraction | None:
+        """The statistical hold: rounds win ÷ handle."""
+        return self.figures.statistical_hold if self.figures else None
+
+    win_basis = "rounds"
+    hold_basis = "handle"
 
     @property
     def next_say(self) -> str:
@@ -133,68 +171,59 @@ class TableRow:
 def floor_rows(tables: Iterable[Table], shift: Shift | None) -> list[TableRow]:
     now = timezone.now()
     tables = list(tables)
-    dealers = dict(
-        Assignment.objects.filter(
-            table__in=tables,
-            starts_at__lte=now,
-            ends_at__gt=now,
-            relieved_at__isnull=True,
+    if shift is not None and shift.status == ShiftStatus.CLOSED:  # who dealt it
+        on_duty = Assignment.objects.filter(table__in=tables, shift=shift)
+    else:  # who deals now
+        on_duty = Assignment.objects.filter(
+            table__in=tables, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
             shift__status=ShiftStatus.OPEN,
         )
-        .order_by("table_id", "-starts_at")
-        .values_list("table_id", "dealer__username")
-    )
+    # the latest assignment of each table wins (values_list keeps the last of each key)
+    dealers = dict(on_duty.order_by("table_id", "starts_at").values_list("table_id", "dealer__username"))
     live = {r.table_id: r for r in Round.objects.filter(table__in=tables, status__in=LIVE_STATUSES)}
-    figures = table_shift_figures_many(tables, shift) if shift is not None else {}  # one query per kind, not per table
-    rows = []
-    for table in tables:
-        if shift is None:
-            rows.append(
-                TableRow(table, dealers.get(table.pk, ""), live.get(table.pk), 0, 0, 0, "rounds", None, None, "handle")
-            )
-            continue
-        fig = figures[table.pk]
-        count_win = fig.count_win
-        if count_win is not None and fig.drop:
-            win, win_basis, hold, hold_basis = count_win, "count", fig.hold, "drop"
-        else:
-            win, win_basis = fig.rounds_win, "rounds"
-            hold, hold_basis = hold_fraction(fig.rounds_win, fig.handle), "handle"
-        rows.append(
-            TableRow(
-                table,
-                dealers.get(table.pk, ""),
-                live.get(table.pk),
-                fig.rounds,
-                fig.handle,
-                win,
-                win_basis,
-                fig.drop,
-                hold,
-                hold_basis,
-            )
-        )
-    return rows
+    found = table_shift_figures_many(tables, shift) if shift is not None else {}  # one query per kind, not per table
+    return [TableRow(t, dealers.get(t.pk, ""), live.get(t.pk), found.get(t.pk)) for t in tables]
 
 
-def _hold_pct(win: int, handle: int) -> float | None:
-    hold = hold_fraction(win, handle)
-    return None if hold is None else round(float(hold * 100), 2)
+@dataclass
+class CountRow:
+    """A table whose counts are in: the count's figures beside the rounds', and what explains the variance."""
+
+    table: Table
+    figures: TableShiftFigures
+    closed: bool
+    reconciliation: str  # "balanced", "variance", or "" when not run
+
+    @property
+    def hold(self) -> Fraction | None:
+        return self.figures.hold
+
+
+def count_rows(rows: Iterable[TableRow], shift: Shift | None) -> list[CountRow]:
+    """The tiles' tables whose opener, closer and soft count are recorded (closed or about to be)."""
+    if shift is None:
+        return []
+    counted = [r for r in rows if r.figures is not None and r.figures.count_win is not None]
+    ids = [r.table.pk for r in counted]
+    closed = set(TableShiftClose.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", flat=True))
+    status = dict(Reconciliation.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", "status"))
+    return [CountRow(r.table, r.figures, r.table.pk in closed, status.get(r.table.pk, ""))
+            for r in counted if r.figures is not None]
+
+
+def _pct(value: Fraction | None) -> float | None:
+    return None if value is None else round(float(value * 100), 2)
 
 
 def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, Any]]:
-    """Σ rounds' win and handle per clock hour of settlement in the shift (hold of handle)."""
+    """The rounds win and handle per clock hour of settlement in the shift (statistical hold)."""
     if shift is None:
         return []
     tz = timezone.get_current_timezone()
-    rows = (
-        Settlement.objects.filter(round__table__in=list(tables), round__shift=shift)
-        .annotate(hour=TruncHour("settled_at", tzinfo=tz))
-        .values("hour")
-        .annotate(win=Sum("house_net"), handle=Sum("handle"), n=Count("id"))
-        .order_by("hour")
+    settled = Settlement.objects.filter(round__table__in=list(tables), round__shift=shift).annotate(
+        hour=TruncHour("settled_at", tzinfo=tz)
     )
-    by_hour = {r["hour"]: r for r in rows}
+    by_hour = {key[0]: r for key, r in figures.round_figures(settled, by=["hour"], pools=False).items()}
     start = timezone.localtime(shift.starts_at, tz).replace(minute=0, second=0, microsecond=0)
     end = min(timezone.localtime(shift.ends_at, tz), timezone.localtime(timezone.now(), tz))
     hours: list[dt.datetime] = []
@@ -205,15 +234,14 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
     hours += [h for h in by_hour if h not in hours]
     out = []
     for hour in sorted(hours):
-        r = by_hour.get(hour, {"win": 0, "handle": 0, "n": 0})
-        win, handle = int(r["win"] or 0), int(r["handle"] or 0)
+        r = by_hour.get(hour, figures.RoundFigures())
         out.append(
             {
                 "hour": hour.strftime("%H:00"),
-                "win": win,
-                "handle": handle,
-                "rounds": r["n"],
-                "hold_pct": _hold_pct(win, handle),
+                "win": r.rounds_win,
+                "handle": r.handle,
+                "rounds": r.rounds,
+                "hold_pct": _pct(r.statistical_hold),
             }
         )
     return out
@@ -226,7 +254,7 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
             "win": r.win,
             "handle": r.handle,
             "rounds": r.rounds,
-            "hold_pct": None if r.hold is None else round(float(r.hold * 100), 2),
+            "hold_pct": _pct(r.hold),
             "hold_basis": r.hold_basis,
         }
         for r in rows

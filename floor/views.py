@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from accounting.money import currency
 from accounting.reports.definitions import REPORTS
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
@@ -124,17 +125,22 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
 # -- the pit manager -------------------------------------------------------------------------------
 
 
-def _floor(user: Any) -> dict[str, Any]:
-    shift = current_shift()
+def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
+    shift = dashboard.chosen_shift(shift_id)
     tables = list(pit_tables(user))
     rows = dashboard.floor_rows(tables, shift)
     return {
         "shift": shift,
+        "shifts": dashboard.recent_shifts(),
+        "chosen": shift_id if shift is not None and str(shift_id) == str(shift.pk) else "",
         "rows": rows,
+        "counts": dashboard.count_rows(rows, shift),
+        "currency": currency(),
         "charts": {
             "by_hour": dashboard.win_by_hour(tables, shift),
             "by_table": dashboard.win_by_table(rows),
             "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
+            "currency": currency(),
         },
         "big_bets": dashboard.big_bets(tables, shift),
         "alerts": dashboard.open_alerts(user, tables),
@@ -148,7 +154,7 @@ def _floor(user: Any) -> dict[str, Any]:
 def pit_dashboard(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, "the pit dashboard is for pit managers")
-    return render(request, "pit/dashboard.html", _floor(request.user))
+    return render(request, "pit/dashboard.html", _floor(request.user, request.GET.get("shift")))
 
 
 @require_GET
@@ -162,7 +168,7 @@ def pit_live(request: HttpRequest) -> HttpResponse:
         return redirect(login)
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, "the pit dashboard is for pit managers")
-    return render(request, "pit/_live.html", _floor(request.user))
+    return render(request, "pit/_live.html", _floor(request.user, request.GET.get("shift")))
 
 
 @login_required

@@ -10,26 +10,18 @@ accountants and compliance, and only compliance reads the log and its report lin
 from __future__ import annotations
 
 import datetime as dt
-import tempfile
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import FileResponse, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounting.apis import CSVRenderer, PDFRenderer, XLSXRenderer, _FileRenderer
-from accounting.conf import int_knob
-from accounting.reports import CONTENT_TYPES, WRITERS, Filters, csv_chunks
-from accounting.reports.base import text_cell
-from casino.audit.services import audit_export_logged
-from casino.core.roles import Role, has_role
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from accounting.reports.api import ReportView
+from casino.core.roles import Role
+from casino.errors import Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent
 from casino.permissions import role_permission
 from players import reports, selectors
@@ -359,56 +351,20 @@ class CashReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 # -- exports ----------------------------------------------------------------------------------------------
 
 
-class PlayerReportView(APIView):
+class PlayerReportView(ReportView):
     """``ratings`` and ``comps`` (accountants, compliance), ``cash_transactions`` and ``cash_reports``
     (compliance only): ``?format=json`` (default), ``csv`` (streamed), ``xlsx`` or ``pdf``; filters
-    ``date_from``, ``date_to`` (gaming dates), ``table``, ``pit`` (codes). Every export is audited."""
+    ``date_from``, ``date_to`` (gaming dates), ``table`` (id), ``pit`` (code), as each report takes them.
+    Every export is audited (accounting.reports.api, the report view every area shares)."""
 
     permission_classes = [role_permission(read_roles=(Role.ACCOUNTANT, Role.COMPLIANCE))]
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer, PDFRenderer]
+    reports = reports.REPORTS
+    audit_prefix = "players."
+    too_large_hint = "narrow the dates, or take the CSV (streamed)"
 
-    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(response, Response) and isinstance(getattr(request, "accepted_renderer", None), _FileRenderer):
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
+    def readers(self, name: str) -> tuple[Role, ...]:
+        return reports.READERS[name]
 
     @extend_schema(responses={200: dict}, operation_id="players_report")
     def get(self, request: Request, name: str) -> Any:
-        fmt = request.query_params.get("format", "json")
-        filters = Filters.parse(request.query_params)
-        report = reports.get_report(name, filters)
-        if not has_role(request.user, *reports.READERS[name]):
-            raise Forbidden(
-                f"the {report.title.lower()} is exported by {' or '.join(r.value for r in reports.READERS[name])}",
-                code="role_required",
-            )
-        if fmt == "csv":
-            audit_export_logged(request.user, f"players.{name}.csv", filters.as_json())
-            response = StreamingHttpResponse(csv_chunks(report), content_type=CONTENT_TYPES["csv"])
-            response["Content-Disposition"] = f'attachment; filename="{report.filename("csv")}"'
-            return response
-        if fmt != "json" and fmt not in WRITERS:
-            raise InvalidInput("format must be json, csv, xlsx or pdf", code="bad_format", field="format")
-        rows = report.count()
-        limit = int_knob("EXPORT_SYNC_MAX_ROWS")
-        if rows > limit:
-            raise Conflict(
-                f"{rows} rows is more than {limit}: narrow the dates, or take the CSV (streamed)",
-                code="export_too_large",
-            )
-        audit_export_logged(request.user, f"players.{name}.{fmt}", filters.as_json(), rows=rows)
-        if fmt == "json":
-            body = [[text_cell(v, c.kind) for v, c in zip(row, report.columns)] for row in report.rows()]
-            return Response(
-                {
-                    "report": name,
-                    "title": report.title,
-                    "filters": filters.as_json(),
-                    "columns": [{"key": c.key, "title": c.title, "kind": c.kind} for c in report.columns],
-                    "rows": body,
-                }
-            )
-        out = tempfile.TemporaryFile()
-        WRITERS[fmt](report, out)
-        out.seek(0)
-        return FileResponse(out, as_attachment=True, filename=report.filename(fmt), content_type=CONTENT_TYPES[fmt])
+        return super().get(request, name)

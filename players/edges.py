@@ -39,7 +39,10 @@ def edges_for(game: str, config: dict[str, Any], *, compute: bool) -> Edges | No
     if found is not None:
         return found
     if compute:
-        edges = house_edges(game, config)
+        computed = house_edges(game, config)
+        if computed is None:
+            return None
+        edges = computed
     else:
         rows = HouseEdgeCache.objects.filter(game=game, config_key=key[1]).values_list("rows", flat=True).first()
         if rows is None:

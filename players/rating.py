@@ -37,7 +37,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from accounting.money import round_half_away
+from accounting.money import percent_text, round_half_away
 
 Span = tuple[dt.datetime, dt.datetime]
 US_PER_HOUR = 3_600_000_000
@@ -361,9 +361,4 @@ def fraction_text(value: Fraction | None) -> str:
 
 def percent4(value: Fraction | None) -> str:
     """An edge as a percentage with four decimals, halves away from zero (display only)."""
-    if value is None:
-        return ""
-    scaled = round_half_away(value * 100 * 10_000)
-    sign = "-" if scaled < 0 else ""
-    whole, part = divmod(abs(scaled), 10_000)
-    return f"{sign}{whole}.{part:04d}"
+    return percent_text(value, 4)

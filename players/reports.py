@@ -2,7 +2,7 @@
 
 ratings and comps are for accountants (and compliance); the cash transaction log and the cash
 transaction report lines are for compliance only. Filters: ``date_from``, ``date_to`` (gaming
-dates), ``table`` (code), ``pit`` (code).
+dates), ``table`` (id), ``pit`` (code); each report says which it takes (``filters_used``).
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, QuerySet, Sum
 
-from accounting.reports.base import DATE, DATETIME, INT, MONEY, Column, Filters, Report
+from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
-from casino.errors import InvalidInput, NotFound
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 
 ITERATOR_CHUNK = 2_000
@@ -35,12 +34,12 @@ class RatingsReport(Report):
     title = "Player ratings"
     filters_used = ("date_from", "date_to", "table", "pit")
     columns = (
-        Column("slip", "Slip", INT),
+        Column("slip", "Slip", INT, identifier=True),
         Column("gaming_date", "Gaming date", DATE),
         Column("player", "Player"),
         Column("card", "Card"),
         Column("table", "Table"),
-        Column("seat", "Seat", INT),
+        Column("seat", "Seat", INT, identifier=True),
         Column("opened_at", "Opened", DATETIME),
         Column("closed_at", "Closed", DATETIME),
         Column("minutes", "Minutes played", INT, total=True),
@@ -50,7 +49,7 @@ class RatingsReport(Report):
         Column("average_bet", "Average bet", MONEY),
         Column("source", "Average bet from"),
         Column("estimate", "Floor estimate", MONEY),
-        Column("edge", "House edge %"),
+        Column("edge", "House edge %", PERCENT, places=4),
         Column("theo", "Theoretical win", MONEY, total=True),
         Column("actual", "Actual win", MONEY, total=True),
         Column("buy_in_cash", "Cash buy-in", MONEY, total=True),
@@ -64,18 +63,16 @@ class RatingsReport(Report):
         f = self.filters
         qs = SlipRating.objects.select_related("slip__player", "slip__table", "slip__shift")
         qs = _dates(qs, f, "slip__shift__gaming_date")
-        if f.table:
-            qs = qs.filter(slip__table__code=f.table)
+        if f.table is not None:
+            qs = qs.filter(slip__table_id=f.table)
         if f.pit:
             qs = qs.filter(slip__table__pit__code=f.pit)
         return qs.order_by("slip__shift__gaming_date", "slip__opened_at", "slip_id")
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        from players.rating import percent4
-
         for r in self.queryset().iterator(chunk_size=ITERATOR_CHUNK):
             slip = r.slip
-            edge = percent4(_fraction(r.house_edge))
+            edge = _fraction(r.house_edge)
             yield (
                 slip.pk,
                 slip.shift.gaming_date,
@@ -132,8 +129,8 @@ class CompsReport(Report):
         f = self.filters
         qs = SlipRating.objects.filter(slip__player__isnull=False)
         qs = _dates(qs, f, "slip__shift__gaming_date")
-        if f.table:
-            qs = qs.filter(slip__table__code=f.table)
+        if f.table is not None:
+            qs = qs.filter(slip__table_id=f.table)
         if f.pit:
             qs = qs.filter(slip__table__pit__code=f.pit)
         groups = (
@@ -180,7 +177,7 @@ class CashTransactionLogReport(Report):
     title = "Multiple transaction log"
     filters_used = ("date_from", "date_to", "table")
     columns = (
-        Column("id", "Id", INT),
+        Column("id", "Id", INT, identifier=True),
         Column("gaming_date", "Gaming date", DATE),
         Column("recorded_at", "Time", DATETIME),
         Column("player", "Player"),
@@ -190,7 +187,7 @@ class CashTransactionLogReport(Report):
         Column("kind", "Kind"),
         Column("amount", "Amount", MONEY),
         Column("location", "Location"),
-        Column("slip", "Slip", INT),
+        Column("slip", "Slip", INT, identifier=True),
         Column("recorded_by", "Recorded by"),
     )
 
@@ -198,8 +195,8 @@ class CashTransactionLogReport(Report):
         f = self.filters
         qs = CashTransaction.objects.select_related("player", "slip__player", "recorded_by")
         qs = _dates(qs, f, "gaming_date")
-        if f.table:
-            qs = qs.filter(Q(table__code=f.table))
+        if f.table is not None:
+            qs = qs.filter(table_id=f.table)
         for t in qs.order_by("gaming_date", "recorded_at", "id").iterator(chunk_size=ITERATOR_CHUNK):
             player = t.player or (t.slip.player if t.slip is not None else None)
             yield (
@@ -271,12 +268,3 @@ READERS: dict[str, tuple[Role, ...]] = {
     "cash_transactions": (Role.COMPLIANCE,),
     "cash_reports": (Role.COMPLIANCE,),
 }
-
-
-def get_report(name: str, filters: Filters) -> Report:
-    cls = REPORTS.get(name)
-    if cls is None:
-        raise NotFound(f"no report {name!r} (reports: {', '.join(REPORTS)})", code="unknown_report")
-    if filters.group or filters.kind or filters.threshold is not None or filters.game or filters.dealer:
-        raise InvalidInput(f"{name} is filtered by {', '.join(cls.filters_used)} only", code="bad_filter")
-    return cls(filters)

@@ -7,37 +7,31 @@ hits and run bonus meters; accountants and auditors read everything; accountants
 
 from __future__ import annotations
 
-import tempfile
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import FileResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounting.apis import CSVRenderer, PDFRenderer, XLSXRenderer
-from accounting.conf import int_knob
-from accounting.reports.base import CONTENT_TYPES, WRITERS, csv_chunks, text_cell
-from accounting.services import exports
+from accounting.reports import api as report_api
+from accounting.reports.base import Report, text_cell
 from casino.core.roles import Role
-from casino.errors import Conflict, InvalidInput, NotFound
+from casino.errors import NotFound
 from casino.idempotency import idempotent
 from casino.permissions import role_permission
 from slots import selectors
 from slots import serializers as s
 from slots.models import BonusMeter, Machine, MeterReading, Progressive
-from slots.reports import REPORTS, SlotFilters, get_report
+from slots.reports import REPORTS, SlotFilters
 from slots.services import bonus, machines, progressives
 
 READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 SLOTS = role_permission(Role.PIT_MANAGER, read_roles=READERS)
-ACCOUNTANTS = role_permission(Role.ACCOUNTANT, read_roles=(Role.ACCOUNTANT,))
 
 
 def _pk(pk: Any, what: str, code: str) -> int:
@@ -299,59 +293,24 @@ class LiabilitiesView(APIView):
         })
 
 
-class ReportListView(APIView):
-    permission_classes = [ACCOUNTANTS]
+class ReportListView(report_api.ReportListView):
+    reports = REPORTS
+    url_prefix = "/api/slots/reports/"
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, operation_id="slots_reports_list")
     def get(self, request: Request) -> Response:
-        return Response([
-            {"name": r.name, "title": r.title, "filters": list(r.filters_used), "formats": ["json", *WRITERS],
-             "url": f"/api/slots/reports/{r.name}/"}
-            for r in REPORTS.values()
-        ])
+        return super().get(request)
 
 
-class ReportView(APIView):
-    """A slot report: ``?format=json`` (default), ``csv``, ``xlsx`` or ``pdf``; every export is audited."""
+class ReportView(report_api.ReportView):
+    """A slot report: ``?format=json`` (default), ``csv``, ``xlsx`` or ``pdf``; every export is audited
+    (accounting.reports.api, the report view every area shares)."""
 
-    permission_classes = [ACCOUNTANTS]
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer, PDFRenderer]
+    reports = REPORTS
 
-    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        # a refusal is JSON whatever file format was asked for
-        if isinstance(response, Response) and isinstance(
-            getattr(request, "accepted_renderer", None), CSVRenderer | XLSXRenderer | PDFRenderer
-        ):
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
+    def parse_filters(self, params: Any, report: type[Report]) -> SlotFilters:
+        return SlotFilters.parse(params, allowed=report.filters_used, report=f"{report.title.lower()} report")
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, operation_id="slots_report")
     def get(self, request: Request, name: str) -> Any:
-        fmt = request.query_params.get("format", "json")
-        if fmt not in ("json", *WRITERS):
-            raise InvalidInput("format must be json, csv, xlsx or pdf", code="bad_format", field="format")
-        filters = SlotFilters.parse(request.query_params)
-        report = get_report(name, filters)
-        exports.ensure_can_export(request.user)
-        if fmt == "csv":
-            exports.audit_export(request.user, report=name, fmt="csv", filters=filters)  # type: ignore[arg-type]
-            response = StreamingHttpResponse(csv_chunks(report), content_type=CONTENT_TYPES["csv"])
-            response["Content-Disposition"] = f'attachment; filename="{report.filename("csv")}"'
-            return response
-        rows = report.count()
-        limit = int_knob("EXPORT_SYNC_MAX_ROWS")
-        if rows > limit:
-            raise Conflict(f"{rows} rows is more than {limit}: ask for CSV, which streams", code="export_too_large")
-        exports.audit_export(request.user, report=name, fmt=fmt, filters=filters, rows=rows)  # type: ignore[arg-type]
-        if fmt == "json":
-            return Response({
-                "report": name,
-                "title": report.title,
-                "filters": filters.as_json(),
-                "columns": [{"key": c.key, "title": c.title, "kind": c.kind} for c in report.columns],
-                "rows": [[text_cell(v, c.kind) for v, c in zip(row, report.columns)] for row in report.rows()],
-            })
-        out = tempfile.TemporaryFile()
-        WRITERS[fmt](report, out)
-        out.seek(0)
-        return FileResponse(out, as_attachment=True, filename=report.filename(fmt), content_type=CONTENT_TYPES[fmt])
+        return super().get(request, name)

@@ -10,14 +10,25 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Collection, Iterator
+from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import Any, cast
 
-from accounting.reports.base import INT, MONEY, PERCENT, TEXT, Column, Report
-from casino.errors import InvalidInput, NotFound
+from accounting.reports.base import (
+    INT,
+    MONEY,
+    PERCENT,
+    TEXT,
+    Column,
+    Report,
+    date_param,
+    date_range,
+    refuse_unknown,
+)
+from casino.errors import InvalidInput
 from slots import selectors
+from slots.models import Machine
 
 
 @dataclass(frozen=True)
@@ -28,23 +39,25 @@ class SlotFilters:
     game: str | None = None
 
     @classmethod
-    def parse(cls, params: Any) -> SlotFilters:
+    def parse(cls, params: Any, *, allowed: Collection[str] | None = None, report: str = "") -> SlotFilters:
+        """From query parameters; a bad, unknown or unsupported filter, or an unknown machine, is refused."""
+        refuse_unknown(params, [f.name for f in fields(cls)], allowed, report)
         values: dict[str, Any] = {}
         for name in ("date_from", "date_to"):
             raw = params.get(name)
-            if raw in (None, ""):
-                continue
-            try:
-                values[name] = dt.date.fromisoformat(str(raw))
-            except ValueError:
-                raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)", code="bad_filter", field=name) from None
+            if raw not in (None, ""):
+                values[name] = date_param(name, raw)
         for name in ("machine", "game"):
             raw = params.get(name)
             if raw not in (None, ""):
-                values[name] = str(raw)[:80]
-        if values.get("date_from") and values.get("date_to") and values["date_from"] > values["date_to"]:
-            raise InvalidInput("date_from is after date_to", code="bad_filter", field="date_from")
+                values[name] = str(raw).strip()[:80]
+        date_range(values)
+        if "machine" in values and not Machine.objects.filter(asset_number=values["machine"]).exists():
+            raise InvalidInput(f"no machine {values['machine']!r}", code="unknown_machine", field="machine")
         return cls(**values)
+
+    def describe(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.as_json().items()) or "none (everything)"
 
     def as_json(self) -> dict[str, Any]:
         return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}
@@ -127,10 +140,3 @@ class HoldReport(Report):
 
 
 REPORTS: dict[str, type[Report]] = {r.name: r for r in (LiabilitiesReport, HoldReport)}
-
-
-def get_report(name: str, filters: SlotFilters) -> Report:
-    cls = REPORTS.get(name)
-    if cls is None:
-        raise NotFound(f"no slot report {name!r}; there are {', '.join(REPORTS)}", code="unknown_report")
-    return cls(filters)  # type: ignore[arg-type]

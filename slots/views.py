@@ -51,7 +51,8 @@ def index(request: HttpRequest) -> HttpResponse:
         {
             "title": r.title,
             "links": [
-                (fmt.upper(), f"{reverse('slots-report', kwargs={'name': r.name})}?{urlencode({**query, 'format': fmt})}")
+                (fmt.upper(), f"{reverse('slots-report', kwargs={'name': r.name})}?"
+                 f"{urlencode({**{k: v for k, v in query.items() if k in r.filters_used}, 'format': fmt})}")
                 for fmt in WRITERS
             ],
         }

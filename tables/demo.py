@@ -1,5 +1,10 @@
 """The demo floor: pits, a table of every game the engines play, staff of every role, an open
-shift, dealers on their tables; and simulated play through the same services as the API."""
+shift, dealers on their tables; and simulated play through the same services as the API.
+
+A whole gaming day (the shifts before the open one, played, counted, closed and reconciled) is
+``accounting.demo``: the paperwork is accounting's; this module gives it shifts, dealers and play,
+and a clock (:func:`demo_clock`) that the services read, so an earlier shift's records carry its times.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,8 @@ import datetime as dt
 import functools
 import logging
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,12 +93,14 @@ SPECS: dict[str, TableSpec] = {
     "horse_race": TableSpec(500, 50_000, 7),
     "calcutta_horse_race": TableSpec(500, 100_000, 7, {"min_bid": 500, "min_raise": 100}),
 }
-STAFF = [
+STAFF: list[tuple[str, Role | None]] = [
     ("admin", Role.ADMIN),
     ("pitboss", Role.PIT_MANAGER),
     ("salonboss", Role.PIT_MANAGER),
     ("accountant", Role.ACCOUNTANT),
     ("auditor", Role.AUDITOR),
+    ("counter", Role.ACCOUNTANT),  # the count team's second counter
+    ("cashier", None),  # the cage: signs fills out and credits in, holds no role on the floor
 ]
 
 
@@ -108,7 +117,7 @@ def _demo_password_hash() -> str:
     return make_password(DEMO_PASSWORD)
 
 
-def _user(username: str, role: Role, n: int) -> Any:
+def _user(username: str, role: Role | None, n: int) -> Any:
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(username=username, defaults={"first_name": username.title()})
     if created:
@@ -116,9 +125,72 @@ def _user(username: str, role: Role, n: int) -> Any:
         if role is Role.ADMIN:
             user.is_staff = user.is_superuser = True
         user.save()
-    user.groups.add(Group.objects.get_or_create(name=role.value)[0])
+    if role is not None:
+        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
     StaffProfile.objects.get_or_create(user=user, defaults={"employee_id": f"D{n:04d}", "display_name": username})
     return user
+
+
+class DemoClock:
+    """The time the services read while the demo plays an earlier shift (:func:`demo_clock`)."""
+
+    def __init__(self, at: dt.datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> dt.datetime:
+        return self.at
+
+    def set(self, at: dt.datetime) -> None:
+        self.at = at
+
+    def advance(self, delta: dt.timedelta) -> None:
+        self.at += delta
+
+
+@contextmanager
+def demo_clock(at: dt.datetime) -> Iterator[DemoClock]:
+    """Every ``timezone.now()`` reads this clock until the block ends: an earlier shift played by the
+    demo has its rounds, counts, slips and audit records at that shift's times. For the demo loader
+    only (a command run before the server starts), never in a request."""
+    clock = DemoClock(at)
+    real = timezone.now
+    timezone.now = clock
+    try:
+        yield clock
+    finally:
+        timezone.now = real
+
+
+def shift_before(shift: Shift, opened_by: Any) -> Shift:
+    """The casino's shift that ended when ``shift`` started (found or created, open)."""
+    local_start = timezone.localtime(shift.starts_at)
+    tz = timezone.get_current_timezone()
+    for st in ShiftType.objects.order_by("starts"):
+        if st.ends != local_start.time():
+            continue
+        start_date = local_start.date() if st.starts < st.ends else local_start.date() - dt.timedelta(days=1)
+        starts = dt.datetime.combine(start_date, st.starts, tzinfo=tz)
+        found, _ = Shift.objects.get_or_create(
+            shift_type=st, gaming_date=start_date,
+            defaults={"starts_at": starts, "ends_at": shift.starts_at, "opened_by": opened_by},
+        )
+        return found
+    raise RuntimeError(f"no shift type ends at {local_start.time()}: the demo's shift types cover the day")
+
+
+def assign_dealers(demo: DemoFloor, shift: Shift) -> dict[int, Any]:
+    """Each demo table's dealer on ``shift`` for its whole length (table id → dealer)."""
+    dealers: dict[int, Any] = {}
+    for n, table in enumerate(demo.tables, start=1):
+        dealer = demo.users[f"dealer{n}"]
+        assignment = Assignment.objects.filter(dealer=dealer, table=table, shift=shift).first()
+        if assignment is None:
+            assignment = Assignment.objects.create(
+                dealer=dealer, table=table, shift=shift, starts_at=shift.starts_at, ends_at=shift.ends_at,
+                assigned_by=demo.users["pitboss"],
+            )
+        dealers[table.pk] = dealer
+    return dealers
 
 
 def _current_shift_type(now: dt.datetime) -> tuple[ShiftType, dt.date]:
@@ -228,18 +300,35 @@ def simulate_round(table: Table, dealer: Any, rng: random.Random) -> Round | Non
     return rnd
 
 
-def simulate(demo: DemoFloor, n_rounds: int, *, seed: int = 1) -> dict[str, int]:
-    """Play ``n_rounds`` rounds spread over the demo tables in turn; returns rounds settled per game."""
-    rng = random.Random(seed)
+def simulate(
+    demo: DemoFloor,
+    n_rounds: int,
+    *,
+    seed: int = 1,
+    shift: Shift | None = None,
+    clock: DemoClock | None = None,
+    until: dt.datetime | None = None,
+    rng: random.Random | None = None,
+) -> dict[str, int]:
+    """Play ``n_rounds`` rounds spread over the demo tables in turn; returns rounds settled per game.
+
+    ``shift`` (default: the open one) names whose dealers deal; with a ``clock``, the rounds are spread
+    evenly from the clock's time to ``until``.
+    """
+    rng = rng or random.Random(seed)
     played: dict[str, int] = {}
+    shift = shift or demo.shift
     dealers = {
         a.table_id: a.dealer
-        for a in Assignment.objects.filter(shift=demo.shift, relieved_at__isnull=True).select_related("dealer")
+        for a in Assignment.objects.filter(shift=shift, relieved_at__isnull=True).select_related("dealer")
     }
     tables = [t for t in demo.tables if t.status == TableStatus.OPEN and t.pk in dealers]
+    step = (until - clock.at) / max(n_rounds, 1) if clock is not None and until is not None else None
     turn = 0
     while tables and sum(played.values()) < n_rounds:
         table = tables[turn % len(tables)]
+        if clock is not None and step is not None:
+            clock.advance(step)
         if simulate_round(table, dealers[table.pk], rng) is None:
             tables.remove(table)  # a table that cannot be played is left alone for the rest of the run
             continue

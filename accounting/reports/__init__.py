@@ -1,13 +1,12 @@
 """Reports for accountants: revenue, fills and credits, variance, large transactions, per dealer,
-settled bets and statistical hold — each as CSV, XLSX and PDF (see ``base`` and ``definitions``)."""
+settled bets and statistical hold — each as JSON, CSV, XLSX and PDF (see ``base``, ``pdf``,
+``definitions``; the API view every report endpoint shares is ``api``)."""
 
 from __future__ import annotations
 
-from accounting.reports.base import CONTENT_TYPES, WRITERS, Filters, Report, csv_chunks
+from accounting.reports.base import CONTENT_TYPES, FORMATS, WRITERS, Filters, Report, csv_chunks
 from accounting.reports.definitions import REPORTS
 from casino.errors import NotFound
-
-FORMATS = tuple(WRITERS)
 
 
 def get_report(name: str, filters: Filters) -> Report:
@@ -17,4 +16,22 @@ def get_report(name: str, filters: Filters) -> Report:
     return cls(filters)
 
 
-__all__ = ["CONTENT_TYPES", "FORMATS", "REPORTS", "WRITERS", "Filters", "Report", "csv_chunks", "get_report"]
+def parse_filters(name: str, params: object) -> Filters:
+    """The filters for report ``name`` (refused, naming the filter, if it does not take one)."""
+    cls = REPORTS.get(name)
+    if cls is None:
+        raise NotFound(f"no report {name!r} (reports: {', '.join(REPORTS)})", code="unknown_report")
+    return Filters.parse(params, allowed=cls.filters_used, report=f"{cls.title.lower()} report")
+
+
+__all__ = [
+    "CONTENT_TYPES",
+    "FORMATS",
+    "REPORTS",
+    "WRITERS",
+    "Filters",
+    "Report",
+    "csv_chunks",
+    "get_report",
+    "parse_filters",
+]

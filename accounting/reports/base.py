@@ -1,8 +1,11 @@
 """Reports: columns, filters, rows as a generator, and three writers (CSV, XLSX, PDF) that never hold
-the whole report in memory. CSV streams; XLSX uses openpyxl's write-only mode; PDF draws page by page.
+the whole report in memory. CSV streams; XLSX uses openpyxl's write-only mode; PDF draws page by page
+(``accounting.reports.pdf``).
 
-Money is carried as integer minor units until the writer formats it (``money_text``: exact, no floats);
-percentages as exact fractions, rounded half away from zero to two decimals when written.
+Money is carried as integer minor units until the writer formats it (``accounting.money``: exact, no
+floats); percentages as exact fractions, rounded half away from zero when written. Every money
+column's header names the currency; free text is neutralised against spreadsheet formulas
+(``casino.cells``); the CSV starts with a byte order mark so spreadsheet tools read it as UTF-8.
 """
 
 from __future__ import annotations
@@ -10,17 +13,20 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import IO, Any, ClassVar
 
-from accounting.money import digits, money_decimal, money_text, percent_decimal, percent_text
+from accounting.money import currency, digits, money_decimal, money_formatter, percent_decimal, percent_text
+from casino.cells import neutralise
 from casino.errors import InvalidInput
 
 TEXT, INT, MONEY, PERCENT, DATE, DATETIME = "text", "int", "money", "percent", "date", "datetime"
 Progress = Callable[[int], None]
 CHUNK_ROWS = 2_000  # rows per streamed CSV chunk and per progress report
+BOM = "\ufeff"
+NOT_FILTERS = frozenset({"format"})  # query parameters that choose the file, not the rows
 
 
 @dataclass(frozen=True)
@@ -28,17 +34,66 @@ class Column:
     key: str
     title: str
     kind: str = TEXT
-    total: bool = False  # summed in the TOTAL row
+    total: bool = False  # summed in the TOTAL row (only columns of like amounts)
+    places: int = 2  # decimals of a percentage
+    identifier: bool = False  # a number that names something (shift id, round, seat): no thousands separator
+
+    def header(self) -> str:
+        """The title as the files write it: a money column names its currency."""
+        return f"{self.title} ({currency()})" if self.kind == MONEY else self.title
+
+
+def refuse_unknown(params: Any, known: Collection[str], allowed: Collection[str] | None, report: str) -> None:
+    """A parameter that is no filter, or a filter this report does not take, is refused naming it
+    (never silently ignored: an unfiltered report would pass for a filtered one)."""
+    for name in list(params.keys()) if hasattr(params, "keys") else []:
+        value = params.get(name)
+        if name in NOT_FILTERS or value in (None, ""):
+            continue
+        if name not in known:
+            raise InvalidInput(
+                f"there is no filter {name!r}; filters are {', '.join(known)}", code="unknown_filter", field=name
+            )
+        if allowed is not None and name not in allowed:
+            takes = ", ".join(allowed) or "no filter"
+            raise InvalidInput(
+                f"the {report or 'report'} is not filtered by {name} (it takes {takes})",
+                code="unsupported_filter",
+                field=name,
+            )
+
+
+def date_param(name: str, raw: Any) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(raw))
+    except ValueError:
+        raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)", code="bad_filter", field=name) from None
+
+
+def whole_param(name: str, raw: Any, what: str = "a whole number") -> int:
+    text = str(raw).strip()
+    if not text.isdigit() or len(text) > 18:
+        raise InvalidInput(f"{name} must be {what}", code="bad_filter", field=name)
+    return int(text)
+
+
+def date_range(values: dict[str, Any]) -> None:
+    if values.get("date_from") and values.get("date_to") and values["date_from"] > values["date_to"]:
+        raise InvalidInput("date_from is after date_to", code="bad_filter", field="date_from")
 
 
 @dataclass(frozen=True)
 class Filters:
-    """The filters every report understands (each report uses those that apply to it)."""
+    """The filters of the table-games and players reports (each report takes those in its ``filters_used``).
+
+    A table and a shift are named by id, as everywhere in the API; a pit by its code, a dealer by
+    username, a game by its engine name. Each is checked to exist: an unknown one is a 400 naming it.
+    """
 
     date_from: dt.date | None = None  # gaming date, inclusive
     date_to: dt.date | None = None
-    shift: int | None = None
-    table: str | None = None  # table code
+    shift: int | None = None  # shift id
+    table: int | None = None  # table id
     pit: str | None = None  # pit code
     game: str | None = None
     dealer: str | None = None  # username
@@ -47,35 +102,57 @@ class Filters:
     threshold: int | None = None  # large transactions, minor units
 
     @classmethod
-    def parse(cls, params: Any) -> Filters:
-        """From query parameters or stored JSON; a bad value is refused naming the parameter."""
+    def names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def parse(cls, params: Any, *, allowed: Collection[str] | None = None, report: str = "") -> Filters:
+        """From query parameters or stored JSON; a bad, unknown or unsupported one is refused naming it."""
+        refuse_unknown(params, cls.names(), allowed, report)
         values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = params.get(f.name) if hasattr(params, "get") else None
+        for name in cls.names():
+            raw = params.get(name) if hasattr(params, "get") else None
             if raw in (None, ""):
                 continue
-            if f.name in ("date_from", "date_to"):
-                try:
-                    values[f.name] = dt.date.fromisoformat(str(raw))
-                except ValueError:
-                    raise InvalidInput(
-                        f"{f.name} must be a date (YYYY-MM-DD)", code="bad_filter", field=f.name
-                    ) from None
-            elif f.name in ("shift", "threshold"):
-                try:
-                    values[f.name] = int(str(raw))
-                except ValueError:
-                    raise InvalidInput(f"{f.name} must be a whole number", code="bad_filter", field=f.name) from None
-                if values[f.name] < 0:
-                    raise InvalidInput(f"{f.name} must not be negative", code="bad_filter", field=f.name)
+            if name in ("date_from", "date_to"):
+                values[name] = date_param(name, raw)
+            elif name == "table":
+                values[name] = whole_param(name, raw, "a table id (a whole number, as /api/tables/ lists them)")
+            elif name == "shift":
+                values[name] = whole_param(name, raw, "a shift id (a whole number)")
+            elif name == "threshold":
+                values[name] = whole_param(name, raw, "a whole number of minor units, not negative")
             else:
-                values[f.name] = str(raw)[:64]
-        if values.get("date_from") and values.get("date_to") and values["date_from"] > values["date_to"]:
-            raise InvalidInput("date_from is after date_to", code="bad_filter", field="date_from")
-        return cls(**values)
+                values[name] = str(raw).strip()[:64]
+        date_range(values)
+        filters = cls(**values)
+        filters.check_exists()
+        return filters
+
+    def check_exists(self) -> None:
+        """Every named table, shift, pit, dealer and game exists."""
+        from django.contrib.auth import get_user_model
+
+        from tables.engines.registry import available_games
+        from tables.models import Pit, Shift, Table
+
+        if self.table is not None and not Table.objects.filter(pk=self.table).exists():
+            raise InvalidInput(f"no table {self.table}", code="unknown_table", field="table")
+        if self.shift is not None and not Shift.objects.filter(pk=self.shift).exists():
+            raise InvalidInput(f"no shift {self.shift}", code="unknown_shift", field="shift")
+        if self.pit is not None and not Pit.objects.filter(code=self.pit).exists():
+            raise InvalidInput(f"no pit {self.pit!r}", code="unknown_pit", field="pit")
+        if self.dealer is not None and not get_user_model().objects.filter(username=self.dealer).exists():
+            raise InvalidInput(f"no dealer {self.dealer!r}", code="unknown_dealer", field="dealer")
+        if self.game is not None and self.game not in available_games():
+            raise InvalidInput(f"no game {self.game!r}", code="unknown_game", field="game")
 
     def as_json(self) -> dict[str, Any]:
         return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}
+
+    def describe(self) -> str:
+        """The filters in words, for a document's header."""
+        return ", ".join(f"{k} {v}" for k, v in self.as_json().items()) or "none (everything)"
 
 
 class Report:
@@ -86,8 +163,12 @@ class Report:
     columns: tuple[Column, ...]  # a class attribute; a report whose columns depend on its filters sets its own
     filters_used: ClassVar[tuple[str, ...]] = ("date_from", "date_to", "shift", "table", "pit", "game")
 
-    def __init__(self, filters: Filters) -> None:
+    def __init__(self, filters: Any) -> None:
         self.filters = filters
+        self.validate()
+
+    def validate(self) -> None:
+        """Refuse a bad filter value now, before a byte is written (CSV streams after this)."""
 
     def rows(self) -> Iterator[tuple[Any, ...]]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -114,13 +195,14 @@ class Report:
         return None
 
     def header(self) -> list[str]:
-        return [c.title for c in self.columns]
+        return [c.header() for c in self.columns]
 
     def filename(self, fmt: str) -> str:
         return f"{self.name}.{fmt}"
 
 
-def _accumulate(report: Report, rows: Iterable[tuple[Any, ...]], sums: dict[str, int]) -> Iterator[tuple[Any, ...]]:
+def accumulate(report: Report, rows: Iterable[tuple[Any, ...]], sums: dict[str, int]) -> Iterator[tuple[Any, ...]]:
+    """Pass the rows through, summing the columns that have a total into ``sums``."""
     summed = [(i, c.key) for i, c in enumerate(report.columns) if c.total]
     totals = [0] * len(summed)
     seen = [False] * len(summed)
@@ -136,7 +218,7 @@ def _accumulate(report: Report, rows: Iterable[tuple[Any, ...]], sums: dict[str,
             sums[key] = totals[j]
 
 
-def _total(report: Report, sums: dict[str, int]) -> tuple[Any, ...]:
+def total_of(report: Report, sums: dict[str, int]) -> tuple[Any, ...]:
     row = list(report.total_row(sums))
     ratios = report.ratio_totals(sums)
     for i, c in enumerate(report.columns):
@@ -152,65 +234,63 @@ def utc_text(value: dt.datetime) -> str:
     return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def text_cell(value: Any, kind: str) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):  # text, or the TOTAL label in the first column
-        return value
-    if kind == MONEY:
-        return money_text(value)
-    if kind == PERCENT:
-        return percent_text(value)
-    if kind == DATETIME:
-        return utc_text(value)
-    if kind == DATE:
-        return value.isoformat()
-    return str(value)
-
-
-def _text_row(report: Report, row: tuple[Any, ...]) -> list[str]:
-    return [text_cell(v, c.kind) for v, c in zip(row, report.columns)]
-
-
-def _money_formatter(places: int) -> Callable[[Any], Any]:
-    scale = 10**places
-
-    def money(v: Any) -> Any:
-        if v is None:
-            return None
-        whole, part = divmod(-v if v < 0 else v, scale)
-        return f"{'-' if v < 0 else ''}{whole}.{part:0{places}d}" if places else f"{'-' if v < 0 else ''}{whole}"
-
-    return money
-
-
 def _datetime_formatter(v: Any) -> Any:
-    if v is None:
-        return None
+    if v is None or isinstance(v, str):
+        return v
     if v.utcoffset():
         v = v.astimezone(dt.UTC)
     return v.isoformat()[:19] + "Z"  # YYYY-MM-DDTHH:MM:SS, as utc_text writes it (seconds, no fraction)
 
 
-def _fast_row_formatter(report: Report) -> Callable[[tuple[Any, ...]], list[Any]]:
-    """Data rows for the csv module, with the same text as ``text_cell``: the csv module already writes
-    None as empty, ints and dates as ``str`` does; only money, percentages and times need work."""
-    converters: list[tuple[int, Callable[[Any], Any]]] = []
-    for i, c in enumerate(report.columns):
-        if c.kind == MONEY:
-            converters.append((i, _money_formatter(digits())))
-        elif c.kind == DATETIME:
-            converters.append((i, _datetime_formatter))
-        elif c.kind == PERCENT:
-            converters.append((i, percent_text))
+def _text(v: Any) -> Any:
+    return v if v is None else neutralise(v if isinstance(v, str) else str(v))
 
-    def convert(row: tuple[Any, ...]) -> list[Any]:
-        out = list(row)
-        for i, f in converters:
-            out[i] = f(out[i])
-        return out
 
-    return convert
+def column_formatter(c: Column, *, grouping: bool = False) -> Callable[[Any], Any]:
+    """The column's text formatter (None stays None): money through ``accounting.money``, times in
+    UTC, percentages rounded half away from zero, free text neutralised. The TOTAL label passes."""
+    if c.kind == MONEY:
+        money = money_formatter(digits(), grouping=grouping)
+        return lambda v: v if v is None or isinstance(v, str) else money(v)
+    if c.kind == PERCENT:
+        return lambda v: v if v is None or isinstance(v, str) else percent_text(v, c.places)
+    if c.kind == DATETIME:
+        return _datetime_formatter
+    if c.kind == DATE:
+        return lambda v: v if v is None or isinstance(v, str) else v.isoformat()
+    if c.kind == INT:
+        return lambda v: v if v is None or isinstance(v, str) else str(v)
+    return _text
+
+
+def cell_formatters(report: Report, *, grouping: bool = False) -> list[Callable[[Any], Any]]:
+    return [column_formatter(c, grouping=grouping) for c in report.columns]
+
+
+def text_row(formatters: list[Callable[[Any], Any]], row: tuple[Any, ...]) -> list[Any]:
+    return [f(v) for f, v in zip(formatters, row)]
+
+
+def text_cell(value: Any, kind: str, places: int = 2) -> str:
+    """One value as the CSV and JSON write it ('' for None)."""
+    text = column_formatter(Column("value", "value", kind, places=places))(value)
+    return "" if text is None else text
+
+
+def json_body(report: Report) -> dict[str, Any]:
+    """The report as the API's JSON: columns (with the currency of money) and rows of text cells."""
+    fmt = cell_formatters(report)
+    return {
+        "report": report.name,
+        "title": report.title,
+        "currency": currency(),
+        "filters": report.filters.as_json(),
+        "columns": [
+            {"key": c.key, "title": c.title, "kind": c.kind, **({"currency": currency()} if c.kind == MONEY else {})}
+            for c in report.columns
+        ],
+        "rows": [["" if v is None else v for v in text_row(fmt, row)] for row in report.rows()],
+    }
 
 
 # -- CSV ----------------------------------------------------------------------------------------
@@ -222,13 +302,15 @@ def _csv_line_writer() -> tuple[io.StringIO, Any]:
 
 
 def csv_chunks(report: Report, *, progress: Progress | None = None, use_copy: bool = True) -> Iterator[bytes]:
-    """The report as CSV, in chunks of bytes: header, data rows, then the TOTAL row.
+    """The report as CSV, in chunks of bytes: a byte order mark and the header, data rows, the TOTAL row.
 
     On PostgreSQL a report with ``copy_sql`` streams its data rows straight from ``COPY … TO STDOUT``
     (the same text, built by the database); otherwise rows are formatted here, ``CHUNK_ROWS`` at a time.
     """
     buffer, writer = _csv_line_writer()
+    buffer.write(BOM)
     writer.writerow(report.header())
+    formatters = cell_formatters(report)
     copy = report.copy_sql() if use_copy else None
     from django.db import connection
 
@@ -244,17 +326,16 @@ def csv_chunks(report: Report, *, progress: Progress | None = None, use_copy: bo
                     done += 1
                     if progress and done % 64 == 0:
                         progress(-1)
-        totals = report.totals_sql() or {}
+        sql_sums = report.totals_sql() or {}
         buffer, writer = _csv_line_writer()
-        writer.writerow(_text_row(report, _total(report, totals)))
+        writer.writerow(text_row(formatters, total_of(report, sql_sums)))
         yield buffer.getvalue().encode()
         return
     sums: dict[str, int] = {}
     done = 0
-    convert = _fast_row_formatter(report)
     batch: list[list[Any]] = []
-    for row in _accumulate(report, report.rows(), sums):
-        batch.append(convert(row))
+    for row in accumulate(report, report.rows(), sums):
+        batch.append(text_row(formatters, row))
         if len(batch) == CHUNK_ROWS:
             writer.writerows(batch)
             batch.clear()
@@ -266,58 +347,77 @@ def csv_chunks(report: Report, *, progress: Progress | None = None, use_copy: bo
                 progress(done)
     writer.writerows(batch)
     done += len(batch)
-    writer.writerow(_text_row(report, _total(report, sums)))
+    writer.writerow(text_row(formatters, total_of(report, sums)))
     yield buffer.getvalue().encode()
     if progress:
         progress(done)
 
 
-def write_csv(report: Report, out: IO[bytes], *, progress: Progress | None = None) -> None:
+def write_csv(report: Report, out: IO[bytes], *, progress: Progress | None = None, **_: Any) -> None:
     for chunk in csv_chunks(report, progress=progress):
         out.write(chunk)
 
 
 # -- XLSX ----------------------------------------------------------------------------------------
 
+XLSX_WIDTHS = {MONEY: 15, PERCENT: 11, DATE: 12, DATETIME: 20, INT: 9, TEXT: 16}
 
-def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | None = None) -> None:
-    """openpyxl in write-only mode: rows go to a temporary file as they come, memory stays flat."""
+
+def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | None = None, **meta: Any) -> None:
+    """openpyxl in write-only mode: rows go to a temporary file as they come, memory stays flat.
+
+    Numbers are numbers (money with the currency's decimals and thousands separators, percentages as
+    percentages), dates are dates, times UTC date-times; the header row is frozen; widths are set.
+    """
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
 
     workbook = Workbook(write_only=True)
+    workbook.properties.title = report.title
+    workbook.properties.creator = str(meta.get("generated_by") or "Croupier")
     sheet = workbook.create_sheet(title=report.title[:31])
+    sheet.freeze_panes = "A2"
+    for i, c in enumerate(report.columns, start=1):
+        sheet.column_dimensions[get_column_letter(i)].width = max(XLSX_WIDTHS[c.kind], min(len(c.header()) + 2, 40))
     bold = Font(bold=True)
     header = []
     for title in report.header():
         cell = WriteOnlyCell(sheet, value=title)
         cell.font = bold
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
         header.append(cell)
     sheet.append(header)
     places = digits()
     money_format = "#,##0" + ("." + "0" * places if places else "")
-    kinds = [c.kind for c in report.columns]
+    columns = report.columns
 
     def cells(row: tuple[Any, ...], *, bold_row: bool = False) -> list[Any]:
         out_row: list[Any] = []
-        for value, kind in zip(row, kinds):
+        for value, c in zip(row, columns):
             if value is None:
                 out_row.append(None)
                 continue
             if isinstance(value, str):
-                cell = WriteOnlyCell(sheet, value=value)
-            elif kind == MONEY:
-                cell = WriteOnlyCell(sheet, value=money_decimal(value))
+                cell = WriteOnlyCell(sheet, value=neutralise(value))
+            elif c.kind == MONEY:
+                cell = WriteOnlyCell(sheet, value=money_decimal(value, places))
                 cell.number_format = money_format
-            elif kind == PERCENT:
-                cell = WriteOnlyCell(sheet, value=percent_decimal(value))
-                cell.number_format = "0.00"
-            elif kind == DATETIME:
+            elif c.kind == PERCENT:
+                pct = percent_decimal(value, c.places)
+                cell = WriteOnlyCell(sheet, value=None if pct is None else pct.scaleb(-2))
+                cell.number_format = "0." + "0" * c.places + "%"
+            elif c.kind == DATETIME:
                 cell = WriteOnlyCell(sheet, value=value.astimezone(dt.UTC).replace(tzinfo=None))
                 cell.number_format = "yyyy-mm-dd hh:mm:ss"
-            else:
+            elif c.kind == DATE:
                 cell = WriteOnlyCell(sheet, value=value)
+                cell.number_format = "yyyy-mm-dd"
+            elif c.kind == INT:
+                cell = WriteOnlyCell(sheet, value=int(value))
+            else:
+                cell = WriteOnlyCell(sheet, value=neutralise(str(value)))
             if bold_row:
                 cell.font = bold
             out_row.append(cell)
@@ -325,94 +425,35 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
 
     sums: dict[str, int] = {}
     done = 0
-    for row in _accumulate(report, report.rows(), sums):
+    for row in accumulate(report, report.rows(), sums):
         sheet.append(cells(row))
         done += 1
         if progress and done % CHUNK_ROWS == 0:
             progress(done)
-    sheet.append(cells(_total(report, sums), bold_row=True))
+    sheet.append(cells(total_of(report, sums), bold_row=True))
     workbook.save(out)
     if progress:
         progress(done)
 
 
-# -- PDF ------------------------------------------------------------------------------------------
+def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None = None, **meta: Any) -> None:
+    from accounting.reports.pdf import write_pdf as write
+
+    write(report, out, progress=progress, **meta)
 
 
-def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None = None, subtitle: str = "") -> None:
-    """A plain landscape table drawn row by row; each page is compressed and written as it completes."""
-    from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-    from reportlab.pdfgen.canvas import Canvas
-
-    width, height = landscape(A4)
-    margin, line, size = 28, 11, 7
-    canvas = Canvas(out, pagesize=(width, height), pageCompression=1)
-    canvas.setTitle(report.title)
-    columns = report.columns
-    weights = [max(len(c.title), 12 if c.kind in (DATETIME, TEXT) else 10) for c in columns]
-    scale = (width - 2 * margin) / sum(weights)
-    xs, x = [], margin
-    for w in weights:
-        xs.append(x)
-        x += w * scale
-    page = 0
-
-    def clip(text: str, room: float) -> str:
-        while text and stringWidth(text, "Helvetica", size) > room - 3:
-            text = text[:-1]
-        return text
-
-    def start_page() -> float:
-        nonlocal page
-        page += 1
-        canvas.setFont("Helvetica-Bold", 11)
-        canvas.drawString(margin, height - margin, report.title)
-        canvas.setFont("Helvetica", 7)
-        canvas.drawRightString(width - margin, height - margin, f"{subtitle}  page {page}")
-        y = height - margin - 2 * line
-        canvas.setFont("Helvetica-Bold", size)
-        for i, c in enumerate(columns):
-            canvas.drawString(xs[i], y, clip(c.title, weights[i] * scale))
-        canvas.line(margin, y - 3, width - margin, y - 3)
-        canvas.setFont("Helvetica", size)
-        return y - line - 2
-
-    def draw(row: tuple[Any, ...], y: float) -> None:
-        for i, (value, c) in enumerate(zip(row, columns)):
-            text = clip(text_cell(value, c.kind), weights[i] * scale)
-            if c.kind in (MONEY, INT, PERCENT):
-                canvas.drawRightString(xs[i] + weights[i] * scale - 3, y, text)
-            else:
-                canvas.drawString(xs[i], y, text)
-
-    y = start_page()
-    sums: dict[str, int] = {}
-    done = 0
-    for row in _accumulate(report, report.rows(), sums):
-        if y < margin + line:
-            canvas.showPage()
-            y = start_page()
-        draw(row, y)
-        y -= line
-        done += 1
-        if progress and done % CHUNK_ROWS == 0:
-            progress(done)
-    if y < margin + 2 * line:
-        canvas.showPage()
-        y = start_page()
-    canvas.line(margin, y + line - 3, width - margin, y + line - 3)
-    canvas.setFont("Helvetica-Bold", size)
-    draw(_total(report, sums), y)
-    canvas.showPage()
-    canvas.save()
-    if progress:
-        progress(done)
-
-
-WRITERS = {"csv": write_csv, "xlsx": write_xlsx, "pdf": write_pdf}
+WRITERS: dict[str, Callable[..., None]] = {"csv": write_csv, "xlsx": write_xlsx, "pdf": write_pdf}
+FORMATS = ("json", *WRITERS)
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "pdf": "application/pdf",
 }
+
+
+def format_param(params: Any) -> str:
+    """``?format=``: json (the default), csv, xlsx or pdf; anything else is a 400 naming it."""
+    fmt = params.get("format") or "json"
+    if fmt not in FORMATS:
+        raise InvalidInput(f"format must be one of {', '.join(FORMATS)}", code="bad_format", field="format")
+    return str(fmt)

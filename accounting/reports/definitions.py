@@ -1,4 +1,8 @@
-"""The accountants' reports. Each yields raw rows; ``accounting.reports.base`` writes them."""
+"""The accountants' reports. Each yields raw rows; ``accounting.reports.base`` writes them.
+
+Every figure (handle, rounds win, count win, hold, statistical hold, pool change, variance) is
+:mod:`accounting.figures`': read from the table closes that stored it, or computed by its functions.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +14,17 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Abs
 
+from accounting import figures
 from accounting.conf import int_knob
 from accounting.hold import statistical_hold
 from accounting.models import Marker, Reconciliation, Slip, SlipKind, SlipStatus, TableShiftClose
-from accounting.money import digits, hold_fraction
+from accounting.money import digits
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
+from casino.cells import FORMULA_STARTS
 from casino.errors import InvalidInput
 from tables.models import Bet, Pit, Round, Settlement, SettlementLine, Shift, Table
 
 ITERATOR_CHUNK = 5_000
-
-
-def _ratio(num: int | None, den: int | None) -> Fraction | None:
-    return None if num is None or not den else hold_fraction(num, den)
 
 
 def _filter(
@@ -35,8 +37,8 @@ def _filter(
         qs = qs.filter(**{f"{shift}__gaming_date__lte": f.date_to})
     if f.shift is not None:
         qs = qs.filter(**{f"{shift}_id": f.shift})
-    if f.table:
-        qs = qs.filter(**{f"{table}__code": f.table})
+    if f.table is not None:
+        qs = qs.filter(**{f"{table}_id": f.table})
     if f.pit:
         qs = qs.filter(**{f"{table}__pit__code": f.pit})
     if f.game:
@@ -59,34 +61,37 @@ GROUPS = {
     "pit": (("table__pit__code", "Pit", TEXT),),
     "game": (("table__game", "Game", TEXT),),
 }
+# the closed table shifts' figures, fixed at the close by accounting.figures (docs/accounting.md)
 FIGURES = (
     Column("tables", "Table shifts", INT, total=True),
     Column("drop", "Drop", MONEY, total=True),
-    Column("win", "Win", MONEY, total=True),
-    Column("hold", "Hold %", PERCENT),
-    Column("commission", "Commission", MONEY, total=True),
-    Column("rake", "Rake", MONEY, total=True),
+    Column("count_win", "Count win", MONEY, total=True),
+    Column("hold", "Hold % (count win ÷ drop)", PERCENT),
+    Column("marker_payments", "Marker payments at the table (out of count win)", MONEY, total=True),
     Column("rounds_win", "Rounds win", MONEY, total=True),
+    Column("commission", "Commission (in rounds win)", MONEY, total=True),
+    Column("rake", "Rake (in rounds win)", MONEY, total=True),
     Column("pool_change", "Pool change", MONEY, total=True),
-    Column("variance", "Variance", MONEY, total=True),
+    Column("variance", "Variance (count win − rounds win − pool change)", MONEY, total=True),
     Column("handle", "Handle", MONEY, total=True),
+    Column("statistical_hold", "Statistical hold % (rounds win ÷ handle)", PERCENT),
 )
 
 
 class RevenueReport(Report):
-    """Table-games revenue from the closed table shifts, grouped by shift, day, table, pit or game."""
+    """Table-games revenue from the closed table shifts, grouped by shift, day, table, pit or game:
+    the count win and its hold of the drop beside the rounds win, the pool change and the variance."""
 
     name = "revenue"
     title = "Table games revenue"
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "group")
 
-    def __init__(self, filters: Filters) -> None:
-        super().__init__(filters)
-        self.group = filters.group or "shift"
+    def validate(self) -> None:
+        self.group = self.filters.group or "shift"
         if self.group not in GROUPS:
             raise InvalidInput(f"group must be one of {', '.join(GROUPS)}", code="bad_filter", field="group")
         self.keys = GROUPS[self.group]
-        self.columns = tuple(Column(k, t, kind) for k, t, kind in self.keys) + FIGURES
+        self.columns = tuple(Column(k, t, kind, identifier=k == "shift_id") for k, t, kind in self.keys) + FIGURES
 
     def queryset(self) -> QuerySet:
         qs = _filter(TableShiftClose.objects.all(), self.filters, shift="shift", table="table")
@@ -97,6 +102,7 @@ class RevenueReport(Report):
                 tables=Count("id"),
                 drop_sum=Sum("drop"),
                 win=Sum("count_win"),
+                payments=Sum("marker_payments"),
                 commission_sum=Sum("commission"),
                 rake_sum=Sum("rake"),
                 rounds_win_sum=Sum("rounds_win"),
@@ -115,17 +121,22 @@ class RevenueReport(Report):
                 g["tables"],
                 g["drop_sum"],
                 g["win"],
-                _ratio(g["win"], g["drop_sum"]),
+                figures.hold(g["win"], g["drop_sum"]),
+                g["payments"],
+                g["rounds_win_sum"],
                 g["commission_sum"],
                 g["rake_sum"],
-                g["rounds_win_sum"],
                 g["pool"],
                 g["variance_sum"],
                 g["handle_sum"],
+                figures.statistical_hold(g["rounds_win_sum"], g["handle_sum"]),
             )
 
     def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
-        return {"hold": _ratio(sums.get("win"), sums.get("drop"))}
+        return {
+            "hold": figures.hold(sums.get("count_win"), sums.get("drop")),
+            "statistical_hold": figures.statistical_hold(sums.get("rounds_win"), sums.get("handle")),
+        }
 
 
 # -- fills and credits ----------------------------------------------------------------------------
@@ -147,7 +158,7 @@ class FillsCreditsReport(Report):
         Column("status", "Status"),
         Column("table", "Table"),
         Column("gaming_date", "Gaming date", DATE),
-        Column("shift", "Shift id", INT),
+        Column("shift", "Shift id", INT, identifier=True),
         Column("chips", "Chips (denomination x count)"),
         Column("amount", "Amount", MONEY),
         Column("fills", "Fills posted", MONEY, total=True),
@@ -161,9 +172,11 @@ class FillsCreditsReport(Report):
         Column("void_reason", "Void reason"),
     )
 
-    def rows(self) -> Iterator[tuple[Any, ...]]:
+    def validate(self) -> None:
         if self.filters.kind and self.filters.kind not in SlipKind.values:
             raise InvalidInput("kind must be fill or credit", code="bad_filter", field="kind")
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
         qs = _filter(Slip.objects.all(), self.filters, shift="shift", table="table")
         if self.filters.kind:
             qs = qs.filter(kind=self.filters.kind)
@@ -221,7 +234,7 @@ class FillsCreditsReport(Report):
                 iss,
                 rec_at,
                 rec,
-                reason or None,
+                (reason if status == SlipStatus.VOIDED else f"void asked, not approved: {reason}") if reason else None,
             )
 
 
@@ -229,13 +242,14 @@ class FillsCreditsReport(Report):
 
 
 class VarianceReport(Report):
-    """Each closed table shift: the count's win beside the rounds' win, the variance and its causes."""
+    """Each closed table shift: the count win beside the rounds win, with the pool change and the marker
+    payments that explain part of the difference, the variance and its reconciliation."""
 
     name = "variance"
     title = "Variance report"
     columns = (
         Column("gaming_date", "Gaming date", DATE),
-        Column("shift", "Shift id", INT),
+        Column("shift", "Shift id", INT, identifier=True),
         Column("table", "Table"),
         Column("pit", "Pit"),
         Column("game", "Game"),
@@ -244,11 +258,11 @@ class VarianceReport(Report):
         Column("fills", "Fills", MONEY, total=True),
         Column("credits", "Credits", MONEY, total=True),
         Column("drop", "Drop", MONEY, total=True),
-        Column("marker_payments", "Marker payments", MONEY, total=True),
+        Column("marker_payments", "Marker payments at the table (out of count win)", MONEY, total=True),
         Column("count_win", "Count win", MONEY, total=True),
         Column("rounds_win", "Rounds win", MONEY, total=True),
         Column("pool_change", "Pool change", MONEY, total=True),
-        Column("variance", "Variance", MONEY, total=True),
+        Column("variance", "Variance (count win − rounds win − pool change)", MONEY, total=True),
         Column("reconciliation", "Reconciliation"),
         Column("causes", "Causes"),
     )
@@ -289,7 +303,8 @@ class VarianceReport(Report):
 
 
 class LargeTransactionsReport(Report):
-    """Bets staked or won, markers and received slips at or above the threshold."""
+    """Bets staked or won, markers and received slips at or above the threshold; each kind of amount
+    in its own column, so every TOTAL adds like with like."""
 
     name = "large_transactions"
     title = "Large transactions"
@@ -300,10 +315,13 @@ class LargeTransactionsReport(Report):
         Column("table", "Table"),
         Column("gaming_date", "Gaming date", DATE),
         Column("reference", "Reference"),
-        Column("seat", "Seat", INT),
+        Column("seat", "Seat", INT, identifier=True),
         Column("detail", "Bet type or player"),
-        Column("amount", "Amount", MONEY, total=True),
+        Column("stake", "Stake", MONEY, total=True),
         Column("net", "Player net", MONEY, total=True),
+        Column("marker", "Marker", MONEY, total=True),
+        Column("fill", "Fill", MONEY, total=True),
+        Column("credit", "Credit", MONEY, total=True),
     )
 
     def threshold(self) -> int:
@@ -335,14 +353,14 @@ class LargeTransactionsReport(Report):
             )
         )
         for at, table, date, number, bet_id, seat, bet_type, amount, net in lines.iterator(chunk_size=ITERATOR_CHUNK):
-            yield at, "bet", table, date, f"round #{number} bet {bet_id}", seat, bet_type, amount, net
+            yield at, "bet", table, date, f"round #{number} bet {bet_id}", seat, bet_type, amount, net, None, None, None
         markers = (
             _filter(Marker.objects.filter(amount__gte=t), self.filters, shift="shift", table="table")
             .order_by("issued_at", "id")
             .values_list("issued_at", "table__code", "shift__gaming_date", "year", "number", "player", "amount")
         )
         for at, table, date, year, number, player, amount in markers.iterator(chunk_size=ITERATOR_CHUNK):
-            yield at, "marker", table, date, f"M{year}-{number:06d}", None, player, amount, None
+            yield at, "marker", table, date, f"M{year}-{number:06d}", None, player, None, None, amount, None, None
         slips = (
             _filter(
                 Slip.objects.filter(status=SlipStatus.RECEIVED, total__gte=t),
@@ -354,14 +372,17 @@ class LargeTransactionsReport(Report):
             .values_list("received_at", "kind", "table__code", "shift__gaming_date", "year", "number", "total")
         )
         for at, kind, table, date, year, number, total in slips.iterator(chunk_size=ITERATOR_CHUNK):
-            yield at, kind, table, date, f"{kind[0].upper()}{year}-{number:06d}", None, None, total, None
+            fill, credit = (total, None) if kind == SlipKind.FILL else (None, total)
+            reference = f"{kind[0].upper()}{year}-{number:06d}"
+            yield at, kind, table, date, reference, None, None, None, None, None, fill, credit
 
 
 # -- per dealer ----------------------------------------------------------------------------------
 
 
 class DealerReport(Report):
-    """Rounds settled per dealer (who opened them): handle, the house's win, commission and rake."""
+    """Rounds settled per dealer (who opened them): handle, rounds win, statistical hold, commission
+    and rake, as :mod:`accounting.figures` defines them."""
 
     name = "dealers"
     title = "Results per dealer"
@@ -371,46 +392,27 @@ class DealerReport(Report):
         Column("credential", "Credential"),
         Column("rounds", "Rounds", INT, total=True),
         Column("handle", "Handle", MONEY, total=True),
-        Column("win", "Win (house net)", MONEY, total=True),
-        Column("hold", "Win % of handle", PERCENT),
-        Column("commission", "Commission", MONEY, total=True),
-        Column("rake", "Rake", MONEY, total=True),
+        Column("win", "Rounds win (house net)", MONEY, total=True),
+        Column("hold", "Statistical hold % (rounds win ÷ handle)", PERCENT),
+        Column("commission", "Commission (in rounds win)", MONEY, total=True),
+        Column("rake", "Rake (in rounds win)", MONEY, total=True),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        qs = (
-            _filter(
-                Settlement.objects.all(),
-                self.filters,
-                shift="round__shift",
-                table="round__table",
-                game="round__game",
-                dealer="round__dealer",
-            )
-            .values("round__dealer__username", "round__dealer__staff__employee_id")
-            .annotate(
-                n=Count("id"),
-                handle_sum=Sum("handle"),
-                win=Sum("house_net"),
-                commission_sum=Sum("commission"),
-                rake_sum=Sum("rake"),
-            )
-            .order_by("round__dealer__username")
+        settlements = _filter(
+            Settlement.objects.all(),
+            self.filters,
+            shift="round__shift",
+            table="round__table",
+            game="round__game",
+            dealer="round__dealer",
         )
-        for g in qs.iterator(chunk_size=ITERATOR_CHUNK):
-            yield (
-                g["round__dealer__username"],
-                g["round__dealer__staff__employee_id"],
-                g["n"],
-                g["handle_sum"],
-                g["win"],
-                _ratio(g["win"], g["handle_sum"]),
-                g["commission_sum"],
-                g["rake_sum"],
-            )
+        groups = figures.round_figures(settlements, by=["round__dealer__username", "round__dealer__staff__employee_id"])
+        for (username, credential), r in sorted(groups.items(), key=lambda item: item[0][0]):
+            yield (username, credential, r.rounds, r.handle, r.rounds_win, r.statistical_hold, r.commission, r.rake)
 
     def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
-        return {"hold": _ratio(sums.get("win"), sums.get("handle"))}
+        return {"hold": figures.statistical_hold(sums.get("win"), sums.get("handle"))}
 
 
 # -- settled bets (the large export) ---------------------------------------------------------------
@@ -428,11 +430,11 @@ class BetsReport(Report):
         Column("settled_at", "Settled", DATETIME),
         Column("gaming_date", "Gaming date", DATE),
         Column("table", "Table"),
-        Column("round", "Round", INT),
+        Column("round", "Round", INT, identifier=True),
         Column("bet", "Bet"),
-        Column("seat", "Seat", INT),
+        Column("seat", "Seat", INT, identifier=True),
         Column("type", "Type"),
-        Column("amount", "Amount", MONEY, total=True),
+        Column("amount", "Stake as placed", MONEY, total=True),
         Column("result", "Result"),
         Column("net", "Player net", MONEY, total=True),
         Column("commission", "Commission", MONEY, total=True),
@@ -484,7 +486,7 @@ class BetsReport(Report):
             ("sh.gaming_date >= %s", f.date_from),
             ("sh.gaming_date <= %s", f.date_to),
             ("r.shift_id = %s", f.shift),
-            ("t.code = %s", f.table),
+            ("r.table_id = %s", f.table),
             ("p.code = %s", f.pit),
             ("r.game = %s", f.game),
             ("u.username = %s", f.dealer),
@@ -501,11 +503,16 @@ class BetsReport(Report):
         def money(col: str) -> str:
             return f"({col}::numeric / {scale})::numeric(24,{digits()})"
 
+        starts = ", ".join(f"chr({ord(c)})" for c in FORMULA_STARTS)
+
+        def text(col: str) -> str:  # casino.cells.neutralise, in SQL (the CSV must be the Python writer's bytes)
+            return f"(CASE WHEN left({col}, 1) IN ({starts}) THEN chr(39) || {col} ELSE {col} END)"
+
         sql = (
             f"SELECT to_char(s.settled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
-            f"to_char(sh.gaming_date, 'YYYY-MM-DD'), t.code, r.number, b.client_id, b.seat, b.type, "
-            f"{money('b.amount')}, l.result, {money('l.net')}, {money('l.commission')}, u.username "
-            f"{joins} WHERE {where} ORDER BY l.id"
+            f"to_char(sh.gaming_date, 'YYYY-MM-DD'), {text('t.code')}, r.number, {text('b.client_id')}, b.seat, "
+            f"{text('b.type')}, {money('b.amount')}, {text('l.result')}, {money('l.net')}, {money('l.commission')}, "
+            f"{text('u.username')} {joins} WHERE {where} ORDER BY l.id"
         )
         return sql, params
 
@@ -526,47 +533,55 @@ class BetsReport(Report):
 
 
 class StatisticalHoldReport(Report):
-    """Actual against theoretical hold per table and game, with the 95 % interval and a flag."""
+    """Per table and game: handle, rounds win and the statistical hold (rounds win ÷ handle) against the
+    theoretical hold from the engines' edges, with the 95 % interval and a flag."""
 
     name = "statistical_hold"
     title = "Statistical hold"
     columns = (
         Column("table", "Table"),
         Column("game", "Game"),
+        Column("family", "Family"),
         Column("bets", "Bets", INT, total=True),
         Column("handle", "Handle", MONEY, total=True),
-        Column("win", "Win", MONEY, total=True),
-        Column("covered_handle", "Handle with an edge", MONEY, total=True),
-        Column("actual", "Actual hold %"),
-        Column("theoretical", "Theoretical hold %"),
-        Column("low", "95 % low %"),
-        Column("high", "95 % high %"),
-        Column("flag", "Outside"),
+        Column("win", "Rounds win", MONEY, total=True),
+        Column("statistical", "Statistical hold % (rounds win ÷ handle)", PERCENT, places=4),
+        Column("theoretical_win", "Theoretical win", MONEY),
+        Column("theoretical", "Theoretical hold % (of handle)", PERCENT, places=4),
+        Column("low", "95 % low %", PERCENT, places=4),
+        Column("high", "95 % high %", PERCENT, places=4),
+        Column("flag", "Outside the interval"),
+        Column("uncovered", "Bet types without an edge"),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
         f = self.filters
-        table = Table.objects.filter(code=f.table).first() if f.table else None
-        shift = Shift.objects.filter(pk=f.shift).first() if f.shift is not None else None
-        if (f.table and table is None) or (f.shift is not None and shift is None):
-            return
         for r in statistical_hold(
-            table=table, shift=shift, game=f.game, pit=f.pit, date_from=f.date_from, date_to=f.date_to
+            table=f.table, shift=f.shift, game=f.game, pit=f.pit, date_from=f.date_from, date_to=f.date_to
         ):
-            pct = [
-                None if v is None else f"{v * 100:.4f}"
-                for v in (r["actual_hold"], r["theoretical_hold"], *(r["ci95"] or (None, None)))
-            ]
+            low, high = r["ci95"] or (None, None)
+            if r["ci95"]:
+                flag = "yes" if r["flag"] else "no"
+            else:
+                flag = "not banked" if "note" in r else "no edge"
             yield (
                 r["table"],
                 r["game"],
+                r["family"],
                 r["bets"],
                 r["handle"],
                 r["win"],
-                r["covered_handle"],
-                *pct,
-                "yes" if r["flag"] else "no",
+                figures.statistical_hold(r["win"], r["handle"]),
+                r["theoretical_win"],
+                r["theoretical_hold"],
+                low,
+                high,
+                flag,
+                ", ".join(r["uncovered_bet_types"]) or None,
             )
+
+    def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
+        return {"statistical": figures.statistical_hold(sums.get("win"), sums.get("handle"))}
 
 
 REPORTS: dict[str, type[Report]] = {

@@ -14,8 +14,9 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from accounting.models import ExportStatus, ReportExport
-from accounting.reports import FORMATS, WRITERS, Filters, get_report
+from accounting.reports import WRITERS, Filters, get_report, parse_filters
 from casino import task_names
+from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError, Forbidden, InvalidInput, NotFound
 from casino.outbox import enqueue
@@ -29,30 +30,18 @@ def ensure_can_export(actor: Any) -> None:
 
 
 def audit_export(actor: Any, *, report: str, fmt: str, filters: Filters, rows: int | None = None) -> None:
-    """One audit record per export, before any byte leaves (the shared helper when it is there)."""
-    try:
-        from casino.audit.services import audit_export_logged
-    except ImportError:  # an older casino.audit: the generic record
-        from casino.audit.services import audit_log
-
-        with transaction.atomic():
-            audit_log(
-                actor=actor,
-                action="report.export",
-                object_type="report",
-                object_id=f"{report}.{fmt}",
-                after={"report": report, "format": fmt, "filters": filters.as_json(), "rows": rows},
-            )
-        return
+    """One audit record per export, before any byte leaves."""
     audit_export_logged(actor, f"{report}.{fmt}", filters.as_json(), rows=rows)
 
 
 @transaction.atomic
-def export_request(*, actor: Any, report: str, fmt: str, filters: Filters) -> ReportExport:
-    """Queue an export; the job starts once this commits."""
+def export_request(*, actor: Any, report: str, fmt: str, filters: Any) -> ReportExport:
+    """Queue an export; the job starts once this commits. ``filters``: as the report's query parameters."""
     ensure_can_export(actor)
-    if fmt not in FORMATS:
-        raise InvalidInput(f"format must be one of {', '.join(FORMATS)}", code="bad_format", field="format")
+    if fmt not in WRITERS:
+        raise InvalidInput(f"format must be one of {', '.join(WRITERS)}", code="bad_format", field="format")
+    if not isinstance(filters, Filters):
+        filters = parse_filters(report, filters if isinstance(filters, dict) else {})
     get_report(report, filters)  # an unknown report or a bad filter is refused now, not in the job
     export = ReportExport.objects.create(
         report=report, format=fmt, filters=filters.as_json(), requested_by=actor, created_at=timezone.now()
@@ -78,7 +67,7 @@ def export_run(*, export_id: int) -> ReportExport:
     if not claimed:
         return export
     try:
-        report = get_report(export.report, Filters.parse(export.filters))
+        report = get_report(export.report, parse_filters(export.report, export.filters))
         total = report.count()
         _set(export.pk, rows_total=total)
         last = [0.0]
@@ -92,7 +81,10 @@ def export_run(*, export_id: int) -> ReportExport:
         folder = Path(settings.MEDIA_ROOT) / "exports" / "tmp"
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=f".{export.format}", delete=True) as tmp:
-            WRITERS[export.format](report, tmp, progress=progress)
+            WRITERS[export.format](
+                report, tmp, progress=progress, generated_by=export.requested_by.get_username(),
+                generated_at=export.created_at,
+            )
             tmp.flush()
             tmp.seek(0)
             stamp = timezone.now().strftime("%Y%m%d-%H%M%S")

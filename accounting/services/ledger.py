@@ -168,33 +168,46 @@ def ledger_post(
     return txn
 
 
-def round_lines(settlement: Any) -> list[tuple[Account, int]]:
-    """The lines of a settled round's transaction (also what reconciliation expects to find posted).
+def round_line_codes(*, table_code: str, house_net: int, commission: int, rake: int,
+                     document: dict[str, Any] | None) -> list[tuple[str, int]]:
+    """A settled round's transaction as (account code, amount) lines, from the settlement's figures.
 
     Banked games: the house's net splits into table win, commission and rake revenue. Pool games
     (house net is the rake): the change in each carried pot is owed to future winners, a liability
     — one account per named pool when the engine names them (Carousel's count, pony, high card),
-    else the table's single pot account.
+    else the table's single pot account. Reconciliation compares postings with these, by code.
     """
-    rnd = settlement.round
-    acc = table_accounts(rnd.table)
-    house_net, commission, rake = settlement.house_net, settlement.commission, settlement.rake
-    document = settlement.document or {}
+    document = document or {}
     pool = document.get("pool") or {}
     named = document.get("pools") or {}
     carry_change = int(pool.get("carry_out", 0)) - int(pool.get("carry_in", 0))
+    c = table_code
     lines = [
-        (acc["tray"], house_net + carry_change),
-        (acc["win"], -(house_net - commission - rake)),
-        (acc["commission"], -commission),
-        (acc["rake"], -rake),
+        (f"table:{c}:tray", house_net + carry_change),
+        (f"table:{c}:win", -(house_net - commission - rake)),
+        (f"table:{c}:commission", -commission),
+        (f"table:{c}:rake", -rake),
     ]
     if named and isinstance(named, dict):
         for name, p in sorted(named.items()):
             change = int(p.get("carry_out", 0)) - int(p.get("carry_in", 0))
-            lines.append((pool_account(rnd.table, str(name)), -change))
+            lines.append((f"table:{c}:pool:{name}", -change))
     else:
-        lines.append((acc["pool"], -carry_change))
+        lines.append((f"table:{c}:pool", -carry_change))
+    return lines
+
+
+def round_lines(settlement: Any) -> list[tuple[Account, int]]:
+    """The lines of a settled round's transaction (:func:`round_line_codes`), with their accounts."""
+    rnd = settlement.round
+    acc = table_accounts(rnd.table)
+    by_code = {a.code: a for a in acc.values()}
+    lines = []
+    for code, amount in round_line_codes(table_code=rnd.table.code, house_net=settlement.house_net,
+                                         commission=settlement.commission, rake=settlement.rake,
+                                         document=settlement.document):
+        account = by_code.get(code) or pool_account(rnd.table, code.split(":pool:", 1)[1])
+        lines.append((account, amount))
     return lines
 
 

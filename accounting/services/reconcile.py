@@ -4,19 +4,25 @@ settled and posted; compare the rounds' win with the counts' win; record each va
 Safe to run twice or at once: one transaction, which first locks the shift's row. A second run
 waits for the first, then finds its result and returns it; a run that dies midway rolls back and
 leaves nothing, so the next one starts clean. Unique constraints back the lock up.
+
+It reads a fixed number of queries per shift, whatever the number of rounds (:class:`ShiftRecords`),
+and never simulates under the lock: the engines' edges are computed and cached before it is taken.
+A table closed for the shift is reconciled on the close's figures: the reconciliation's variance is
+the close's; a round settled after the close is a cause of its own, with its amount.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounting.conf import int_knob
-from accounting.hold import statistical_hold
+from accounting.hold import edges_prepare, statistical_hold
 from accounting.models import (
     AlertSeverity,
     Entry,
@@ -24,19 +30,20 @@ from accounting.models import (
     Reconciliation,
     ReconciliationStatus,
     ShiftReconciliation,
+    TableShiftClose,
 )
 from accounting.money import money_text
-from accounting.selectors import close_of, settled_rounds, table_shift_figures, tables_active_in
+from accounting.selectors import TableShiftFigures, table_shift_figures_many, tables_active_in
 from accounting.services.alerts import alert_raise
-from accounting.services.ledger import ROUND, round_lines
+from accounting.services.ledger import ROUND, round_line_codes
 from casino import task_names
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput
 from casino.outbox import enqueue
+from tables.engines.base import Json
 from tables.engines.errors import EngineError
 from tables.engines.registry import play
-from tables.models import Round, Shift, ShiftStatus, Table
-from tables.services.rounds import round_document
+from tables.models import Bet, Round, RoundEvent, RoundStatus, Settlement, SettlementLine, Shift, ShiftStatus, Table
 
 CAUSE_ALERTS = {  # cause → (alert kind, severity)
     "missing_count": ("missing_count", AlertSeverity.WARNING),
@@ -65,15 +72,60 @@ def due_shift_ids(now: dt.datetime | None = None) -> list[int]:
     return list(shifts.order_by("ends_at").values_list("pk", flat=True))
 
 
-def _compare_round(rnd: Round) -> list[dict[str, Any]]:
+@dataclass
+class ShiftRecords:
+    """Everything a shift's reconciliation reads, loaded in a fixed number of queries (one per kind of
+    record, whatever the number of rounds): the rounds with their settlements, their bets and events
+    (the record the engine replays), their settlement lines and their ledger postings."""
+
+    rounds: dict[int, list[Round]] = field(default_factory=dict)  # by table id, in number order
+    bets: dict[int, list[Json]] = field(default_factory=dict)  # by round id: the bets placed at betting time
+    events: dict[int, list[Json]] = field(default_factory=dict)  # by round id: the events not undone
+    lines: dict[int, dict[str, tuple[str, int, int]]] = field(default_factory=dict)  # round → bet → line
+    postings: dict[str, tuple[int, bool]] = field(default_factory=dict)  # round id → (transaction, reversed)
+    entries: dict[int, dict[str, int]] = field(default_factory=dict)  # transaction → account code → amount
+
+    @classmethod
+    def load(cls, shift: Shift) -> ShiftRecords:
+        out = cls()
+        settled = Round.objects.filter(shift=shift, status=RoundStatus.SETTLED)
+        for rnd in settled.select_related("settlement", "table").order_by("table_id", "number"):
+            out.rounds.setdefault(rnd.table_id, []).append(rnd)
+        for bet in Bet.objects.filter(round__in=settled, event_index__isnull=True).order_by("id"):
+            out.bets.setdefault(bet.round_id, []).append(bet.as_document())
+        events = RoundEvent.objects.filter(round__in=settled, undone_at__isnull=True).order_by("round_id", "seq")
+        for round_id, payload in events.values_list("round_id", "payload"):
+            out.events.setdefault(round_id, []).append(payload)
+        lines = SettlementLine.objects.filter(settlement__round__in=settled).values_list(
+            "settlement__round_id", "bet__client_id", "result", "net", "commission"
+        )
+        for round_id, bet_id, result, net, commission in lines:
+            out.lines.setdefault(round_id, {})[bet_id] = (result, net, commission)
+        posted = LedgerTransaction.objects.filter(source_type=ROUND, shift=shift).annotate(
+            reversed=Exists(LedgerTransaction.objects.filter(reverses=OuterRef("pk")))
+        )
+        for txn_id, source_id, reversed_ in posted.values_list("pk", "source_id", "reversed"):
+            out.postings[source_id] = (txn_id, reversed_)
+        entries = Entry.objects.filter(transaction__source_type=ROUND, transaction__shift=shift)
+        for txn_id, code, amount in entries.values_list("transaction_id", "account__code", "amount"):
+            book = out.entries.setdefault(txn_id, {})
+            book[code] = book.get(code, 0) + amount
+        return out
+
+
+def _compare_round(rnd: Round, records: ShiftRecords) -> list[dict[str, Any]]:
     """Replay one settled round; every difference from its settlement and its posting is a cause."""
     where = {"round": rnd.pk, "number": rnd.number}
-    causes: list[dict[str, Any]] = []
     settlement = getattr(rnd, "settlement", None)
     if settlement is None:
         return [{"cause": "mismatch", **where, "detail": "settled round has no settlement"}]
+    causes: list[dict[str, Any]] = []
+    document = {  # the record (the Bet and RoundEvent rows), not the round row's copy
+        "game": rnd.game, "config": rnd.config, "bets": records.bets.get(rnd.pk, []),
+        "events": records.events.get(rnd.pk, []),
+    }
     try:
-        state = play(round_document(rnd, from_rows=True))  # the record, not the round row's copy
+        state = play(document)
     except EngineError as exc:
         return [{"cause": "mismatch", **where, "detail": f"the engine refuses the round: {exc.message}"}]
     if state.get("status") != "settled":
@@ -88,7 +140,7 @@ def _compare_round(rnd: Round) -> list[dict[str, Any]]:
             causes.append(
                 {"cause": "mismatch", **where, "detail": f"house {name}: settled {posted}, engine {house.get(name, 0)}"}
             )
-    lines = {ln.bet.client_id: (ln.result, ln.net, ln.commission) for ln in settlement.lines.select_related("bet")}
+    lines = records.lines.get(rnd.pk, {})
     replayed = {b["id"]: (b["result"], b["net"], b.get("commission", 0)) for b in state["bets"]}
     for bet_id in sorted(set(lines) | set(replayed)):
         if lines.get(bet_id) != replayed.get(bet_id):
@@ -99,32 +151,40 @@ def _compare_round(rnd: Round) -> list[dict[str, Any]]:
                     "detail": f"bet {bet_id}: settled {lines.get(bet_id)}, engine {replayed.get(bet_id)}",
                 }
             )
-    txn = LedgerTransaction.objects.filter(source_type=ROUND, source_id=str(rnd.pk)).first()
+    txn = records.postings.get(str(rnd.pk))
     if txn is None:
         causes.append({"cause": "unposted_round", **where, "detail": "no ledger transaction"})
-    elif hasattr(txn, "reversed_by"):
-        causes.append({"cause": "unposted_round", **where, "detail": f"ledger transaction {txn.pk} was reversed"})
+    elif txn[1]:
+        causes.append({"cause": "unposted_round", **where, "detail": f"ledger transaction {txn[0]} was reversed"})
     else:
-        posted = {e.account.code: e.amount for e in Entry.objects.filter(transaction=txn).select_related("account")}
+        posted_lines = records.entries.get(txn[0], {})
         expected: dict[str, int] = {}
-        for account, amount in round_lines(settlement):
-            expected[account.code] = expected.get(account.code, 0) + amount
+        for code, amount in round_line_codes(
+            table_code=rnd.table.code, house_net=settlement.house_net, commission=settlement.commission,
+            rake=settlement.rake, document=settlement.document,
+        ):
+            expected[code] = expected.get(code, 0) + amount
         expected = {k: v for k, v in expected.items() if v}
-        if posted != expected:
+        if posted_lines != expected:
             causes.append(
-                {"cause": "mismatch", **where, "detail": f"ledger {posted} differs from settlement {expected}"}
+                {"cause": "mismatch", **where, "detail": f"ledger {posted_lines} differs from settlement {expected}"}
             )
     return causes
 
 
-def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconciliation:
-    figures = table_shift_figures(table, shift)
-    close = close_of(table, shift)
+def _reconcile_table(
+    figures: TableShiftFigures,
+    close: TableShiftClose | None,
+    rounds: list[Round],
+    records: ShiftRecords,
+    hold: list[dict[str, Any]],
+    now: dt.datetime,
+) -> Reconciliation:
+    table, shift = figures.table, figures.shift
     causes: list[dict[str, Any]] = []
-    rounds = list(settled_rounds(table, shift).select_related("settlement", "table"))
     mismatched = unposted = 0
     for rnd in rounds:
-        found = _compare_round(rnd)
+        found = _compare_round(rnd, records)
         causes += found
         mismatched += any(c["cause"] == "mismatch" for c in found)
         unposted += any(c["cause"] == "unposted_round" for c in found)
@@ -134,7 +194,9 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
                     "cause": "round_after_close",
                     "round": rnd.pk,
                     "number": rnd.number,
-                    "detail": f"settled after {table.code} closed for the shift",
+                    "amount": rnd.settlement.house_net,
+                    "detail": f"settled after {table.code} closed for the shift: house net "
+                    f"{money_text(rnd.settlement.house_net)}, not in the close's figures",
                 }
             )
     causes += [
@@ -144,9 +206,12 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
     count_win: int | None
     variance: int | None
     if close is not None:
-        count_win, variance = close.count_win, close.count_win - figures.rounds_win - figures.pool_change
+        # the close fixed the figures: the reconciliation shows the close's variance, never a second one
+        count_win, variance = close.count_win, close.variance
+        rounds_win, pool_change = close.rounds_win, close.pool_change
     else:
         count_win, variance = figures.count_win, figures.variance
+        rounds_win, pool_change = figures.rounds_win, figures.pool_change
         for what in ("opening inventory count", "closing inventory count", "soft count of the drop"):
             if what in figures.missing():
                 causes.append({"cause": "missing_count", "detail": what})
@@ -156,10 +221,9 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
                 "cause": "count_variance",
                 "amount": variance,
                 "detail": f"count win {money_text(count_win or 0)} vs rounds win "
-                f"{money_text(figures.rounds_win)} and pool change {money_text(figures.pool_change)}",
+                f"{money_text(rounds_win)} and pool change {money_text(pool_change)}",
             }
         )
-    hold = statistical_hold(table=table, shift=shift)
     if any(row["flag"] for row in hold):
         causes.append(
             {
@@ -169,6 +233,9 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
             }
         )
     data = {**figures.as_dict(), "closed": close is not None, "statistical_hold": hold}
+    if close is not None:
+        data.update(count_win=count_win, variance=variance, rounds_win=rounds_win, pool_change=pool_change,
+                    handle=close.handle, rounds=close.rounds)
     result = Reconciliation.objects.create(
         shift=shift,
         table=table,
@@ -177,8 +244,8 @@ def _reconcile_table(table: Table, shift: Shift, now: dt.datetime) -> Reconcilia
         rounds_recomputed=len(rounds),
         rounds_mismatched=mismatched,
         rounds_unposted=unposted,
-        rounds_win=figures.rounds_win,
-        pool_change=figures.pool_change,
+        rounds_win=rounds_win,
+        pool_change=pool_change,
         count_win=count_win,
         variance=variance,
         causes=causes,
@@ -226,10 +293,22 @@ def _crash_point(stage: str) -> None:
     """A seam for tests that kill the job midway (see tests/accounting/test_reconcile.py)."""
 
 
-@transaction.atomic
 def reconcile_shift(*, shift_id: int, actor: Any = None, force_open: bool = False) -> ShiftReconciliation:
-    """Reconcile a shift once; a second call returns the first result unchanged."""
-    shift = Shift.objects.select_for_update().filter(pk=shift_id).first() if isinstance(shift_id, int) else None
+    """Reconcile a shift once; a second call returns the first result unchanged.
+
+    The engines' house edges (some engines simulate for seconds) are computed and cached first,
+    without any lock; the run itself, under the shift's lock, only reads them.
+    """
+    if not isinstance(shift_id, int) or not Shift.objects.filter(pk=shift_id).exists():
+        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+    if not ShiftReconciliation.objects.filter(shift_id=shift_id).exists():
+        edges_prepare(Settlement.objects.filter(round__shift_id=shift_id))
+    return _reconcile_locked(shift_id=shift_id, actor=actor, force_open=force_open)
+
+
+@transaction.atomic
+def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftReconciliation:
+    shift = Shift.objects.select_for_update().filter(pk=shift_id).first()
     if shift is None:
         raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
     existing = ShiftReconciliation.objects.filter(shift=shift).first()
@@ -240,9 +319,21 @@ def reconcile_shift(*, shift_id: int, actor: Any = None, force_open: bool = Fals
         raise Conflict(
             f"the shift {shift} is still open: reconcile it once it is closed or has ended", code="shift_not_ended"
         )
+    tables = list(tables_active_in(shift))
+    found = table_shift_figures_many(tables, shift)
+    closes = {c.table_id: c for c in TableShiftClose.objects.filter(shift=shift)}
+    records = ShiftRecords.load(shift)
+    hold: dict[str, list[dict[str, Any]]] = {}
+    for row in statistical_hold(shift=shift, compute_edges=False):  # edges_prepare cached them
+        hold.setdefault(row["table"], []).append(row)
     results = []
-    for table in tables_active_in(shift):
-        results.append(_reconcile_table(table, shift, now))
+    for table in tables:
+        results.append(
+            _reconcile_table(
+                found[table.pk], closes.get(table.pk), records.rounds.get(table.pk, []), records,
+                hold.get(table.code, []), now,
+            )
+        )
         _crash_point("table")
     totals = {
         "tables": len(results),

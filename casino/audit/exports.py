@@ -2,8 +2,10 @@
 
 The CSV carries every hashed field in its canonical text (times as ``isoformat()``, ``before`` and
 ``after`` as canonical JSON, an empty cell for none), so an auditor can recompute every hash from
-the file alone (``casino/audit/offline.py``, docs/audit.md). For that reason cells are written
-as they are, never prefixed against spreadsheet formulas: open the file as text, or import it.
+the file alone (``casino/audit/offline.py``, docs/audit.md). A cell a spreadsheet would run as a
+formula (it starts with ``= + - @``, a tab or a carriage return) is written with an apostrophe in
+front, and so is a cell that starts with an apostrophe (``casino.cells.neutralise``, reversible):
+the offline checker drops one leading apostrophe and hashes exactly what was recorded.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ import datetime as dt
 import io
 from collections.abc import Iterator, Mapping
 from typing import Any
-from xml.sax.saxutils import escape
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino.audit.models import AuditRecord
 from casino.audit.record import FIELDS, csv_cells, json_text
+from casino.cells import neutralise
+from casino.pdffonts import fonts
 
 CSV_COLUMNS = FIELDS
 CSV_BATCH = 2_000
@@ -46,7 +49,7 @@ def csv_lines(records: QuerySet[AuditRecord]) -> Iterator[str]:
         if not batch:
             return
         for row in batch:
-            yield writer.writerow(csv_cells(row))
+            yield writer.writerow([neutralise(v, reversible=True) if isinstance(v, str) else v for v in csv_cells(row)])
         last = batch[-1][0]
 
 
@@ -64,19 +67,26 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
     buffer = io.BytesIO()
+    f = fonts()  # embedded Unicode fonts: any username or table code prints
+
+    def text(value: str) -> str:
+        return f.markup(value)
+
     now = timezone.now().astimezone(dt.UTC)
     doc = SimpleDocTemplate(buffer, pagesize=landscape(A4), leftMargin=10 * mm, rightMargin=10 * mm,
                             topMargin=10 * mm, bottomMargin=12 * mm, title="Croupier audit trail",
                             author="Croupier", subject="audit trail export")
     styles = getSampleStyleSheet()
-    cell = ParagraphStyle("cell", parent=styles["BodyText"], fontName="Helvetica", fontSize=6.5, leading=7.5)
+    cell = ParagraphStyle("cell", parent=styles["BodyText"], fontName=f.regular, fontSize=6.5, leading=7.5)
+    title = ParagraphStyle("title", parent=styles["Title"], fontName=f.bold)
+    body = ParagraphStyle("body", parent=styles["BodyText"], fontName=f.regular)
     shown = ", ".join(f"{k} = {v}" for k, v in sorted(filters.items())) or "none"
     story: list[Any] = [
-        Paragraph("Croupier — audit trail", styles["Title"]),
-        Paragraph(escape(f"Exported {now:%Y-%m-%d %H:%M:%S} UTC by {generated_by}. Filters: {shown}. "
-                         f"Records {len(records)} of {total}"
-                         + (" (the first ones, oldest first: narrow the filters or export CSV for all)."
-                            if len(records) < total else ".")), styles["BodyText"]),
+        Paragraph("Croupier — audit trail", title),
+        Paragraph(text(f"Exported {now:%Y-%m-%d %H:%M:%S} UTC by {generated_by}. Filters: {shown}. "
+                       f"Records {len(records)} of {total}"
+                       + (" (the first ones, oldest first: narrow the filters or export CSV for all)."
+                          if len(records) < total else ".")), body),
         Spacer(1, 4 * mm),
     ]
     data: list[list[Any]] = [["Id", "Time (UTC)", "Chain #seq", "User (role)", "From", "Action", "Object",
@@ -84,17 +94,17 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
     for r in records:
         data.append([
             str(r.pk), r.created_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"), f"{r.chain} #{r.seq}",
-            Paragraph(escape(f"{r.actor_username or '—'} ({r.actor_role})"), cell),
-            Paragraph(escape(" ".join(x for x in (r.client_addr, r.device, r.channel) if x)), cell),
-            Paragraph(escape(r.action), cell), Paragraph(escape(f"{r.object_type} {r.object_id}"), cell),
-            Paragraph(escape(_short(r.before, 400)), cell), Paragraph(escape(_short(r.after, 400)), cell),
+            Paragraph(text(f"{r.actor_username or '—'} ({r.actor_role})"), cell),
+            Paragraph(text(" ".join(x for x in (r.client_addr, r.device, r.channel) if x)), cell),
+            Paragraph(text(r.action), cell), Paragraph(text(f"{r.object_type} {r.object_id}"), cell),
+            Paragraph(text(_short(r.before, 400)), cell), Paragraph(text(_short(r.after, 400)), cell),
             r.hash[:12],
         ])
     widths = [12, 27, 25, 27, 25, 24, 22, 51, 51, 17]
     table = LongTable(data, repeatRows=1, colWidths=[w * mm for w in widths])
     table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), "Helvetica", 6.5),
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7),
+        ("FONT", (0, 0), (-1, -1), f.regular, 6.5),
+        ("FONT", (0, 0), (-1, 0), f.bold, 7),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e4e4e4")),
         ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#999999")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -104,7 +114,7 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
 
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()
-        canvas.setFont("Helvetica", 7)
+        canvas.setFont(f.regular, 7)
         canvas.drawString(10 * mm, 6 * mm, f"Croupier audit trail — exported {now:%Y-%m-%d %H:%M} UTC — "
                                            f"page {document.page}")
         canvas.restoreState()

@@ -27,8 +27,15 @@ DIGEST_FORMAT = "croupier-audit-digest/1"
 MESSAGE_FORMAT = "croupier-audit-checkpoint/1"
 
 
-def record_hash(row: dict[str, str]) -> str:
+def plain(cell: str) -> str:
+    """A cell as recorded: the export puts an apostrophe in front of text a spreadsheet would run as a
+    formula (and of text that starts with one), so one leading apostrophe is dropped."""
+    return cell[1:] if cell.startswith("'") else cell
+
+
+def record_hash(cells: dict[str, str]) -> str:
     """SHA-256 of a CSV row's canonical content: every column but ``id`` and ``hash``, as JSON, sorted keys."""
+    row = {k: plain(v) if isinstance(v, str) else v for k, v in cells.items()}
     content: dict[str, Any] = {
         "chain": row["chain"], "seq": int(row["seq"]), "created_at": row["created_at"],
         "actor_id": int(row["actor_id"]) if row["actor_id"] else None,

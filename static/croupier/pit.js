@@ -1,4 +1,5 @@
-/* The pit dashboard's charts: Chart.js, redrawn from the JSON each htmx poll brings (#chart-data). */
+/* The pit dashboard's charts: Chart.js, redrawn from the JSON each htmx poll brings (#chart-data).
+   Both charts have one basis, as the tiles: the rounds win and the statistical hold (rounds win ÷ handle). */
 (() => {
   "use strict";
 
@@ -12,6 +13,7 @@
   }
 
   let unit = 100;
+  let currency = "";
   const toUnits = (minor) => minor / unit;
 
   function config(labels, win, hold) {
@@ -20,8 +22,8 @@
       data: {
         labels,
         datasets: [
-          { type: "bar", label: "Win", data: win, backgroundColor: WIN, yAxisID: "y" },
-          { type: "line", label: "Hold %", data: hold, borderColor: HOLD, backgroundColor: HOLD, yAxisID: "y1", spanGaps: true, tension: 0.2 },
+          { type: "bar", label: `Rounds win (${currency})`, data: win, backgroundColor: WIN, yAxisID: "y" },
+          { type: "line", label: "Statistical hold % (rounds win ÷ handle)", data: hold, borderColor: HOLD, backgroundColor: HOLD, yAxisID: "y1", spanGaps: true, tension: 0.2 },
         ],
       },
       options: {
@@ -30,8 +32,8 @@
         animation: false,
         interaction: { mode: "index", intersect: false },
         scales: {
-          y: { position: "left", title: { display: true, text: "Win" } },
-          y1: { position: "right", title: { display: true, text: "Hold %" }, grid: { drawOnChartArea: false } },
+          y: { position: "left", title: { display: true, text: `Rounds win (${currency})` } },
+          y1: { position: "right", title: { display: true, text: "Statistical hold %" }, grid: { drawOnChartArea: false } },
         },
       },
     };
@@ -54,6 +56,7 @@
   function draw() {
     const d = readData();
     unit = 10 ** (d.digits === undefined ? 2 : d.digits);
+    currency = d.currency || "";
     upsert("chart-hour", d.by_hour.map((r) => r.hour), d.by_hour.map((r) => toUnits(r.win)), d.by_hour.map((r) => r.hold_pct));
     upsert("chart-table", d.by_table.map((r) => r.table), d.by_table.map((r) => toUnits(r.win)), d.by_table.map((r) => r.hold_pct));
     document.body.dataset.chartsDrawn = String(Number(document.body.dataset.chartsDrawn || 0) + 1);

@@ -42,7 +42,7 @@ def download(client, name: str, fmt: str, **filters) -> bytes:
 
 
 def total_row(client, name: str, **filters) -> dict[str, str]:
-    rows = list(csv.reader(io.StringIO(download(client, name, "csv", **filters).decode())))
+    rows = list(csv.reader(io.StringIO(download(client, name, "csv", **filters).decode("utf-8-sig"))))
     assert rows[-1][0] == "TOTAL"
     return dict(zip(rows[0], rows[-1]))
 
@@ -53,8 +53,9 @@ def test_each_report_downloads_in_each_format(worked, name, fmt):
     client = as_user(worked.accountant)
     body = download(client, name, fmt, date_from=str(worked.shift.gaming_date))
     if fmt == "csv":
-        rows = list(csv.reader(io.StringIO(body.decode())))
-        assert rows[0] == [c.title for c in get_report(name, Filters()).columns]
+        assert body.startswith("\ufeff".encode())  # a byte order mark: spreadsheet tools read UTF-8
+        rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+        assert rows[0] == get_report(name, Filters()).header()
         assert rows[-1][0] == "TOTAL"
     elif fmt == "xlsx":
         sheet = load_workbook(io.BytesIO(body), read_only=True).active
@@ -73,50 +74,58 @@ def test_each_report_downloads_in_each_format(worked, name, fmt):
 def test_revenue_totals_match_the_ledger(worked):
     client = as_user(worked.accountant)
     total = total_row(client, "revenue", group="table")
-    assert minor(total["Win"]) == -ledger_sum(codes=REVENUE, table=worked.table, shift=worked.shift) == 9_000
-    assert minor(total["Commission"]) == -ledger_sum(codes=["table:BAC1:commission"]) == 125
-    assert minor(total["Variance"]) == -ledger_sum(codes=["table:BAC1:variance"]) == -125
-    assert minor(total["Drop"]) == 80_000
-    assert total["Hold %"] == "11.25"
-    assert minor(total["Rounds win"]) == -ledger_sum(codes=REVENUE[:3], table=worked.table, kinds=["round"])
+    win = -ledger_sum(codes=REVENUE, table=worked.table, shift=worked.shift)
+    assert minor(total["Count win (EUR)"]) == win == 9_000
+    assert minor(total["Commission (in rounds win) (EUR)"]) == -ledger_sum(codes=["table:BAC1:commission"]) == 125
+    assert minor(total["Variance (count win − rounds win − pool change) (EUR)"]) == -ledger_sum(
+        codes=["table:BAC1:variance"]) == -125
+    assert minor(total["Drop (EUR)"]) == 80_000
+    assert total["Hold % (count win ÷ drop)"] == "11.25"
+    assert minor(total["Marker payments at the table (out of count win) (EUR)"]) == 5_000
+    assert minor(total["Rounds win (EUR)"]) == -ledger_sum(codes=REVENUE[:3], table=worked.table, kinds=["round"])
 
 
 def test_fills_and_credits_totals_match_the_ledger(worked):
     total = total_row(as_user(worked.accountant), "fills_credits")
-    assert minor(total["Fills posted"]) == -ledger_sum(codes=["cage"], kinds=["fill"]) == 50_000
-    assert minor(total["Credits posted"]) == ledger_sum(codes=["cage"], kinds=["credit"]) == 30_000
+    assert minor(total["Fills posted (EUR)"]) == -ledger_sum(codes=["cage"], kinds=["fill"]) == 50_000
+    assert minor(total["Credits posted (EUR)"]) == ledger_sum(codes=["cage"], kinds=["credit"]) == 30_000
 
 
 def test_variance_report_totals_match_the_ledger(worked):
     total = total_row(as_user(worked.accountant), "variance")
-    assert minor(total["Variance"]) == -ledger_sum(codes=["table:BAC1:variance"]) == -125
-    assert minor(total["Count win"]) == -ledger_sum(codes=REVENUE) == 9_000
+    assert minor(total["Variance (count win − rounds win − pool change) (EUR)"]) == -ledger_sum(
+        codes=["table:BAC1:variance"]) == -125
+    assert minor(total["Count win (EUR)"]) == -ledger_sum(codes=REVENUE) == 9_000
 
 
 def test_dealer_and_bets_totals_match_the_ledger(worked):
     client = as_user(worked.accountant)
     rounds_win = -ledger_sum(codes=REVENUE[:3], kinds=["round"])
     dealers = total_row(client, "dealers")
-    assert minor(dealers["Win (house net)"]) == rounds_win == 9_125
-    assert (dealers["Rounds"], minor(dealers["Handle"])) == ("2", 14_000)
+    assert minor(dealers["Rounds win (house net) (EUR)"]) == rounds_win == 9_125
+    assert (dealers["Rounds"], minor(dealers["Handle (EUR)"])) == ("2", 14_000)
     bets = total_row(client, "bets")
-    assert -minor(bets["Player net"]) == ledger_sum(codes=["table:BAC1:tray"], kinds=["round"]) == 9_125
-    assert minor(bets["Commission"]) == 125
+    assert -minor(bets["Player net (EUR)"]) == ledger_sum(codes=["table:BAC1:tray"], kinds=["round"]) == 9_125
+    assert minor(bets["Commission (EUR)"]) == 125
     hold = total_row(client, "statistical_hold")
-    assert minor(hold["Win"]) == rounds_win
+    assert minor(hold["Rounds win (EUR)"]) == rounds_win
+    assert minor(hold["Handle (EUR)"]) == 14_000
 
 
 def test_large_transactions_above_the_threshold_match_the_ledger(worked):
+    # each kind of amount has its column and its own total: stakes are never added to markers or slips
     total = total_row(as_user(worked.accountant), "large_transactions", threshold="10000")
-    markers = ledger_sum(codes=["markers"], kinds=["marker"])
-    slips = -ledger_sum(codes=["cage"], kinds=["fill"]) + ledger_sum(codes=["cage"], kinds=["credit"])
-    assert minor(total["Amount"]) == 10_000 + markers + slips == 110_000
+    assert minor(total["Stake (EUR)"]) == 10_000
+    assert minor(total["Player net (EUR)"]) == -10_000
+    assert minor(total["Marker (EUR)"]) == ledger_sum(codes=["markers"], kinds=["marker"]) == 20_000
+    assert minor(total["Fill (EUR)"]) == -ledger_sum(codes=["cage"], kinds=["fill"]) == 50_000
+    assert minor(total["Credit (EUR)"]) == ledger_sum(codes=["cage"], kinds=["credit"]) == 30_000
 
 
 def test_the_copy_stream_and_the_python_writer_give_the_same_bytes(worked):
     report = get_report("bets", Filters())
     assert b"".join(csv_chunks(report)) == b"".join(csv_chunks(report, use_copy=False))
-    filtered = get_report("bets", Filters(table="BAC1", dealer="dealer", date_from=worked.shift.gaming_date))
+    filtered = get_report("bets", Filters(table=worked.table.pk, dealer="dealer", date_from=worked.shift.gaming_date))
     assert b"".join(csv_chunks(filtered)) == b"".join(csv_chunks(filtered, use_copy=False))
 
 
@@ -146,7 +155,7 @@ def test_large_xlsx_runs_as_a_job_with_progress_and_a_download_link(
     with django_capture_on_commit_callbacks(execute=True):
         asked = client.post(
             "/api/accounting/exports/",
-            {"report": "bets", "format": "xlsx", "filters": {"table": "BAC1"}},
+            {"report": "bets", "format": "xlsx", "filters": {"table": worked.table.pk}},
             format="json",
         )
     assert asked.status_code == 202, asked.json()

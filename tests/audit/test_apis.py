@@ -63,9 +63,11 @@ def test_non_auditors_get_403_on_every_endpoint_and_nothing_is_written(floor, tr
     assert snapshot() == before
 
 
-def test_anonymous_gets_403_everywhere(floor, trail, api):
-    assert {url: api.get(url).status_code for url in urls(trail)} == dict.fromkeys(urls(trail), 403)
-    assert api.get("/api/audit/records/").json()["error"]["code"] == "not_authenticated"
+def test_anonymous_gets_401_everywhere(floor, trail, api):
+    assert {url: api.get(url).status_code for url in urls(trail)} == dict.fromkeys(urls(trail), 401)
+    answer = api.get("/api/audit/records/")
+    assert answer.json()["error"]["code"] == "not_authenticated"
+    assert answer["WWW-Authenticate"] == "Token"
 
 
 @pytest.mark.parametrize("role", ["auditor", "admin"])

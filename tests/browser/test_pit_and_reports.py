@@ -128,8 +128,48 @@ def test_an_accountant_downloads_a_report(screens, floor):
     # then a CSV arrives with the report's header and the round's two bets
     assert download.suggested_filename.endswith(".csv")
     lines = open(download.path(), encoding="utf-8-sig").read().splitlines()
-    assert lines[0] == "Settled,Gaming date,Table,Round,Bet,Seat,Type,Amount,Result,Player net,Commission,Dealer"
+    assert lines[0] == (
+        "Settled,Gaming date,Table,Round,Bet,Seat,Type,Stake as placed (EUR),Result,Player net (EUR),Commission (EUR),"
+        "Dealer"
+    )
     assert [line.split(",")[2:] for line in lines[1:3]] == [
         ["BAC1", "1", "b1", "1", "banker", "25.00", "win", "23.75", "1.25", "dealer"],
         ["BAC1", "1", "b2", "2", "player", "10.00", "lose", "-10.00", "0.00", "dealer"],
     ]
+
+
+def test_a_closed_shift_stays_on_the_pit_screen_with_its_counts_and_variance(screens, floor):
+    # given BAC1's worked shift, counted, closed at the table and for the casino, and reconciled
+    from accounting.services import reconcile, shifts
+    from tests.accounting.test_worked_shift import work_the_shift
+
+    work_the_shift(floor)
+    shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
+    shifts.shift_close(actor=floor.manager, shift_id=floor.shift.pk)
+    reconcile.reconcile_shift(shift_id=floor.shift.pk)
+
+    # when the pit manager opens the dashboard and picks that shift
+    page = screens.page("pm")
+    page.get_by_role("combobox", name="Shift").select_option(str(floor.shift.pk))
+    page.get_by_role("button", name="Show").click()
+
+    # then the closed shift is shown, its tile on the rounds basis, its counts beside the variance they explain
+    expect(page.locator("#shift-now")).to_contain_text("closed")
+    tile = page.locator('article[data-table="BAC1"]')
+    expect(tile.locator('[data-field="rounds"]')).to_have_text("2")
+    expect(tile.locator('[data-field="handle"]')).to_have_text("140.00")
+    expect(tile.locator('[data-field="win"]')).to_have_text("91.25")
+    expect(tile.locator('[data-field="hold"]')).to_have_text("65.18 %")  # 9 125 ÷ 14 000
+    row = page.locator('#counts tr[data-table="BAC1"]')
+    for field_name, text in (("drop", "800.00"), ("count_win", "90.00"), ("count_hold", "11.25 %"),
+                             ("rounds_win", "91.25"), ("pool_change", "0.00"), ("marker_payments", "50.00"),
+                             ("variance", "-1.25")):
+        expect(row.locator(f'[data-field="{field_name}"]')).to_have_text(text)
+    expect(row).to_contain_text("closed")
+    expect(row).to_contain_text("variance")  # the reconciliation found the same −1.25
+    expect(page.get_by_role("heading", name="Rounds win and statistical hold by table")).to_be_visible()
+    assert_labelled(page)
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        assert_layout(page, [*PIT_LAYOUT, ".counts"])
+        screens.shot(page, "pit-closed-shift")

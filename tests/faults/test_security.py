@@ -118,9 +118,9 @@ def test_signing_in_rotates_the_session_and_signing_out_ends_it(floor):
     assert after.value != before
     assert after["httponly"] is True
     assert after["samesite"] == "Lax"
-    # and signing out ends the session server-side
+    # and signing out ends the session server-side: the API asks for credentials again
     client.post("/logout/")
-    assert client.get("/api/rounds/").status_code == 403
+    assert client.get("/api/rounds/").status_code == 401
 
 
 def test_a_session_write_without_the_csrf_token_is_refused(floor):

@@ -177,7 +177,7 @@ def test_accountants_export_ratings_as_csv(floor, clock):
     accountant = as_user(floor.accountant)
     response = accountant.get("/api/players/reports/ratings/?format=csv")
     assert response.status_code == 200
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     # then one line with the figures (theo 10,000 × 1.0579 % = 105.79 → 106), and the TOTAL row
     header, line, total = rows
     got = dict(zip(header, line))
@@ -188,13 +188,13 @@ def test_accountants_export_ratings_as_csv(floor, clock):
         "30",
         "1",
     )
-    assert (got["Decisions per hour"], got["Handle"], got["Average bet"], got["Theoretical win"]) == (
+    assert (got["Decisions per hour"], got["Handle (EUR)"], got["Average bet (EUR)"], got["Theoretical win (EUR)"]) == (
         "2.00",
         "100.00",
         "100.00",
         "1.06",
     )
-    assert (got["Actual win"], got["Comp value"], got["Comp points"], got["House edge %"]) == (
+    assert (got["Actual win (EUR)"], got["Comp value (EUR)"], got["Comp points"], got["House edge %"]) == (
         "-95.00",
         "0.31",
         "3",

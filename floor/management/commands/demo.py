@@ -5,21 +5,28 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from accounting.demo import play_day
 from slots.demo import build_slot_floor
-from tables.demo import DEMO_PASSWORD, build_demo_floor, simulate
+from tables.demo import DEMO_PASSWORD, build_demo_floor
 from tables.models import Round
 
 
 class Command(BaseCommand):
-    help = "Build the demo floor (idempotent) and optionally simulate N rounds through the services."
+    help = (
+        "Build the demo floor (idempotent); with --rounds, play a whole gaming day through the services: "
+        "the earlier shifts played, counted, closed and reconciled with their paperwork, then the open one."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
             "--rounds",
             type=int,
             default=0,
-            help="rounds to play, spread over every table in turn (each game's players, "
+            help="rounds to play in each shift, spread over every table in turn (each game's players, "
             "bets and choices; pots, pools and the bank carry from round to round)",
+        )
+        parser.add_argument(
+            "--shifts", type=int, default=2, help="earlier shifts of the day to play and close before the open one"
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--quiet", action="store_true")
@@ -32,15 +39,22 @@ class Command(BaseCommand):
         if options["if_empty"] and Round.objects.exists():
             rounds = 0
         started = time.perf_counter()
-        played = simulate(demo, rounds, seed=options["seed"]) if rounds > 0 else {}
+        day = None
+        if rounds > 0:
+            day = play_day(demo, rounds_per_shift=rounds, earlier_shifts=max(options["shifts"], 0), seed=options["seed"])
         took = time.perf_counter() - started
         if options["quiet"]:
             return
         self.stdout.write(f"Demo floor: {len(demo.tables)} tables, shift {demo.shift}")
-        if played:
+        if day is not None and day.played:
             self.stdout.write(
-                f"Simulated {sum(played.values())} rounds in {took:.1f} s: "
-                + ", ".join(f"{g} {n}" for g, n in sorted(played.items()))
+                f"Played {sum(day.played.values())} rounds over {len(day.shifts)} shifts in {took:.1f} s: "
+                + ", ".join(f"{g} {n}" for g, n in sorted(day.played.items()))
+            )
+            self.stdout.write(
+                f"Paperwork: openers and closers, {day.slips} fills and credits, {day.markers} markers, "
+                f"{day.voids} voided rounds; {len(day.shifts) - 1} shifts closed and reconciled; "
+                f"{day.checkpoints} audit checkpoints signed"
             )
         self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
         for username, user in demo.users.items():

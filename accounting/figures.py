@@ -1,0 +1,193 @@
+"""The figures of table games, each defined once (docs/accounting.md, "The figures").
+
+Every screen (dealer, pit, accounting, players), every report and export and the reconciliation
+reads handle, rounds win, count win, hold, statistical hold and variance through this module; a
+table close stores what these functions computed when it closed.
+
+* **handle** — the amount wagered: Σ ``Settlement.handle`` of the settled rounds, where a round's
+  handle is Σ over its settled bets of what each staked in the end (:func:`handle_of`: a blackjack
+  double or split, a Caribbean Stud raise and an In-Between pot bet count in full; a push counts,
+  it was wagered; antes and pari-mutuel stakes count). A voided round has no settlement: it counts
+  nothing.
+* **rounds win** — the house's result of the settled rounds: Σ ``Settlement.house_net``, commission
+  and rake included. By family (:class:`Family`): banked −Σ players' net; commission the same, the
+  commission inside it; pot games the rake (the pot is the players', its change is the pool change);
+  pari-mutuel the house's take (less what a house-backed side bet paid); player-banked what the house
+  takes from the bank (commission), else 0.
+* **pool change** — Σ (carry out − carry in) of the pots and pools the rounds carried.
+* **count win** — closer + credits + drop − opener − fills − marker payments in chips at the table.
+* **hold** — count win ÷ drop; **statistical hold** — rounds win ÷ handle.
+* **variance** — count win − rounds win − pool change.
+
+>>> count_win(opener=250_000, closer=204_000, fills=50_000, credits=30_000, drop=80_000, marker_payments=5_000)
+9000
+>>> hold(9_000, 80_000), statistical_hold(9_125, 14_000), hold(0, 0)
+(Fraction(9, 80), Fraction(73, 112), None)
+>>> variance(9_000, 9_125, 0)
+-125
+>>> handle_of([{"amount": 1000, "staked": 2000}, {"amount": 500}])
+2500
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import BigIntegerField, Count, QuerySet, Sum, Value
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast, Coalesce
+
+from accounting.money import hold_fraction
+from tables.engines.registry import get_engine
+from tables.models import Settlement
+
+
+class Family(StrEnum):
+    """How a game's rounds win comes about (docs/accounting.md has a worked example of each)."""
+
+    BANKED = "banked"  # the house banks every bet: rounds win = −Σ players' net
+    COMMISSION = "commission"  # banked, and the house takes a commission on winning bets
+    POT = "pot"  # players bet against a pot; the house takes a rake
+    PARI_MUTUEL = "pari-mutuel"  # stakes form pools; the house takes a share of each
+    PLAYER_BANKED = "player-banked"  # a player holds the bank; the house takes commission, if any
+
+
+# the games whose players are not betting against the house, by family (banked games are found
+# from their engine: ``banked``, with a commission setting or not)
+NOT_BANKED = {
+    "red_dog": Family.POT,
+    "in_between": Family.POT,
+    "carousel": Family.PARI_MUTUEL,
+    "pony": Family.PARI_MUTUEL,
+    "merry_go_round": Family.PARI_MUTUEL,
+    "calcutta_horse_race": Family.PARI_MUTUEL,
+    "pontoon": Family.PLAYER_BANKED,
+    "chemin_de_fer": Family.PLAYER_BANKED,
+}
+
+
+def family_of(game: str) -> Family:
+    engine = get_engine(game)
+    if not engine.banked:
+        if game not in NOT_BANKED:
+            raise KeyError(f"{game} is not banked and has no family in accounting.figures.NOT_BANKED")
+        return NOT_BANKED[game]
+    return Family.COMMISSION if any(s.name == "commission_bp" for s in engine.settings) else Family.BANKED
+
+
+# -- the formulas ----------------------------------------------------------------------------------
+
+
+def handle_of(rows: Iterable[Mapping[str, Any]]) -> int:
+    """A settled round's handle from the engine's settled bet rows: each row's ``staked`` where the
+    engine reports more than the first stake (doubles, splits, raises), else its ``amount``. It is
+    what ``round_settle`` stores as ``Settlement.handle``."""
+    return sum(int(row.get("staked", row["amount"])) for row in rows)
+
+
+def count_win(*, opener: int, closer: int, fills: int, credits: int, drop: int, marker_payments: int) -> int:
+    """closer + credits + drop − opener − fills − marker payments in chips at the table."""
+    return closer + credits + drop - opener - fills - marker_payments
+
+
+def hold(win: int | None, drop: int | None) -> Fraction | None:
+    """count win ÷ drop, exact; None without a drop (undefined, not zero)."""
+    return None if win is None or not drop else hold_fraction(win, drop)
+
+
+def statistical_hold(rounds_win: int | None, handle: int | None) -> Fraction | None:
+    """rounds win ÷ handle, exact; None without a handle."""
+    return None if rounds_win is None or not handle else hold_fraction(rounds_win, handle)
+
+
+def variance(count_win: int | None, rounds_win: int, pool_change: int) -> int | None:
+    """count win − rounds win − pool change: what the counts found that the rounds do not explain."""
+    return None if count_win is None else count_win - rounds_win - pool_change
+
+
+def ratio_text(value: Fraction | None) -> str | None:
+    """An exact ratio as the API writes it: ``"n/d"`` (``"9/80"``), None when undefined."""
+    return None if value is None else f"{value.numerator}/{value.denominator}"
+
+
+# -- the rounds' figures, read from settlements ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundFigures:
+    """The settled rounds' figures of a table, shift, dealer, hour… (any group of settlements)."""
+
+    rounds: int = 0
+    handle: int = 0
+    rounds_win: int = 0  # Σ house net: commission and rake included
+    commission: int = 0
+    rake: int = 0
+    pool_change: int = 0
+
+    @property
+    def statistical_hold(self) -> Fraction | None:
+        return statistical_hold(self.rounds_win, self.handle)
+
+    def __add__(self, other: RoundFigures) -> RoundFigures:
+        return RoundFigures(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+
+def _carry(name: str) -> Any:
+    text = KeyTextTransform(name, KeyTransform("pool", "document"))
+    return Coalesce(Cast(text, BigIntegerField()), Value(0))
+
+
+# Σ (carry out − carry in): read only from settlements that carry a pool (an index serves them)
+POOL_CHANGE = Sum(_carry("carry_out") - _carry("carry_in"))
+ROUND_SUMS = {
+    "rounds": Count("id"),
+    "handle": Sum("handle"),
+    "rounds_win": Sum("house_net"),
+    "commission": Sum("commission"),
+    "rake": Sum("rake"),
+}
+
+
+def _figures(row: Mapping[str, Any], pool: int) -> RoundFigures:
+    return RoundFigures(
+        rounds=int(row.get("rounds") or 0),
+        handle=int(row.get("handle") or 0),
+        rounds_win=int(row.get("rounds_win") or 0),
+        commission=int(row.get("commission") or 0),
+        rake=int(row.get("rake") or 0),
+        pool_change=int(pool or 0),
+    )
+
+
+def round_figures(
+    settlements: QuerySet[Settlement], *, by: Sequence[str], pools: bool = True
+) -> dict[tuple[Any, ...], RoundFigures]:
+    """The figures of ``settlements`` grouped by the lookups ``by``, in two queries (the sums, then
+    the pools' change over the settlements that carry a pool; ``pools=False`` leaves it at 0)."""
+    keys = list(by)
+    carried = settlements.filter(document__has_key="pool").values(*keys).annotate(pool=POOL_CHANGE).order_by()
+    pool_of = {tuple(r[k] for k in keys): r["pool"] for r in carried} if pools else {}
+    return {
+        tuple(r[k] for k in keys): _figures(r, pool_of.get(tuple(r[k] for k in keys), 0))
+        for r in settlements.values(*keys).annotate(**ROUND_SUMS).order_by()
+    }
+
+
+def round_figures_total(settlements: QuerySet[Settlement]) -> RoundFigures:
+    """The figures of all ``settlements`` together."""
+    pool = settlements.filter(document__has_key="pool").aggregate(pool=POOL_CHANGE)["pool"]
+    return _figures(settlements.aggregate(**ROUND_SUMS), pool)
+
+
+def settlements_of(*, table: Any = None, shift: Any = None) -> QuerySet[Settlement]:
+    """The settlements of a table's rounds (or every table's) in a shift (or every shift)."""
+    qs = Settlement.objects.all()
+    if table is not None:
+        qs = qs.filter(round__table=table)
+    if shift is not None:
+        qs = qs.filter(round__shift=shift)
+    return qs
