@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from casino.auth import ObtainTokenView
+from casino.ops.metrics import metrics_view
 from tables import apis as tables_apis
 
 router = DefaultRouter()
@@ -32,6 +33,7 @@ urlpatterns = [
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("metrics", metrics_view, name="metrics"),  # Prometheus; /health/live and /health/ready: casino/ops/health.py
     path("", include("tables.urls_web")),  # the screens: login, dealer, pit
 ]
 

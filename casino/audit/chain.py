@@ -22,7 +22,8 @@ from casino.audit.services import _ENCODER, GENESIS
 
 # The columns a walk reads, in this order.
 FIELDS = ("id", "chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
-          "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash")
+          "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash",
+          "request_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,21 +63,24 @@ Anchors = Mapping[str, Mapping[int, Sequence[Anchor]]]
 
 def canonical_text(chain: str, seq: int, created_at: str, actor_id: int | None, actor_username: str,
                    actor_role: str, client_addr: str, device: str, channel: str, action: str, object_type: str,
-                   object_id: str, table_code: str, before: Any, after: Any, prev_hash: str) -> str:
+                   object_id: str, table_code: str, before: Any, after: Any, prev_hash: str,
+                   request_id: str = "") -> str:
     """``services.canonical`` of a record, built directly: the same text, about twice as fast.
 
     The top-level keys are fixed, so they are written in sorted order here and only ``before``
     and ``after`` go through the JSON encoder (sorted keys, compact, unescaped UTF-8). Top-level
-    values are the database's own types (str, int, None). tests/audit/test_chain.py holds the two
-    byte for byte equal.
+    values are the database's own types (str, int, None). ``request_id`` is a key only when it is
+    not empty (records from before it existed). tests/audit/test_chain.py holds the two byte for
+    byte equal.
     """
     s = encode_basestring
+    rid = f'"request_id":{s(request_id)},' if request_id else ""
     return (f'{{"action":{s(action)},"actor_id":{"null" if actor_id is None else int(actor_id)},'
             f'"actor_role":{s(actor_role)},"actor_username":{s(actor_username)},"after":{_ENCODER.encode(after)},'
             f'"before":{_ENCODER.encode(before)},"chain":{s(chain)},"channel":{s(channel)},'
             f'"client_addr":{s(client_addr)},"created_at":{s(created_at)},"device":{s(device)},'
             f'"object_id":{s(object_id)},"object_type":{s(object_type)},"prev_hash":{s(prev_hash)},'
-            f'"seq":{int(seq)},"table_code":{s(table_code)}}}')
+            f'{rid}"seq":{int(seq)},"table_code":{s(table_code)}}}')
 
 
 def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
@@ -104,7 +108,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
     last_seq, last_hash = 0, GENESIS
     # The tight loop: one canonical text, one SHA-256 per record; everything else is a comparison.
     for (rid, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action,
-         object_type, object_id, table_code, before, after, prev_hash, stored) in rows:
+         object_type, object_id, table_code, before, after, prev_hash, stored, request_id) in rows:
         count += 1
         if ch != chain:
             if chain is not None:
@@ -123,7 +127,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
         computed = sha256(text_of(
             ch, seq, created_at if created_at.__class__ is str else created_at.isoformat(), actor_id,
             actor_username, actor_role, client_addr, device, channel, action, object_type, object_id, table_code,
-            before, after, prev_hash).encode()).hexdigest()
+            before, after, prev_hash, request_id).encode()).hexdigest()
         if computed != stored:
             reason, message = "hash", (f"{ch}#{seq} (record {rid}) was altered: its content hashes to "
                                        f"{computed}, not to its stored hash {stored}")

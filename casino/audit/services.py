@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.audit.models import AuditRecord
-from casino.context import current
+from casino.context import current, note, request_id
 from casino.core import sql
 from casino.core.roles import primary_role
 
@@ -42,13 +42,16 @@ def hash_content(content: dict[str, Any]) -> str:
 
 
 def record_content(rec: AuditRecord) -> dict[str, Any]:
-    return {
+    content = {
         "chain": rec.chain, "seq": rec.seq, "created_at": rec.created_at.isoformat(),
         "actor_id": rec.actor_id, "actor_username": rec.actor_username, "actor_role": rec.actor_role,
         "client_addr": rec.client_addr, "device": rec.device, "channel": rec.channel,
         "action": rec.action, "object_type": rec.object_type, "object_id": rec.object_id,
         "table_code": rec.table_code, "before": rec.before, "after": rec.after, "prev_hash": rec.prev_hash,
     }
+    if rec.request_id:  # records from before request ids hash without the key
+        content["request_id"] = rec.request_id
+    return content
 
 
 def compute_hash(rec: AuditRecord) -> str:
@@ -88,9 +91,10 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
         actor_username=getattr(user, "username", "") or "", actor_role=role,
         client_addr=ctx.client_addr or "", device=ctx.device or "", channel=ctx.channel,
         action=action, object_type=object_type, object_id=str(object_id), table_code=table_code,
-        before=_jsonable(before), after=_jsonable(after), prev_hash=prev_hash,
+        before=_jsonable(before), after=_jsonable(after), prev_hash=prev_hash, request_id=request_id(),
     )
     rec.hash = compute_hash(rec)
+    note(table=table_code, round=object_id if object_type == "round" else None)  # for the request's log line
     return sql.insert(rec)  # every audited change inserts one: written once (casino/core/sql.py)
 
 
