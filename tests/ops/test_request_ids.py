@@ -72,7 +72,9 @@ def test_a_missing_or_unusable_id_is_replaced_by_a_new_one(db, client, sent):
     headers = {} if sent is None else {"HTTP_X_REQUEST_ID": sent}
     response = client.get("/api/rounds/", **headers)  # not signed in: 403 with an error body
     rid = response["X-Request-ID"]
-    assert rid != sent and len(rid) == 32 and int(rid, 16) >= 0
+    assert rid != sent
+    assert len(rid) == 32
+    assert int(rid, 16) >= 0
     assert response.json()["error"]["request_id"] == rid
 
 
@@ -113,4 +115,6 @@ def test_the_text_format_shows_the_fields_for_a_developer(floor, dealer_api, cap
     dealer_api.get("/api/rounds/", HTTP_X_REQUEST_ID="dev-1")
     [record] = [r for r in caplog.records if r.name == "croupier.request"]
     line = TextFormatter().format(record)
-    assert "GET /api/rounds/ 200" in line and "request_id=dev-1" in line and "user=dealer" in line
+    assert "GET /api/rounds/ 200" in line
+    assert "request_id=dev-1" in line
+    assert "user=dealer" in line
