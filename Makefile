@@ -25,6 +25,7 @@ run: $(STAMP)
 	@$(PY) manage.py collectstatic --noinput -v0
 	@$(PY) manage.py demo --rounds $(DEMO_ROUNDS) --if-empty
 	@echo "Croupier on http://$(HOST):$(PORT)/  API docs http://$(HOST):$(PORT)/api/docs/  admin http://$(HOST):$(PORT)/admin/"
+	@echo "Health http://$(HOST):$(PORT)/health/live  http://$(HOST):$(PORT)/health/ready  metrics http://$(HOST):$(PORT)/metrics  (docs/operations.md)"
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$CELERY_BROKER_URL" ]; then \
 		echo "PostgreSQL + Redis: web, Celery worker and beat (honcho, Procfile)"; \
 		HOST=$(HOST) PORT=$(PORT) exec $(VENV)/bin/honcho start -f Procfile; \

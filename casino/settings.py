@@ -299,6 +299,7 @@ HEARTBEAT_EVERY = env_int("HEARTBEAT_EVERY", 30, minimum=5)  # seconds between t
 CELERY_BEAT_SCHEDULE["ops-heartbeat"] = {"task": "casino.ops.heartbeat", "schedule": HEARTBEAT_EVERY,
                                          "options": {"expires": HEARTBEAT_EVERY}}  # a backlog of them means nothing
 CELERY_BEAT_SCHEDULE["ops-check-jobs"] = {"task": "casino.ops.check_jobs", "schedule": 60}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING too: one format, with request ids
 # Whether a worker and beat are expected (readiness, the banner and the stale-job alerts watch them).
 OPS_EXPECT_WORKER = env_bool("OPS_EXPECT_WORKER", not CELERY_TASK_ALWAYS_EAGER)
 OUTBOX_STUCK_AFTER = env_int("OUTBOX_STUCK_AFTER", 300, minimum=10)  # seconds a job may wait for the broker
