@@ -34,10 +34,11 @@ run: $(STAMP)
 		exec $(PY) manage.py runserver $(HOST):$(PORT) --noreload; \
 	fi
 
-# The whole suite on the real PostgreSQL and Redis at 127.0.0.1.
+# The whole suite on PostgreSQL and Redis: those at DATABASE_URL / REDIS_URL / CELERY_BROKER_URL
+# (default 127.0.0.1) when they answer, otherwise throwaway ones started and removed by
+# casino/services_check.py (initdb in a temporary directory, redis-server on a free port).
 test: $(STAMP)
-	@$(PY) -m casino.services_check
-	@$(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
+	@$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check .
@@ -51,7 +52,7 @@ bench: $(STAMP)
 # PostgreSQL under load, schemathesis, login lockout and security headers. Serial: they start
 # their own servers and workers.
 faults: $(STAMP)
-	@$(VENV)/bin/pytest tests/faults -m faults -q $(PYTEST_ARGS)
+	@$(PY) -m casino.services_check -- $(VENV)/bin/pytest tests/faults -m faults -q $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles
