@@ -8,6 +8,7 @@ too: two runs on one machine never touch each other's queues or data.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
@@ -21,9 +22,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.xdist_group("faults"))
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[object]:
-    """A throwaway Redis server (no persistence, a free loopback port) for this run's fault tests."""
+@contextlib.contextmanager
+def _own_redis() -> Iterator[object]:
+    """A throwaway Redis server (no persistence, a free loopback port), destroyed afterwards."""
     from casino.devservers import ThrowawayRedis
 
     try:
@@ -35,6 +36,20 @@ def redis_server() -> Iterator[object]:
         yield server
     finally:
         server.destroy()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[object]:
+    """This run's broker for the fault tests."""
+    with _own_redis() as server:
+        yield server
+
+
+@pytest.fixture
+def private_redis() -> Iterator[object]:
+    """A Redis server for one test alone (which may stop it)."""
+    with _own_redis() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -11,35 +11,26 @@ from django.db.models import F
 from bench.common import VENV_BIN, Process, service_env, stopping
 from casino.celery import app
 from casino.context import serving
-from casino.devservers import ThrowawayRedis
 from casino.ops.jobs import BEAT, WORKER
 from casino.ops.models import JobHeartbeat
 from tests.faults.helpers import broker_at, database_url, drop_queue, fresh_queue, wait_for
 
 
-def test_ready_turns_503_and_names_redis_when_redis_stops(db, client, settings):
+def test_ready_turns_503_and_names_redis_when_redis_stops(db, client, settings, private_redis):
     # given the cache on a Redis server of the test's own, answering
-    try:
-        server = ThrowawayRedis()
-    except FileNotFoundError as exc:
-        pytest.skip(str(exc))
-    server.start()
-    try:
-        settings.REDIS_URL = server.url()
-        assert client.get("/health/ready?checks=database,redis").status_code == 200
-        # when Redis stops
-        server.stop()
-        response = client.get("/health/ready?checks=database,redis")
-        # then the probe fails at once, naming Redis and only Redis
-        assert response.status_code == 503
-        body = response.json()
-        assert body["failing"] == ["redis"]
-        assert body["checks"]["redis"]["error"] == "unreachable (ConnectionError)"
-        assert body["checks"]["database"]["ok"] is True
-        # and live still answers: the process is up, it is its dependencies that are not
-        assert client.get("/health/live").status_code == 200
-    finally:
-        server.destroy()
+    settings.REDIS_URL = private_redis.url()
+    assert client.get("/health/ready?checks=database,redis").status_code == 200
+    # when Redis stops
+    private_redis.stop()
+    response = client.get("/health/ready?checks=database,redis")
+    # then the probe fails at once, naming Redis and only Redis
+    assert response.status_code == 503
+    body = response.json()
+    assert body["failing"] == ["redis"]
+    assert body["checks"]["redis"]["error"] == "unreachable (ConnectionError)"
+    assert body["checks"]["database"]["ok"] is True
+    # and live still answers: the process is up, it is its dependencies that are not
+    assert client.get("/health/live").status_code == 200
 
 
 def _lines(path) -> list[dict]:
