@@ -157,7 +157,8 @@ def readiness(names: list[str] | None = None) -> tuple[bool, dict[str, Any]]:
     names = names or list(CHECKS)
     results: dict[str, Any] = {}
     for name in names:
-        if name in ("worker", "beat", "outbox") and results.get("database", {}).get("error", "").startswith("unreachable"):
+        database_down = results.get("database", {}).get("error", "").startswith("unreachable")
+        if name in ("worker", "beat", "outbox") and database_down:
             results[name] = {"ok": False, "error": "database unavailable"}
             continue
         results[name] = CHECKS[name]()

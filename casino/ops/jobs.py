@@ -17,6 +17,7 @@ import datetime as dt
 import logging
 import socket
 import time
+from contextvars import Token
 from typing import Any
 
 from celery import signals
@@ -24,7 +25,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from casino.context import Token, request_id, serve, serving_now, unserve
+from casino.context import request_id, serve, serving_now, unserve
 from casino.ops.models import JobHeartbeat
 
 log = logging.getLogger("croupier.job")

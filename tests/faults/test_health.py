@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import warnings
 
 import pytest
+from celery.exceptions import AlwaysEagerIgnored
 from django.db.models import F
 
 from bench.common import VENV_BIN, Process, service_env, stopping
@@ -52,22 +54,23 @@ def test_a_real_worker_and_beat_write_the_heartbeats_readiness_reads(client, set
     worker = Process([celery, "-A", "casino", "worker", "--pool", "prefork", "--concurrency", "1", "--queues", queue,
                       "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--hostname", f"{queue}@%h"],
                      env=env, log=tmp_path / "worker.log")
-    beat = Process([celery, "-A", "casino", "beat", "--loglevel", "INFO", "--schedule", str(tmp_path / "beat-schedule")],
-                   env=env, log=tmp_path / "beat.log")
+    beat = Process([celery, "-A", "casino", "beat", "--loglevel", "INFO", "--schedule",
+                    str(tmp_path / "beat-schedule")], env=env, log=tmp_path / "beat.log")
     try:
         with stopping(worker, beat):
             # when beat has sent heartbeats and the worker has run them
             def ready() -> bool:
                 return client.get("/health/ready?checks=worker,beat").status_code == 200
 
-            wait_for(ready, timeout=90, every=1,
-                     what=lambda: f"worker and beat heartbeats;\nworker:\n{worker.log()[-2000:]}\nbeat:\n{beat.log()[-2000:]}")
+            wait_for(ready, timeout=90, every=1, what=lambda: f"worker and beat heartbeats;\nworker:\n"
+                                                           f"{worker.log()[-2000:]}\nbeat:\n{beat.log()[-2000:]}")
             # then readiness names the worker that answered
             body = client.get("/health/ready?checks=worker,beat").json()
             assert body["checks"]["worker"]["host"] == f"{queue}@" + body["checks"]["worker"]["host"].split("@", 1)[1]
             assert body["checks"]["beat"]["age_seconds"] < 30
             # and a job sent while serving a request carries that request's id into the worker's JSON log line
-            with broker_at(redis_url, queue=queue), serving("fault-7f3a1c2e"):
+            with broker_at(redis_url, queue=queue), serving("fault-7f3a1c2e"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", AlwaysEagerIgnored)  # the test settings' eager mode: not here
                 app.send_task(WORKER, queue=queue)
 
             def job_line() -> list[dict]:

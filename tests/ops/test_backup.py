@@ -17,6 +17,7 @@ from casino.audit.verification import audit_checkpoint_create
 from casino.ops.backup import database_url
 from tests.accounting.helpers import play_round
 from tests.factories import build_floor
+from tests.tables.helpers import BANKER_WIN
 
 pytestmark = pytest.mark.django_db(transaction=True)  # pg_dump reads what is committed
 
@@ -37,8 +38,8 @@ def copy_name():
 @pytest.fixture
 def played():
     floor = build_floor()
-    play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 5000)], ["9S", "KH", "5D", "3C", "2H", "4S"])
-    play_round(floor.table, floor.dealer, [(3, "tie", 1000)], ["9S", "KH", "5D", "3C", "2H", "4S"])
+    play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 5000)], BANKER_WIN)
+    play_round(floor.table, floor.dealer, [(3, "tie", 1000)], BANKER_WIN)
     audit_checkpoint_create()  # the copy is held to signed checkpoints too
     return floor
 
@@ -86,7 +87,7 @@ def test_backup_restore_verify_and_compare(played, tmp_path, copy_name):
 def test_a_database_that_moved_on_differs_from_the_manifest(played, tmp_path):
     folder, _, _ = _backup(tmp_path)
     # when a round settles after the backup
-    play_round(played.table, played.dealer, [(1, "banker", 2500)], ["9S", "KH", "5D", "3C", "2H", "4S"])
+    play_round(played.table, played.dealer, [(1, "banker", 2500)], BANKER_WIN)
     out = io.StringIO()
     # then checking the live database against the manifest names what moved (and exits 1)
     with pytest.raises(CommandError, match="difference"):

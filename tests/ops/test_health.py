@@ -101,7 +101,8 @@ def test_a_worker_that_never_answered_is_not_ready(db, client, settings):
 
 def test_ready_fails_when_the_outbox_is_stuck(db, client):
     # given a job that has waited ten minutes for the broker
-    Outbox.objects.create(task_name="accounting.report_export", args=[1], task_id="2f0e5a8e-7a53-4f0e-8d39-3e1c0f1d9a11",
+    Outbox.objects.create(task_name="accounting.report_export", args=[1],
+                          task_id="2f0e5a8e-7a53-4f0e-8d39-3e1c0f1d9a11",
                           created_at=timezone.now() - dt.timedelta(minutes=10))
     response = client.get("/health/ready")
     assert response.status_code == 503

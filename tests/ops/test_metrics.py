@@ -44,7 +44,8 @@ def test_counters_move_when_a_round_settles(floor, dealer_api, client):
                  status="200") - value(before, "croupier_http_request_duration_seconds_count", view="round-settle",
                                        method="POST", status="200") == 1
     # and a retried settle (same Idempotency-Key, replayed) is not a second round
-    replay = dealer_api.post(f"{played['url']}/settle/", HTTP_IDEMPOTENCY_KEY=f"settle-{played['url'].rsplit('/', 1)[1]}")
+    round_id = played["url"].rsplit("/", 1)[1]
+    replay = dealer_api.post(f"{played['url']}/settle/", HTTP_IDEMPOTENCY_KEY=f"settle-{round_id}")
     assert replay["Idempotent-Replayed"] == "true"
     again = scrape(client)
     assert value(again, "croupier_rounds_settled_total", game="baccarat") \
@@ -66,7 +67,8 @@ def test_database_figures_outbox_jobs_verification(db, client, settings):
     # given a job waiting two minutes for the broker, job heartbeats and an audit verification an hour ago
     settings.OPS_EXPECT_WORKER = True
     now = timezone.now()
-    Outbox.objects.create(task_name="accounting.report_export", args=[1], task_id="0b8e7b1c-2f65-4c59-9d36-4f5a7e0c3d21",
+    Outbox.objects.create(task_name="accounting.report_export", args=[1],
+                          task_id="0b8e7b1c-2f65-4c59-9d36-4f5a7e0c3d21",
                           created_at=now - dt.timedelta(seconds=120))
     heartbeat("casino.ops.heartbeat", ago=10)
     heartbeat("beat", ago=4)

@@ -34,13 +34,14 @@ class Command(BaseCommand):
                     for problem in problems:
                         self.stdout.write(f"DIFFERS {problem}")
                     raise CommandError(f"{len(problems)} difference(s) from the manifest of {options['check']}")
-                self.stdout.write(f"OK: matches the manifest of {manifest['created_at']} ({len(manifest['row_counts'])} "
-                                  f"tables, {len(manifest['audit_chain_heads'])} audit chains, trial balance)")
+                self.stdout.write(f"OK: matches the manifest of {manifest['created_at']} "
+                                  f"({len(manifest['row_counts'])} tables, {len(manifest['audit_chain_heads'])} "
+                                  f"audit chains, trial balance)")
                 return
             folder = backup_create(directory=Path(options["dir"]))
         except DomainError as exc:
             raise CommandError(exc.message) from None
         manifest = read_manifest(folder)
-        self.stdout.write(f"{folder}\n  {manifest['dump']['bytes']} bytes, {sum(manifest['row_counts'].values())} rows "
-                          f"in {len(manifest['row_counts'])} tables, {len(manifest['audit_chain_heads'])} audit chains, "
-                          f"taken at {manifest['created_at']}")
+        rows, tables = sum(manifest["row_counts"].values()), len(manifest["row_counts"])
+        self.stdout.write(f"{folder}\n  {manifest['dump']['bytes']} bytes, {rows} rows in {tables} tables, "
+                          f"{len(manifest['audit_chain_heads'])} audit chains, taken at {manifest['created_at']}")
