@@ -11,6 +11,7 @@ from accounting.models import Alert
 from casino.audit.models import AuditRecord
 from casino.audit.verification import audit_verify
 from casino.ops.logs import JsonFormatter
+from tests.fixtures import as_user
 from tests.tables.helpers import open_round
 
 
@@ -52,6 +53,9 @@ def test_the_id_round_trips_header_log_line_error_body_audit_record(floor, deale
     record = AuditRecord.objects.get(request_id="tab3-7f3a1c2e")
     assert record.action == "auth.login_failed"
     assert (record.actor_username, record.channel) == ("", "api")
+    # and an auditor finds it from the start of the id the dealer read off the screen
+    found = as_user(floor.auditor).get("/api/audit/records/?request_id=tab3-7f3a").json()["results"]
+    assert [r["id"] for r in found] == [record.pk]
 
 
 def test_a_write_names_its_table_and_round_and_hashes_the_id(floor, dealer_api, caplog):
@@ -88,7 +92,6 @@ def test_django_error_pages_carry_the_id_too(db, client):
 def test_a_job_asked_for_by_a_request_logs_the_same_id(settings, caplog):
     # given a large bet threshold the bet will reach (its alert is a job, run in process here)
     from tests.factories import build_floor
-    from tests.fixtures import as_user
 
     floor = build_floor()
     settings.CROUPIER = {**settings.CROUPIER, "LARGE_BET": 2500}
