@@ -250,8 +250,9 @@ LOGGING = {
     "formatters": {"json": {"()": "casino.ops.logs.JsonFormatter"}, "text": {"()": "casino.ops.logs.TextFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # django.request's own 4xx/5xx lines would repeat croupier.request's (which has the request id)
-    "loggers": {"django.request": {"level": "CRITICAL"}, "django.server": {"level": "WARNING"}},
+    # django.request: only a 500's traceback (with the request id, like every line); its 4xx lines would
+    # repeat croupier.request's. django.server: runserver's access lines repeat them too.
+    "loggers": {"django.request": {"level": "ERROR"}, "django.server": {"level": "WARNING"}},
 }
 
 if PRODUCTION:
