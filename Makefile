@@ -36,6 +36,7 @@ run: $(STAMP)
 	@$(PY) manage.py collectstatic --noinput -v0
 	@$(PY) manage.py demo --rounds $(DEMO_ROUNDS) --if-empty
 	@echo "Croupier on http://$(HOST):$(PORT)/  API docs http://$(HOST):$(PORT)/api/docs/  admin http://$(HOST):$(PORT)/admin/"
+	@echo "Health http://$(HOST):$(PORT)/health/live  http://$(HOST):$(PORT)/health/ready  metrics http://$(HOST):$(PORT)/metrics  (docs/operations.md)"
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$CELERY_BROKER_URL" ]; then \
 		echo "PostgreSQL + Redis: web, Celery worker and beat (honcho, Procfile)"; \
 		HOST=$(HOST) PORT=$(PORT) exec $(VENV)/bin/honcho start -f Procfile; \
@@ -44,10 +45,11 @@ run: $(STAMP)
 		exec $(PY) manage.py runserver $(HOST):$(PORT) --noreload; \
 	fi
 
-# The whole suite on the real PostgreSQL and Redis at 127.0.0.1.
+# The whole suite on PostgreSQL and Redis: those at DATABASE_URL / REDIS_URL / CELERY_BROKER_URL
+# (default 127.0.0.1) when they answer, otherwise throwaway ones started and removed by
+# casino/services_check.py (initdb in a temporary directory, redis-server on a free port).
 test: $(STAMP)
-	@$(PY) -m casino.services_check
-	@$(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
+	@$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
 
 # ruff; import-linter (the engines' purity and the one-way layers, docs/architecture.md); mypy (pyproject.toml).
 lint: $(STAMP)
@@ -63,7 +65,7 @@ bench: $(STAMP)
 # PostgreSQL under load, schemathesis, login lockout and security headers. Serial: they start
 # their own servers and workers.
 faults: $(STAMP)
-	@$(VENV)/bin/pytest tests/faults -m faults -q $(PYTEST_ARGS)
+	@$(PY) -m casino.services_check -- $(VENV)/bin/pytest tests/faults -m faults -q $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles

@@ -6,7 +6,7 @@ class AccountingConfig(AppConfig):
     verbose_name = "Accounting"
 
     def ready(self) -> None:
-        from accounting import hooks
+        from accounting import hooks, ops
         from accounting.services.ledger import round_post
         from tables import listeners
 
@@ -15,3 +15,5 @@ class AccountingConfig(AppConfig):
         listeners.register_ledger(round_post)
         listeners.register_bet_placed(hooks.bet_placed)
         listeners.register_round_settled(hooks.round_settled)
+
+        ops.register()  # reconciliation lateness, stale-job alerts, variances, trial balance (casino/ops)

@@ -1,10 +1,11 @@
 """The service under load: 12 dealer tablets playing baccarat and blackjack through the REST API.
 
 Run from the repository root: ``python bench/api.py [--seconds 60] [--tablets 12] [--workers 4]``.
-It (re)creates the PostgreSQL database ``croupier_bench`` (``BENCH_DATABASE_URL`` for another
-server), migrates it, seeds one table per tablet (half baccarat, half blackjack) with a dealer
-each, and starts on loopback: gunicorn (``--workers`` sync workers), a Celery worker on a queue of
-its own in Redis db 13 (``BENCH_REDIS_URL``). Then:
+It creates a PostgreSQL database of its own (``croupier_bench_api_<random>``, dropped at the end
+unless ``--keep``; ``BENCH_DATABASE_URL`` for another), migrates it, seeds one table per tablet
+(half baccarat, half blackjack) with a dealer each, and starts on loopback: gunicorn (``--workers``
+sync workers), a Celery worker on a queue of its own in a throwaway Redis server of its own
+(``BENCH_REDIS_URL`` for another). Then:
 
 1. **rounds**: each tablet plays complete rounds at its table for ``--seconds``: open, one to three
    bets (one bet in 50 is large enough to queue an alert job through the outbox to the worker),
@@ -21,6 +22,7 @@ request rate divided by the requests a round needs) and, last, one JSON object.
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import json
 import os
@@ -39,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
     Api,
+    ThrowawayRedis,
     celery_worker,
     create_database,
     free_port,
@@ -191,8 +194,13 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="leave the database for inspection")
     args = parser.parse_args()
 
-    url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench")
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+    url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_api", keep=args.keep)
+    redis_url = os.environ.get("BENCH_REDIS_URL")
+    if not redis_url:
+        redis = ThrowawayRedis()
+        redis.start()
+        atexit.register(redis.destroy)
+        redis_url = redis.url()
     queue = f"croupier-bench-{uuid.uuid4().hex[:8]}"
     logs = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     print(f"database {url}; broker {redis_url} queue {queue}; logs in {logs}", flush=True)
@@ -301,8 +309,6 @@ def main() -> int:
           f"{rounds_per_s:.2f} ({'met' if rounds_per_s >= throughput_target else 'MISSED'})")
     if errors:
         print("first errors:", *errors[:3], sep="\n  ")
-    if not args.keep and not os.environ.get("BENCH_DATABASE_URL"):
-        _drop(url)
     print(json.dumps({
         "bench": "api", "tablets": args.tablets, "seconds": round(elapsed, 1), "gunicorn_workers": args.workers,
         "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 2), "rounds_settled": settled,
@@ -328,14 +334,6 @@ def _outbox_counts(url: str) -> dict[str, int]:
     with psycopg.connect(url) as conn:
         rows = dict(conn.execute("SELECT status, count(*) FROM core_outbox GROUP BY status").fetchall())
     return {"sent": rows.get("sent", 0), "pending": rows.get("pending", 0)}
-
-
-def _drop(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Audit trail speed: verification over a million records, and what auditing costs a settled round.
 
 Run from the repository root: ``python bench/audit.py [records] [rounds]`` (defaults 1,000,000
-and 400). It (re)creates the database ``croupier_bench`` on the PostgreSQL of the tests
-(``BENCH_DATABASE_URL`` to use another), migrates it, and:
+and 400). It creates a database of its own (``croupier_bench_audit_<random>``, dropped at the end
+unless ``--keep``) on the PostgreSQL of the tests (``BENCH_DATABASE_URL`` to use another), migrates
+it, and:
 
 1. writes ``records`` valid audit records over 24 chains with COPY (hashes computed here, chains
    interleaved as tables write them), then times ``audit_verify`` over all of them — the same
@@ -29,37 +30,11 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DB = "croupier_bench"
-BENCH_URL = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}")
-os.environ["DATABASE_URL"] = BENCH_URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings_test")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 CHAINS = ["casino"] + [f"table:T{n:02d}" for n in range(1, 24)]
 CARDS = ["9S", "KH", "5D", "3C", "2H", "4S"]
-
-
-def recreate_database() -> None:
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    params = conninfo_to_dict(BENCH_URL)
-    name = params.pop("dbname")
-    with psycopg.connect(make_conninfo(**params, dbname="postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def drop_database() -> None:
-    import psycopg
-    from django.db import connections
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    connections.close_all()
-    params = conninfo_to_dict(BENCH_URL)
-    name = params.pop("dbname")
-    with psycopg.connect(make_conninfo(**params, dbname="postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _copy_text(value: str) -> str:
@@ -92,7 +67,7 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
         ("round.open", "round", None, lambda i: {"number": i // 12, "game": "baccarat", "config": {},
                                                  "shift": 1}),
     ]
-    columns = (*HASHED, "hash")
+    columns = (*HASHED[:-1], "hash", "request_id")
     encode = json_text
     start = time.perf_counter()
     with connection.cursor() as cursor:
@@ -109,13 +84,14 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
                 created = (base + dt.timedelta(microseconds=i * 1_013)).isoformat()
                 table = "" if chain == "casino" else chain[6:]
                 device = f"tablet-{table or 'cage'}"
+                request_id = f"{i:032x}"
                 digest = record_hash(chain, seq, created, actor_id, "dealer", "dealer", "10.0.3.17", device, "api",
-                                     action, otype, str(i), table, before, after, prev)
+                                     action, otype, str(i), table, before, after, prev, request_id)
                 heads[chain] = (seq, digest)
                 lines.append("\t".join((
                     chain, str(seq), created, str(actor_id), "dealer", "dealer", "10.0.3.17", device, "api",
                     action, otype, str(i), table, "\\N" if before is None else _copy_text(encode(before)),
-                    _copy_text(encode(after)), prev, digest)) + "\n")
+                    _copy_text(encode(after)), prev, digest, request_id)) + "\n")
                 if len(lines) >= 20_000:
                     copy.write("".join(lines))
                     lines.clear()
@@ -199,7 +175,10 @@ def round_rates(rounds_total: int, block: int = 10) -> tuple[float, float, float
 
 
 def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) -> dict[str, float]:
-    recreate_database()
+    from bench.common import create_database
+
+    os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_audit",
+                                                                                          keep=keep)
     import django
 
     django.setup()
@@ -211,25 +190,21 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
     with transaction.atomic():
         actor = get_user_model().objects.create(username="bench-dealer")
     out: dict[str, float] = {"records": records, "chains": len(CHAINS)}
-    try:
-        out["generate_records_per_s"] = generate(records, actor_id=actor.pk)
-        out["scan_records_per_s"], scanned = scan_rate()
-        out["verify_records_per_s"], verified, ok = verify_rate()
-        if not ok or verified != scanned:
-            raise SystemExit(f"verification failed on generated data: ok={ok}, {verified} of {scanned} records")
-        out["verify_vs_scan_ratio"] = out["verify_records_per_s"] / out["scan_records_per_s"]
-        out["verify_seconds"] = records / out["verify_records_per_s"]
-        out["rounds"] = rounds_total
-        with_audit, without_audit, audit_ms = round_rates(rounds_total)
-        out["rounds_per_s_with_audit"] = with_audit
-        out["rounds_per_s_without_audit"] = without_audit
-        out["with_vs_without_ratio"] = with_audit / without_audit
-        out["audit_overhead_pct"] = (without_audit / with_audit - 1) * 100
-        out["audit_log_ms_per_round"] = audit_ms
-        out["audit_log_share_pct"] = audit_ms / 1000 * with_audit * 100
-    finally:
-        if not keep:
-            drop_database()
+    out["generate_records_per_s"] = generate(records, actor_id=actor.pk)
+    out["scan_records_per_s"], scanned = scan_rate()
+    out["verify_records_per_s"], verified, ok = verify_rate()
+    if not ok or verified != scanned:
+        raise SystemExit(f"verification failed on generated data: ok={ok}, {verified} of {scanned} records")
+    out["verify_vs_scan_ratio"] = out["verify_records_per_s"] / out["scan_records_per_s"]
+    out["verify_seconds"] = records / out["verify_records_per_s"]
+    out["rounds"] = rounds_total
+    with_audit, without_audit, audit_ms = round_rates(rounds_total)
+    out["rounds_per_s_with_audit"] = with_audit
+    out["rounds_per_s_without_audit"] = without_audit
+    out["with_vs_without_ratio"] = with_audit / without_audit
+    out["audit_overhead_pct"] = (without_audit / with_audit - 1) * 100
+    out["audit_log_ms_per_round"] = audit_ms
+    out["audit_log_share_pct"] = audit_ms / 1000 * with_audit * 100
     return out
 
 

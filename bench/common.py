@@ -6,16 +6,15 @@ Everything listens on 127.0.0.1 only, runs for a bounded time and is stopped by 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+# the throwaway servers are the service's dev tools; the benches and fault tests take them from here
+from casino.devservers import ThrowawayPostgres, ThrowawayRedis, free_port, unique_name  # noqa: E402,F401
+
 VENV_BIN = Path(sys.executable).parent
 SHARED_PG = "postgres://postgres@127.0.0.1:5432"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until(check: Any, *, timeout: float, what: str, every: float = 0.1) -> Any:
@@ -73,65 +72,35 @@ def service_env(database_url: str, **more: str) -> dict[str, str]:
 
 # -- PostgreSQL ---------------------------------------------------------------------------------
 
-def create_database(name: str) -> str:
-    """A fresh database on the shared server (dropped first if it exists); returns its URL."""
+def create_database(prefix: str, *, keep: bool = False) -> str:
+    """A new database on the shared server, named ``prefix`` plus a random suffix, so that two runs on
+    one machine never share (or drop) each other's; dropped when this process exits unless ``keep``.
+    Returns its URL."""
     import psycopg
 
+    name = unique_name(prefix)
     with psycopg.connect(f"{SHARED_PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{SHARED_PG}/{name}"
+    url = f"{SHARED_PG}/{name}"
+    if keep:
+        print(f"keeping the database {url}", flush=True)
+    else:
+        atexit.register(drop_database, url)
+    return url
 
 
-def _pg_bin() -> Path | None:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-    return found[-1].parent if found else None
+def drop_database(url: str) -> None:
+    """Drop a database this run created (:func:`create_database`), closing this process's connections first."""
+    import psycopg
 
+    with contextlib.suppress(ImportError):
+        from django.db import connections
 
-class ThrowawayPostgres:
-    """A PostgreSQL cluster of our own under /tmp on a free port, which a test may stop and start.
-
-    The machine's shared cluster is never touched. As root, the server runs as the ``postgres`` user.
-    """
-
-    def __init__(self) -> None:
-        self.bin = _pg_bin()
-        if self.bin is None:
-            raise FileNotFoundError("no PostgreSQL server binaries under /usr/lib/postgresql")
-        self.port = free_port()
-        self.dir = Path(tempfile.mkdtemp(prefix="croupier-pg-"))
-        self.data = self.dir / "data"
-        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        if self.as_owner:
-            shutil.chown(self.dir, "postgres", "postgres")
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
-
-    def _run(self, tool: str, *args: str) -> None:
-        subprocess.run([*self.as_owner, str(self.bin / tool), *args], check=True, capture_output=True, timeout=120)
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off")
-        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
-
-    def stop(self, mode: str = "fast") -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
-
-    def create_database(self, name: str) -> str:
-        import psycopg
-
-        with psycopg.connect(f"{self.url}/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return f"{self.url}/{name}"
-
-    def destroy(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError, subprocess.TimeoutExpired):
-            self.stop("immediate")
-        shutil.rmtree(self.dir, ignore_errors=True)
+        connections.close_all()
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        # FORCE only ever on our own, uniquely named database: its sessions are this run's
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # -- processes ----------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Reads at scale: the pit dashboard and the daily revenue report over a million rounds and five million bets.
 
 Run from the repository root: ``python bench/dashboard.py [--rounds 1000000] [--bets-per-round 5]
-[--repeat 30]``. It (re)creates the PostgreSQL database ``croupier_bench`` (``BENCH_DATABASE_URL`` for
-another server), migrates it, and loads with COPY: 24 baccarat tables in two pits, 30 gaming days of
+[--repeat 30]``. It creates a PostgreSQL database of its own (``croupier_bench_dashboard_<random>``,
+dropped at the end unless ``--keep``; ``BENCH_DATABASE_URL`` for another), migrates it, and loads with COPY: 24 baccarat tables in two pits, 30 gaming days of
 three shifts (the last one open now), the rounds spread evenly over them (settled, each with its
 settlement), ``bets-per-round`` bets per round, and for every past table shift its opening and closing
 counts, its drop count and its table close (what the revenue report reads). Then, ``--repeat`` times
@@ -221,7 +221,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
-    url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench")
+    url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_dashboard", keep=args.keep)
     manage("migrate", "--noinput", env=service_env(url))
     os.environ.update(service_env(url))
     import django
@@ -265,15 +265,6 @@ def main() -> int:
     met = all(results[k]["p95"] < TARGET_MS for k in ("dashboard", "revenue_day"))
     print(f"target p95 < {TARGET_MS:.0f} ms for the dashboard and the report: {'met' if met else 'MISSED'} "
           f"(load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs)")
-    if not args.keep and not os.environ.get("BENCH_DATABASE_URL", "").endswith("/keep"):
-        from django.db import connections
-
-        connections.close_all()
-        if not os.environ.get("BENCH_DATABASE_URL"):
-            import psycopg
-
-            with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-                conn.execute('DROP DATABASE IF EXISTS "croupier_bench" WITH (FORCE)')
     print(json.dumps({
         "bench": "dashboard", "rounds": facts["rounds"], "bets": facts["bets"], "load_seconds": round(load_seconds, 1),
         "repeat": args.repeat, "ms": results, "target_p95_ms": TARGET_MS,

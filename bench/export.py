@@ -1,8 +1,9 @@
 """CSV export of settled bets: rows per second against PostgreSQL's own ``COPY … TO STDOUT``.
 
-Run from the repository root: ``python bench/export.py [--rows 1000000] [--fresh]``. It uses its own
-database (``croupier_bench_export`` on the server of ``DATABASE_URL``, default 127.0.0.1), migrates
-it, and fills it once with settled baccarat bets generated inside PostgreSQL (INSERT … SELECT over
+Run from the repository root: ``python bench/export.py [--rows 1000000] [--keep]``. It creates a
+database of its own (``croupier_bench_export_<random>`` on the PostgreSQL of the tests, dropped at the
+end unless ``--keep``; ``BENCH_DATABASE_URL`` to reuse a kept one), migrates it, and fills it once
+with settled baccarat bets generated inside PostgreSQL (INSERT … SELECT over
 ``generate_series``: 4 bets a round, 10 tables, 10 shifts). Then, in the same run:
 
 * baseline: ``COPY (the report's query) TO STDOUT WITH (FORMAT csv)``, read to the end;
@@ -28,30 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-BENCH_DB = "croupier_bench_export"
 TABLES, SHIFTS, BETS_PER_ROUND = 10, 10, 4
-
-
-def bench_url() -> str:
-    import dj_database_url
-
-    base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/croupier")
-    cfg = dj_database_url.parse(base)
-    auth = cfg["USER"] + (f":{cfg['PASSWORD']}" if cfg.get("PASSWORD") else "")
-    return f"postgres://{auth}@{cfg['HOST'] or '127.0.0.1'}:{cfg['PORT'] or 5432}/{BENCH_DB}"
-
-
-def ensure_database(url: str, fresh: bool) -> None:
-    import psycopg
-
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
-        if exists and fresh:
-            conn.execute(f"DROP DATABASE {BENCH_DB} WITH (FORCE)")
-            exists = None
-        if not exists:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
 
 
 def setup_django(url: str) -> None:
@@ -77,7 +55,7 @@ def generate(rows: int) -> float:
     if have == rows:
         return 0.0
     if have:
-        raise SystemExit(f"{BENCH_DB} holds {have} settled bets, not {rows}: run with --fresh")
+        raise SystemExit(f"the database holds {have} settled bets, not {rows}: run without BENCH_DATABASE_URL")
     rounds = rows // BETS_PER_ROUND
     per_table = rounds // TABLES
     start = time.perf_counter()
@@ -178,10 +156,11 @@ def main() -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--fresh", action="store_true", help="drop and rebuild the bench database")
+    parser.add_argument("--keep", action="store_true", help="leave the database (reuse it with BENCH_DATABASE_URL)")
     args = parser.parse_args()
-    url = bench_url()
-    ensure_database(url, args.fresh)
+    from bench.common import create_database
+
+    url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_export", keep=args.keep)
     setup_django(url)
     generated_s = generate(args.rows)
 

@@ -1,8 +1,8 @@
 """The pit dashboard's player panels: every open rating slip rated from the rounds, on each refresh.
 
 Run from the repository root: ``python bench/players.py [--tables 24] [--hours 4] [--repeat 30]``. It
-(re)creates the PostgreSQL database ``croupier_bench_players`` (``BENCH_DATABASE_URL`` for another
-server), migrates it and loads, through the ORM: ``--tables`` baccarat tables, each with a full
+creates a PostgreSQL database of its own (``croupier_bench_players_<random>``, dropped at the end
+unless ``--keep``; ``BENCH_DATABASE_URL`` for another), migrates it and loads, through the ORM: ``--tables`` baccarat tables, each with a full
 table of open slips (7 seats, one of them paused for 10 minutes), ``--hours`` of play at 60 rounds
 an hour with 5 bets a round on random seats (every round settled, with its lines), and 100 closed,
 rated slips of the same gaming day. The house edge is cached first (as the slip-open job does).
@@ -277,7 +277,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
-    url = os.environ.get("BENCH_DATABASE_URL") or create_database(DB)
+    url = os.environ.get("BENCH_DATABASE_URL") or create_database(DB, keep=args.keep)
     manage("migrate", "--noinput", env=service_env(url))
     os.environ.update(service_env(url))
     import django
@@ -323,14 +323,6 @@ def main() -> int:
         f"target p95 < {TARGET_MS:.0f} ms for the panels: {'met' if met else 'MISSED'} "
         f"({queries[-1]} queries; load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs)"
     )
-    if not args.keep and not os.environ.get("BENCH_DATABASE_URL"):
-        from django.db import connections
-
-        connections.close_all()
-        import psycopg
-
-        with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
     print(
         json.dumps(
             {

@@ -1,4 +1,4 @@
-"""One place where errors become HTTP: ``{"error": {"code", "message", "field"?, "event"?}}``.
+"""One place where errors become HTTP: ``{"error": {"code", "message", "field"?, "event"?, "request_id"}}``.
 
 Domain errors and engine refusals keep their code; DRF's own errors (validation, parse,
 authentication, throttling) are reshaped into the same body. Database conflicts that slip past
@@ -19,6 +19,7 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from casino.context import request_id
 from casino.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,15 @@ def register_refusal(error: type[Exception], *, status: int = 400) -> None:
 def error_body(code: str, message: str, **more: Any) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     error.update({k: v for k, v in more.items() if v is not None})
-    return {"error": error}
+    return {"error": with_request_id(error)}
+
+
+def with_request_id(error: dict[str, Any]) -> dict[str, Any]:
+    """The request's id in its error, as in its log line and audit records (casino/ops/requests.py)."""
+    rid = request_id()
+    if rid:
+        error["request_id"] = rid
+    return error
 
 
 def _first_message(detail: Any) -> tuple[str | None, str]:
@@ -60,9 +69,9 @@ def _first_message(detail: Any) -> tuple[str | None, str]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     for error, status in _refusals.items():
         if isinstance(exc, error):
-            return Response({"error": cast(Refusal, exc).as_dict()}, status=status)
+            return Response({"error": with_request_id(cast(Refusal, exc).as_dict())}, status=status)
     if isinstance(exc, DomainError):
-        return Response({"error": exc.as_dict()}, status=exc.status)
+        return Response({"error": with_request_id(exc.as_dict())}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("body_too_large", "the request body is too large"), status=413)
     if isinstance(exc, IntegrityError):

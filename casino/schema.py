@@ -21,6 +21,8 @@ ERROR_SCHEMA = {
                 "message": {"type": "string", "description": "what a person reads"},
                 "field": {"type": "string", "nullable": True, "description": "the input field at fault, if any"},
                 "event": {"type": "integer", "nullable": True, "description": "the round event at fault, if any"},
+                "request_id": {"type": "string", "description": "the request's id, as in X-Request-ID, its log "
+                                                                "line and its audit records"},
             },
             "required": ["code", "message"],
         },

@@ -258,12 +258,21 @@ CROUPIER = {
     "RATING_AVERAGE_BET_FACTOR_PERCENT": env_int("CROUPIER_RATING_AVERAGE_BET_FACTOR_PERCENT", 200, minimum=100),
 }
 
+# One line per request and per job with its request id (casino/ops/logs.py, docs/operations.md): JSON for
+# the log collector in production, text on a developer's console.
+LOG_FORMAT = env_str("LOG_FORMAT", "json" if PRODUCTION else "text")
+if LOG_FORMAT not in ("json", "text"):
+    raise EnvError(f"LOG_FORMAT={LOG_FORMAT!r}: expected json or text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "casino.ops.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "casino.ops.logs.JsonFormatter"}, "text": {"()": "casino.ops.logs.TextFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # django.request: only a 500's traceback (with the request id, like every line); its 4xx lines would
+    # repeat croupier.request's. django.server: runserver's access lines repeat them too.
+    "loggers": {"django.request": {"level": "ERROR"}, "django.server": {"level": "WARNING"}},
 }
 
 if PRODUCTION:
@@ -301,3 +310,24 @@ CROUPIER_CSP = {
 CROUPIER_PERMISSIONS_POLICY_DENY = ["camera", "microphone", "geolocation", "payment", "usb"]
 # A test-and-bench-only endpoint (bench/api.py's baseline): never on in production.
 CROUPIER_BENCH_ENDPOINTS = env_bool("CROUPIER_BENCH_ENDPOINTS", False) and not PRODUCTION
+
+# -- Operations: health, metrics, job heartbeats (casino/ops, docs/operations.md) -------------------------
+INSTALLED_APPS.append("casino.ops")
+# First the probes (before host checks, the HTTPS redirect and sessions), then the request id and log line.
+MIDDLEWARE[:0] = ["casino.ops.health.HealthMiddleware", "casino.ops.requests.RequestTelemetryMiddleware"]
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]  # scraped over the internal network, like the probes
+HEARTBEAT_EVERY = env_int("HEARTBEAT_EVERY", 30, minimum=5)  # seconds between the worker's heartbeats
+CELERY_BEAT_SCHEDULE["ops-heartbeat"] = {"task": "casino.ops.heartbeat", "schedule": HEARTBEAT_EVERY,
+                                         "options": {"expires": HEARTBEAT_EVERY}}  # a backlog of them means nothing
+CELERY_BEAT_SCHEDULE["ops-check-jobs"] = {"task": "casino.ops.check_jobs", "schedule": 60}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING too: one format, with request ids
+# Whether a worker and beat are expected (readiness, the banner and the stale-job alerts watch them).
+OPS_EXPECT_WORKER = env_bool("OPS_EXPECT_WORKER", not CELERY_TASK_ALWAYS_EAGER)
+OUTBOX_STUCK_AFTER = env_int("OUTBOX_STUCK_AFTER", 300, minimum=10)  # seconds a job may wait for the broker
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")  # Authorization: Bearer <token>
+# Addresses that may scrape without the token; none in production (behind a proxy every client is the proxy).
+METRICS_ALLOWED_NETWORKS = env_list("METRICS_ALLOWED_NETWORKS", [] if PRODUCTION else ["127.0.0.0/8", "::1/128"])
+# A probe (or a request) must not hang on an unreachable database server for the OS's minutes-long timeout.
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5,
+                                                                                         minimum=1))

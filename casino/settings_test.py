@@ -18,5 +18,6 @@ DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", "te
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Jobs run in process in most tests; tests of the broker itself use Redis for real.
 CELERY_TASK_ALWAYS_EAGER = True
+OPS_EXPECT_WORKER = False  # jobs run in process here; tests of the heartbeats turn it on
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"login": "1000/min"}}  # noqa: F405

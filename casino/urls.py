@@ -7,6 +7,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from casino.auth import ObtainTokenView
+from casino.ops.metrics import metrics_view
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
@@ -33,6 +34,7 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("metrics", metrics_view, name="metrics"),  # Prometheus; /health/live and /health/ready: casino/ops/health.py
     path("", include("floor.urls")),  # the screens: login, each role's home, dealer, pit
 ]
 

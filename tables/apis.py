@@ -18,6 +18,7 @@ from casino.core.roles import Role
 from casino.errors import Forbidden, NotFound
 from casino.exceptions import error_body
 from casino.idempotency import idempotent
+from casino.ops.metrics import CARD_POST_SECONDS, SETTLE_SECONDS, observed
 from casino.permissions import role_permission
 from tables import selectors
 from tables import serializers as s
@@ -247,6 +248,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=dict, responses={201: s.RoundSerializer})
     @action(detail=True, methods=["post"])
+    @observed(CARD_POST_SECONDS)
     @idempotent
     def events(self, request: Request, pk: str | None = None) -> Response:
         """Post one card or choice; the answer's ``state`` is the engine's (``next`` says what is due)."""
@@ -258,6 +260,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"])
+    @observed(SETTLE_SECONDS, settles=True)
     @idempotent
     def settle(self, request: Request, pk: str | None = None) -> Response:
         """Settle a complete round, once: per-bet results, commission and the house's net."""

@@ -25,6 +25,7 @@ KINDS = (
     "live_round",
     "round_after_close",
     "hold_outside_interval",
+    "stale_job",  # a background job is late (casino/ops/status.py, raised through accounting/ops.py)
 )
 
 

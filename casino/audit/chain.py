@@ -80,7 +80,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
     last_seq, last_hash = 0, GENESIS
     # The tight loop: one canonical text, one SHA-256 per record; everything else is a comparison.
     for (rid, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action,
-         object_type, object_id, table_code, before, after, prev_hash, stored) in rows:
+         object_type, object_id, table_code, before, after, prev_hash, stored, request_id) in rows:
         count += 1
         if ch != chain:
             if chain is not None:
@@ -99,7 +99,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
         computed = sha256(text_of(
             ch, seq, created_at if created_at.__class__ is str else created_at.isoformat(), actor_id,
             actor_username, actor_role, client_addr, device, channel, action, object_type, object_id, table_code,
-            before, after, prev_hash).encode()).hexdigest()
+            before, after, prev_hash, request_id).encode()).hexdigest()
         if computed != stored:
             reason, message = "hash", (f"{ch}#{seq} (record {rid}) was altered: its content hashes to "
                                        f"{computed}, not to its stored hash {stored}")

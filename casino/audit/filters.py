@@ -15,10 +15,12 @@ class AuditRecordFilter(filters.FilterSet):
     object_id = filters.CharFilter(label="object id")
     action = filters.CharFilter(label="action")
     chain = filters.CharFilter(label="chain")
+    # the id a dealer reads off an error ("7f3a…"), its log line's and its records' (docs/operations.md)
+    request_id = filters.CharFilter(lookup_expr="startswith", label="request id (or its start)")
     created_after = filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte", label="from (ISO time)")
     created_before = filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt", label="until (ISO time)")
 
     class Meta:
         model = AuditRecord
-        fields = ["table_code", "actor", "actor_role", "object_type", "object_id", "action", "chain",
+        fields = ["table_code", "actor", "actor_role", "object_type", "object_id", "action", "chain", "request_id",
                   "created_after", "created_before"]

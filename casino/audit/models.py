@@ -30,6 +30,9 @@ class AuditRecord(models.Model):
     after = models.JSONField(null=True, blank=True)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    # The request (or job) that made the change, as in its log line and error bodies (casino/ops/requests.py).
+    # Hashed when not empty; records written before it existed hash without it (docs/audit.md).
+    request_id = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["id"]

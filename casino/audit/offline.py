@@ -47,6 +47,8 @@ def record_hash(cells: dict[str, str]) -> str:
         "after": json.loads(row["after"]) if row["after"] else None,
         "prev_hash": row["prev_hash"],
     }
+    if row.get("request_id"):  # a key only when set (exports from before it existed have no column)
+        content["request_id"] = row["request_id"]
     canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

@@ -25,8 +25,9 @@ GENESIS = "0" * 64  # the prev_hash of a chain's first record
 # The hashed fields (the model's attribute names), and the columns a walk or an export reads: these
 # with the row id first and the stored hash last.
 HASHED = ("chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
-          "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash")
-FIELDS = ("id", *HASHED, "hash")
+          "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "request_id")
+# ``request_id`` comes after the stored hash in a row: records from before it existed hash without it.
+FIELDS = ("id", *HASHED[:-1], "hash", "request_id")
 _CREATED_AT, _BEFORE, _AFTER = FIELDS.index("created_at"), FIELDS.index("before"), FIELDS.index("after")
 _ACTOR_ID = FIELDS.index("actor_id")
 
@@ -45,20 +46,23 @@ PG_CREATED_AT = """to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:
 
 def canonical_text(chain: str, seq: int, created_at: str, actor_id: int | None, actor_username: str,
                    actor_role: str, client_addr: str, device: str, channel: str, action: str, object_type: str,
-                   object_id: str, table_code: str, before: Any, after: Any, prev_hash: str) -> str:
+                   object_id: str, table_code: str, before: Any, after: Any, prev_hash: str,
+                   request_id: str = "") -> str:
     """The canonical JSON of a record's :data:`HASHED` values (``created_at`` already as text).
 
     The keys are fixed, so they are written here in sorted order and only ``before`` and ``after``
     go through the JSON encoder: the same text as encoding the dict, about twice as fast.
-    Top-level values are the database's own types (str, int, None).
+    Top-level values are the database's own types (str, int, None). ``request_id`` is a key only
+    when it is not empty (records from before request ids hash without it).
     """
     s = encode_basestring
+    rid = f'"request_id":{s(request_id)},' if request_id else ""
     return (f'{{"action":{s(action)},"actor_id":{"null" if actor_id is None else int(actor_id)},'
             f'"actor_role":{s(actor_role)},"actor_username":{s(actor_username)},"after":{json_text(after)},'
             f'"before":{json_text(before)},"chain":{s(chain)},"channel":{s(channel)},'
             f'"client_addr":{s(client_addr)},"created_at":{s(created_at)},"device":{s(device)},'
             f'"object_id":{s(object_id)},"object_type":{s(object_type)},"prev_hash":{s(prev_hash)},'
-            f'"seq":{int(seq)},"table_code":{s(table_code)}}}')
+            f'{rid}"seq":{int(seq)},"table_code":{s(table_code)}}}')
 
 
 def record_hash(*values: Any) -> str:

@@ -23,7 +23,7 @@ class AuditRecordSerializer(serializers.ModelSerializer):
         model = AuditRecord
         fields = ["id", "chain", "seq", "created_at", "actor", "actor_username", "actor_role", "client_addr",
                   "device", "channel", "action", "object_type", "object_id", "table_code", "before", "after",
-                  "prev_hash", "hash"]
+                  "prev_hash", "hash", "request_id"]
 
 
 class AuditVerificationSerializer(serializers.ModelSerializer):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from casino.audit import record
 from casino.audit.models import AuditRecord
 from casino.audit.record import GENESIS
-from casino.context import current
+from casino.context import current, note, request_id
 from casino.core import sql
 from casino.core.roles import primary_role
 
@@ -66,9 +66,10 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
         actor_username=getattr(user, "username", "") or "", actor_role=role,
         client_addr=ctx.client_addr or "", device=ctx.device or "", channel=ctx.channel,
         action=action, object_type=object_type, object_id=str(object_id), table_code=table_code,
-        before=_jsonable(before), after=_jsonable(after), prev_hash=prev_hash,
+        before=_jsonable(before), after=_jsonable(after), prev_hash=prev_hash, request_id=request_id(),
     )
     rec.hash = compute_hash(rec)
+    note(table=table_code, round=object_id if object_type == "round" else None)  # for the request's log line
     return sql.insert(rec)  # every audited change inserts one: written once (casino/core/sql.py)
 
 

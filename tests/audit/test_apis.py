@@ -104,7 +104,8 @@ def test_records_list_newest_first_with_every_field(floor, trail):
                    "actor": floor.manager.pk, "actor_username": "pm", "actor_role": "pit_manager", "client_addr": "",
                    "device": "", "channel": "system", "action": "table.update", "object_type": "table",
                    "object_id": str(floor.table.pk), "table_code": "BAC1", "before": {"max_bet": 500_000},
-                   "after": {"max_bet": 100_000}, "prev_hash": rec.prev_hash, "hash": rec.hash}
+                   "after": {"max_bet": 100_000}, "prev_hash": rec.prev_hash, "hash": rec.hash,
+                   "request_id": ""}  # written outside a request
     assert compute_hash(rec) == top["hash"]
 
 
@@ -231,7 +232,8 @@ def test_pdf_export_refuses_a_bad_limit(floor, trail, limit):
     response = as_user(floor.auditor).get(f"/api/audit/records/export.pdf?limit={limit}")
     assert response.status_code == 400
     assert response.json()["error"] == {"code": "bad_limit", "field": "limit",
-                                        "message": "limit must be a whole number from 1 to 2000"}
+                                        "message": "limit must be a whole number from 1 to 2000",
+                                        "request_id": response["X-Request-ID"]}
     assert not AuditRecord.objects.filter(action="export").exists()
 
 

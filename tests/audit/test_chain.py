@@ -20,8 +20,9 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(chain=text, seq=st.integers(min_value=1, max_value=2**62), actor_id=st.none() | st.integers(1, 2**40),
-       strings=st.lists(text, min_size=10, max_size=10), before=json_values, after=json_values)
-def test_canonical_text_is_byte_for_byte_the_canonical_form(chain, seq, actor_id, strings, before, after):
+       strings=st.lists(text, min_size=10, max_size=10), before=json_values, after=json_values, request_id=text)
+def test_canonical_text_is_byte_for_byte_the_canonical_form(chain, seq, actor_id, strings, before, after,
+                                                            request_id):
     created_at = "2026-05-06T07:08:09.123456+00:00"
     (actor_username, actor_role, client_addr, device, channel, action, object_type, object_id, table_code,
      prev_hash) = strings
@@ -30,8 +31,10 @@ def test_canonical_text_is_byte_for_byte_the_canonical_form(chain, seq, actor_id
                "device": device, "channel": channel, "action": action, "object_type": object_type,
                "object_id": object_id, "table_code": table_code, "before": before, "after": after,
                "prev_hash": prev_hash}
+    if request_id:  # a key only when set: records from before request ids hash without it
+        content["request_id"] = request_id
     fast = canonical_text(chain, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel,
-                          action, object_type, object_id, table_code, before, after, prev_hash)
+                          action, object_type, object_id, table_code, before, after, prev_hash, request_id)
     # the form docs/audit.md states (and casino/audit/offline.py implements on its own)
     assert fast == json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

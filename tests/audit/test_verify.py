@@ -316,7 +316,8 @@ def test_the_command_checks_a_kept_digest_and_signs(trail, tmp_path):
 def test_walk_counts_records_after_a_break_without_judging_them(trail):
     rows = list(AuditRecord.objects.order_by("chain", "seq").values_list(
         "id", "chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
-        "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash"))
+        "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash",
+        "request_id"))
     rows[1] = rows[1][:10] + ("forged",) + rows[1][11:]
     result = walk(rows)
     assert result.records == 10

@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-REDIS_DB = 13  # the fault tests' own Redis database (the suite's cache is 14, its broker 15)
-REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 CLOSED_PORT_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1: Redis is "down"
 BANKER_WIN = ["9S", "KH", "5D", "3C", "2H", "4S"]  # player 6, banker 7
 
@@ -53,17 +51,16 @@ def fresh_queue() -> str:
     return f"croupier-faults-{uuid.uuid4().hex[:12]}"
 
 
-def queue_length(queue: str) -> int:
+def queue_length(redis_url: str, queue: str) -> int:
     import redis
 
-    return redis.Redis(db=REDIS_DB).llen(queue)
+    return redis.Redis.from_url(redis_url).llen(queue)
 
 
-def drop_queue(queue: str) -> None:
+def drop_queue(redis_url: str, queue: str) -> None:
     import redis
 
-    client = redis.Redis(db=REDIS_DB)
-    client.delete(queue)
+    redis.Redis.from_url(redis_url).delete(queue)
 
 
 def database_url() -> str:
@@ -74,12 +71,13 @@ def database_url() -> str:
 
 
 class Worker:
-    """``celery worker`` (prefork, one child) on its own queue against the test database."""
+    """``celery worker`` (prefork, one child) on its own queue of ``broker`` against the test database."""
 
-    def __init__(self, queue: str, *, slow: str = "", marker: Path | None = None, log: Path | None = None) -> None:
+    def __init__(self, queue: str, *, broker: str, slow: str = "", marker: Path | None = None,
+                 log: Path | None = None) -> None:
         self.queue = queue
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "casino.settings_test", "DATABASE_URL": database_url(),
-               "CELERY_BROKER_URL": REDIS_URL, "FAULTS_QUEUE": queue, "FAULTS_SLOW": slow,
+               "CELERY_BROKER_URL": broker, "FAULTS_QUEUE": queue, "FAULTS_SLOW": slow,
                "FAULTS_MARKER": str(marker or ""), "PYTHONPATH": str(ROOT)}
         self.log_path = log
         out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed with the process)

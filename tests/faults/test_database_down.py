@@ -139,6 +139,12 @@ def test_postgresql_restart_under_load_gives_503s_then_recovers_with_nothing_hal
     # when PostgreSQL stops for a few seconds, then comes back
     down_at = time.monotonic()
     pg.stop("fast")
+    # (meanwhile the readiness probe fails and names the database; live still answers: the process is up)
+    probe = Api(port).get("/health/ready")
+    assert probe.status == 503, probe.body
+    assert probe.body["failing"][0] == "database"
+    assert probe.body["checks"]["database"]["error"].startswith("unreachable")
+    assert Api(port).get("/health/live").status == 200
     time.sleep(3)
     pg.start()
     up_at = time.monotonic()
@@ -169,6 +175,8 @@ def test_postgresql_restart_under_load_gives_503s_then_recovers_with_nothing_hal
     assert facts["live_rounds"] <= 2  # at most the round each tablet was in when told to stop
     bad = {k: v for k, v in facts.items() if k not in ("rounds", "settled", "live_rounds") and v}
     assert bad == {}, json.dumps(facts)
+    # and the probe is green again
+    assert Api(port).get("/health/ready").status == 200
     # and the audit trail's hash chains are intact across the crash
     verified = manage("verify_audit", env=service_env(url))
     assert verified.startswith("OK:"), verified

@@ -13,7 +13,6 @@ from casino.outbox import enqueue, pending_count, relay_outbox
 from tables.models import Bet, Round, Settlement
 from tests.faults.helpers import (
     CLOSED_PORT_URL,
-    REDIS_URL,
     Worker,
     broker_at,
     drop_queue,
@@ -55,7 +54,7 @@ def test_a_rolled_back_change_leaves_no_job(floor, django_capture_on_commit_call
 
 
 @pytest.mark.django_db(transaction=True)
-def test_pending_jobs_with_one_dedupe_key_collapse_until_sent(settings):
+def test_pending_jobs_with_one_dedupe_key_collapse_until_sent(settings, redis_url):
     # given the broker down
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queue = fresh_queue()
@@ -67,19 +66,19 @@ def test_pending_jobs_with_one_dedupe_key_collapse_until_sent(settings):
         assert first.pk == second.pk
         assert Outbox.objects.filter(status="pending").count() == 1
     try:
-        with broker_at(REDIS_URL, queue=queue):
+        with broker_at(redis_url, queue=queue):
             assert relay_outbox() == 1
             # and once sent, asking again is a new job
             third = enqueue("accounting.reconcile_shift", args=[7], dedupe_key="reconcile_shift:7")
         assert third.pk != first.pk
         assert list(Outbox.objects.order_by("id").values_list("status", flat=True)) == ["sent", "sent"]
-        assert queue_length(queue) == 2
+        assert queue_length(redis_url, queue) == 2
     finally:
-        drop_queue(queue)
+        drop_queue(redis_url, queue)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_relays_at_once_send_each_job_exactly_once(settings):
+def test_two_relays_at_once_send_each_job_exactly_once(settings, redis_url):
     # given 120 jobs left pending by an outage
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queue = fresh_queue()
@@ -89,7 +88,7 @@ def test_two_relays_at_once_send_each_job_exactly_once(settings):
     assert pending_count() == 120
     try:
         # when two relays run at the same time once the broker is back
-        with broker_at(REDIS_URL, queue=queue):
+        with broker_at(redis_url, queue=queue):
             barrier = threading.Barrier(2)
             sent: list[int] = []
 
@@ -107,14 +106,14 @@ def test_two_relays_at_once_send_each_job_exactly_once(settings):
                 t.join(60)
         # then every job was sent once: 120 messages, 120 rows sent, none twice
         assert sum(sent) == 120
-        assert queue_length(queue) == 120
+        assert queue_length(redis_url, queue) == 120
         assert pending_count() == 0
     finally:
-        drop_queue(queue)
+        drop_queue(redis_url, queue)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_redis_down_dealers_keep_playing_and_every_job_runs_when_it_returns(floor, settings, tmp_path):
+def test_redis_down_dealers_keep_playing_and_every_job_runs_when_it_returns(floor, settings, tmp_path, redis_url):
     # given Redis unreachable (the broker at a closed port) and a real deployment's settings (no eager tasks)
     settings.CELERY_TASK_ALWAYS_EAGER = False
     dealer = as_user(floor.dealer)
@@ -133,22 +132,22 @@ def test_redis_down_dealers_keep_playing_and_every_job_runs_when_it_returns(floo
     assert Alert.objects.count() == 0
 
     # when Redis is back: a real worker listens and the relay runs (as beat would)
-    worker = Worker(queue, log=tmp_path / "worker.log")
+    worker = Worker(queue, broker=redis_url, log=tmp_path / "worker.log")
     try:
-        with broker_at(REDIS_URL, queue=queue):
+        with broker_at(redis_url, queue=queue):
             assert relay_outbox() == 3
         # then each job ran once on the worker: one alert per large bet, nothing lost
         wait_for(lambda: Alert.objects.count() == 3, timeout=60, what=lambda: f"3 alerts; worker log:\n{worker.log()}")
     finally:
         worker.stop()
-        drop_queue(queue)
+        drop_queue(redis_url, queue)
     assert sorted(Alert.objects.values_list("data__bet", flat=True)) == sorted(Bet.objects.values_list("pk",
                                                                                                      flat=True))
     assert pending_count() == 0
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_first_send_after_an_outage_relays_what_was_left_behind(floor, settings):
+def test_the_first_send_after_an_outage_relays_what_was_left_behind(floor, settings, redis_url):
     # given two jobs left pending while Redis was down
     settings.CELERY_TASK_ALWAYS_EAGER = False
     dealer = as_user(floor.dealer)
@@ -159,10 +158,10 @@ def test_the_first_send_after_an_outage_relays_what_was_left_behind(floor, setti
     assert pending_count() == 2
     try:
         # when Redis is back and the next round's large bet commits
-        with broker_at(REDIS_URL, queue=queue):
+        with broker_at(redis_url, queue=queue):
             play_baccarat_round(dealer, floor.table, bets=[LARGE])
         # then that send also relayed the two left behind: three messages, nothing pending
         assert pending_count() == 0
-        assert queue_length(queue) == 3
+        assert queue_length(redis_url, queue) == 3
     finally:
-        drop_queue(queue)
+        drop_queue(redis_url, queue)

@@ -1,6 +1,6 @@
 """A Celery worker process killed with SIGKILL in the middle of a job: the job runs again, once, to the same end.
 
-A real worker (prefork, one child) listens on a queue of its own in Redis db 13. The job is
+A real worker (prefork, one child) listens on a queue of its own in the run's own Redis server. The job is
 stalled at a point inside its work (``tests/faults/worker.py``), the child running it is killed
 with SIGKILL, and ``acks_late`` + ``reject_on_worker_lost`` (settings) put the message back: the
 worker's next child runs it to the end.
@@ -21,7 +21,7 @@ from casino.audit.models import AuditRecord, AuditVerification
 from casino.audit.verification import audit_verification_request
 from tables.models import Shift
 from tests.accounting.helpers import BANKER_WINS, PLAYER_WINS, play_round
-from tests.faults.helpers import REDIS_URL, Worker, broker_at, drop_queue, fresh_queue, wait_for
+from tests.faults.helpers import Worker, broker_at, drop_queue, fresh_queue, wait_for
 
 
 class _Rollback(Exception):
@@ -44,7 +44,7 @@ def _kill_when_stalled(marker, worker: Worker) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_reconcile_shift_killed_midway_runs_again_to_the_same_result(floor, settings, tmp_path):
+def test_reconcile_shift_killed_midway_runs_again_to_the_same_result(floor, settings, tmp_path, redis_url):
     # given a shift that ended two days ago, with a round at each of its two tables
     settings.CELERY_TASK_ALWAYS_EAGER = False
     play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 1000)], BANKER_WINS)
@@ -67,10 +67,10 @@ def test_reconcile_shift_killed_midway_runs_again_to_the_same_result(floor, sett
 
     # when the job is queued and its worker process is killed after reconciling the first table
     queue, marker = fresh_queue(), tmp_path / "stalled"
-    worker = Worker(queue, slow="accounting.services.reconcile:_crash_point=60", marker=marker,
+    worker = Worker(queue, broker=redis_url, slow="accounting.services.reconcile:_crash_point=60", marker=marker,
                     log=tmp_path / "worker.log")
     try:
-        with broker_at(REDIS_URL, queue=queue):
+        with broker_at(redis_url, queue=queue):
             assert reconcile.reconcile_request(actor=floor.manager, shift_id=floor.shift.pk) is None
         killed = _kill_when_stalled(marker, worker)
         # then the message goes back to the queue, a new worker process runs it and it completes
@@ -78,7 +78,7 @@ def test_reconcile_shift_killed_midway_runs_again_to_the_same_result(floor, sett
                  what=lambda: f"the reconciliation; worker log:\n{worker.log()}")
     finally:
         worker.stop()
-        drop_queue(queue)
+        drop_queue(redis_url, queue)
     assert "WorkerLostError" in worker.log() or f"pid:{killed}" in worker.log() or "signal 9" in worker.log()
     # once, with the clean run's result; the killed run left nothing (its transaction rolled back)
     assert _reconciliation(floor.shift.pk) == expected
@@ -88,7 +88,7 @@ def test_reconcile_shift_killed_midway_runs_again_to_the_same_result(floor, sett
 
 
 @pytest.mark.django_db(transaction=True)
-def test_verify_audit_killed_midway_runs_again_to_the_same_result(floor, settings, tmp_path):
+def test_verify_audit_killed_midway_runs_again_to_the_same_result(floor, settings, tmp_path, redis_url):
     # given an audit trail with rounds in it, and what a clean verification finds
     settings.CELERY_TASK_ALWAYS_EAGER = False
     play_round(floor.table, floor.dealer, [(1, "banker", 2500)], BANKER_WINS)
@@ -97,9 +97,10 @@ def test_verify_audit_killed_midway_runs_again_to_the_same_result(floor, setting
 
     # when a verification is requested and its worker process is killed in the middle of the walk
     queue, marker = fresh_queue(), tmp_path / "stalled"
-    worker = Worker(queue, slow="casino.audit.verification:_walk_all=60", marker=marker, log=tmp_path / "worker.log")
+    worker = Worker(queue, broker=redis_url, slow="casino.audit.verification:_walk_all=60", marker=marker,
+                    log=tmp_path / "worker.log")
     try:
-        with broker_at(REDIS_URL, queue=queue):
+        with broker_at(redis_url, queue=queue):
             requested = audit_verification_request(actor=floor.auditor)
         _kill_when_stalled(marker, worker)
         # then the job runs again and the verification completes
@@ -107,7 +108,7 @@ def test_verify_audit_killed_midway_runs_again_to_the_same_result(floor, setting
                  what=lambda: f"the verification to finish; worker log:\n{worker.log()}")
     finally:
         worker.stop()
-        drop_queue(queue)
+        drop_queue(redis_url, queue)
     done = AuditVerification.objects.get(pk=requested.pk)
     # records: the trail as it was, plus the request's own audit record if the request writes one
     assert (done.ok, done.chains, done.breaks) == (True, chains, [])

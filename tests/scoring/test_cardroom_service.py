@@ -107,6 +107,7 @@ def test_a_deal_that_does_not_account_for_the_pack_is_refused_and_nothing_is_wri
         "event": 1,
         "field": "taken",
         "message": "the players took 12 hearts: all 13 must be accounted for",
+        "request_id": answer["X-Request-ID"],
     }
     assert unchanged(sheet["id"]) == before
     # and a malformed body is a 400 too

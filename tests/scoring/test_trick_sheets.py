@@ -138,6 +138,7 @@ def test_euchre_an_impossible_deal_is_a_400_naming_the_field_and_nothing_is_writ
         "event": 1,
         "field": "tricks",
         "message": "tricks: 4 tricks entered, the deal has 5",
+        "request_id": bad["X-Request-ID"],
     }
     sheet.refresh_from_db()
     assert (SheetDeal.objects.count(), AuditRecord.objects.count(), sheet.totals, sheet.entries) == before

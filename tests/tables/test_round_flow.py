@@ -92,7 +92,8 @@ def test_settling_an_incomplete_round_says_what_is_missing(floor, dealer_api):
     response = dealer_api.post(f"{url}/settle/")
     assert response.status_code == 409
     assert response.json()["error"] == {"code": "round_incomplete",
-                                        "message": "the round is not complete: Deal card 2 to the banker"}
+                                        "message": "the round is not complete: Deal card 2 to the banker",
+                                        "request_id": response["X-Request-ID"]}
     assert Bet.objects.count() == 0
     assert Settlement.objects.count() == 0
 

@@ -94,6 +94,7 @@ def test_a_wrong_supervisor_password_is_refused_and_audited_as_a_failed_sign_in(
         "code": "approval_refused",
         "message": "the supervisor's username or password is wrong",
         "field": "approver_password",
+        "request_id": response["X-Request-ID"],
     }
     after = counts()
     assert after == {**before, "AuditRecord": before["AuditRecord"] + 1}

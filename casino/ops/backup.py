@@ -1,0 +1,239 @@
+"""Backups a casino's IT can check: a consistent ``pg_dump`` with a manifest, and a checked restore.
+
+``backup_create`` opens one REPEATABLE READ, read-only transaction, exports its snapshot, reads the
+manifest's figures in it (the time, every table's row count, each audit chain's head, the ledger's
+trial balance and what else the areas register) and runs ``pg_dump --snapshot`` on that same
+snapshot: the dump and its manifest describe exactly the same moment, however busy the floor is.
+
+``backup_restore`` restores into a new database (never over an existing one), then checks it with
+the service's own commands run against the copy: the manifest's figures recomputed must match,
+and ``verify_audit`` must pass. See docs/operations.md (backups, point-in-time recovery).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from casino.audit.models import AuditRecord
+from casino.errors import Conflict, InvalidInput
+from casino.ops import registry
+
+FORMAT = "croupier-backup/1"
+DUMP = "database.dump"
+MANIFEST = "manifest.json"
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _tables() -> list[str]:
+    with connection.cursor() as cursor:
+        return sorted(t.name for t in connection.introspection.get_table_list(cursor) if t.type == "t")
+
+
+def manifest_figures() -> dict[str, Any]:
+    """What the manifest vouches for, read in the caller's transaction (the backup's snapshot)."""
+    with connection.cursor() as cursor:
+        counts = {}
+        for name in _tables():
+            cursor.execute(f"SELECT count(*) FROM {_quote(name)}")  # noqa: S608 (catalogue names, quoted)
+            counts[name] = cursor.fetchone()[0]
+        cursor.execute(f"SELECT DISTINCT ON (chain) chain, seq, hash FROM {_quote(AuditRecord._meta.db_table)} "
+                       "ORDER BY chain, seq DESC")
+        heads = {chain: {"seq": seq, "hash": digest} for chain, seq, digest in cursor.fetchall()}
+        cursor.execute("SELECT app, max(name) FROM django_migrations GROUP BY app ORDER BY app")
+        migrations = dict(cursor.fetchall())
+    return {"row_counts": counts, "audit_chain_heads": heads, "migrations": migrations,
+            **{name: section() for name, section in sorted(registry.manifest_sections.items())}}
+
+
+def _libpq_env(database: str | None = None) -> dict[str, str]:
+    """The environment that points libpq tools (pg_dump, pg_restore) at the configured server."""
+    s = connection.settings_dict
+    env = {**os.environ, "PGDATABASE": database or s["NAME"], "PGHOST": s.get("HOST") or "127.0.0.1",
+           "PGPORT": str(s.get("PORT") or 5432), "PGUSER": s.get("USER") or "postgres"}
+    if s.get("PASSWORD"):
+        env["PGPASSWORD"] = s["PASSWORD"]  # the environment, never the command line (visible in ps)
+    if (s.get("OPTIONS") or {}).get("sslmode"):
+        env["PGSSLMODE"] = s["OPTIONS"]["sslmode"]
+    return env
+
+
+def database_url(database: str) -> str:
+    """The configured server's URL with another database name (for the checks run against a copy)."""
+    s = connection.settings_dict
+    auth = quote(s.get("USER") or "postgres", safe="")
+    if s.get("PASSWORD"):
+        auth += ":" + quote(s["PASSWORD"], safe="")
+    return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{quote(database, safe='')}"
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise InvalidInput(f"{name} is not installed (the PostgreSQL client tools are needed for backups)",
+                           code="tool_missing")
+    return found
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _require_postgresql() -> None:
+    if connection.vendor != "postgresql":
+        raise InvalidInput("backups are of PostgreSQL; the embedded SQLite file is copied as it is",
+                           code="not_postgresql")
+
+
+def backup_create(*, directory: Path) -> Path:
+    """Dump the database and write its manifest into a new folder under ``directory``; returns the folder."""
+    _require_postgresql()
+    if connection.in_atomic_block:
+        raise Conflict("a backup opens its own snapshot: run it outside a transaction", code="in_transaction")
+    pg_dump = _tool("pg_dump")
+    started = timezone.now()
+    target = directory / f"croupier-{connection.settings_dict['NAME']}-{started:%Y%m%dT%H%M%SZ}"
+    target.mkdir(parents=True, exist_ok=False)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            cursor.execute("SELECT pg_export_snapshot(), now(), current_setting('server_version')")
+            snapshot, taken_at, server_version = cursor.fetchone()
+        figures = manifest_figures()
+        # pg_dump reads the same snapshot while this transaction holds it open
+        done = subprocess.run([pg_dump, "--format=custom", f"--snapshot={snapshot}", "--no-password",
+                               f"--file={target / DUMP}"], env=_libpq_env(), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise InvalidInput(f"pg_dump failed: {done.stderr.strip()[:500]}", code="pg_dump_failed")
+    manifest = {
+        "format": FORMAT, "created_at": taken_at.isoformat(), "database": connection.settings_dict["NAME"],
+        "server_version": server_version, "pg_dump": _version(pg_dump),
+        "dump": {"file": DUMP, "bytes": (target / DUMP).stat().st_size, "sha256": _sha256(target / DUMP)},
+        **figures,
+    }
+    (target / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
+    return target
+
+
+def _version(tool: str) -> str:
+    return subprocess.run([tool, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"no readable {MANIFEST} in {folder}: {exc}", code="bad_backup") from None
+    if manifest.get("format") != FORMAT:
+        raise InvalidInput(f"{folder / MANIFEST} is not a Croupier backup manifest ({FORMAT})", code="bad_backup")
+    return manifest
+
+
+COMPARED = ("row_counts", "audit_chain_heads", "migrations")
+
+
+def manifest_differences(manifest: dict[str, Any], figures: dict[str, Any]) -> list[str]:
+    """Where ``figures`` (read from a database) differ from what ``manifest`` vouches for."""
+    problems = []
+    for key in (*COMPARED, *sorted(registry.manifest_sections)):
+        expected, found = manifest.get(key), json.loads(json.dumps(figures.get(key), default=str))
+        if expected == found:
+            continue
+        if isinstance(expected, dict) and isinstance(found, dict):
+            for name in sorted(set(expected) | set(found)):
+                if expected.get(name) != found.get(name):
+                    problems.append(f"{key}.{name}: the manifest says {expected.get(name)!r}, the database has "
+                                    f"{found.get(name)!r}")
+        else:
+            problems.append(f"{key}: the manifest says {expected!r}, the database has {found!r}")
+    return problems
+
+
+def manifest_check(manifest: dict[str, Any]) -> list[str]:
+    """Compare this database with a manifest, in one consistent snapshot; the differences (none: it matches)."""
+    _require_postgresql()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return manifest_differences(manifest, manifest_figures())
+
+
+@dataclass
+class RestoreReport:
+    database: str
+    url: str
+    checks: list[str] = field(default_factory=list)  # what was checked and passed
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _manage(*args: str, database: str) -> subprocess.CompletedProcess[str]:
+    """This service's own command, run against the restored copy (a process of its own: its default database)."""
+    env = {**os.environ, "DATABASE_URL": database_url(database)}
+    return subprocess.run([sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *args], env=env,
+                          capture_output=True, text=True, timeout=3600)
+
+
+def backup_restore(*, folder: Path, database: str, no_owner: bool = False) -> RestoreReport:
+    """Restore ``folder`` into the new database ``database`` on the configured server, then check it."""
+    _require_postgresql()
+    manifest = read_manifest(folder)
+    dump = folder / manifest["dump"]["file"]
+    if not dump.is_file() or _sha256(dump) != manifest["dump"]["sha256"]:
+        raise InvalidInput(f"{dump} is missing or differs from the one the manifest describes", code="bad_backup")
+    pg_restore = _tool("pg_restore")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database])
+        if cursor.fetchone():
+            raise Conflict(f"the database {database} exists: a restore goes into a new one", code="database_exists")
+    import psycopg
+
+    admin = _libpq_env("postgres")
+    with psycopg.connect(dbname="postgres", host=admin["PGHOST"], port=admin["PGPORT"], user=admin["PGUSER"],
+                         password=admin.get("PGPASSWORD"), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {_quote(database)}")
+    options = ["--no-owner", "--no-privileges"] if no_owner else []
+    done = subprocess.run([pg_restore, "--exit-on-error", "--no-password", f"--dbname={database}", *options,
+                           str(dump)], env=_libpq_env(database), capture_output=True, text=True)
+    report = RestoreReport(database=database, url=database_url(database).split("@", 1)[-1])
+    if done.returncode != 0:
+        report.problems.append(f"pg_restore failed: {done.stderr.strip()[:1000]}")
+        return report
+    with psycopg.connect(dbname=database, host=admin["PGHOST"], port=admin["PGPORT"], user=admin["PGUSER"],
+                         password=admin.get("PGPASSWORD"), autocommit=True) as conn:
+        conn.execute("ANALYZE")  # the planner's statistics are not in a dump
+    report.checks.append(f"restored {dump.name} ({manifest['dump']['bytes']} bytes, sha256 as in the manifest)")
+    checked = _manage("backup", "--check", str(folder), database=database)
+    if checked.returncode != 0:
+        report.problems.append(f"the copy differs from the manifest:\n{checked.stdout}{checked.stderr}".strip())
+        return report
+    report.checks.append(checked.stdout.strip())
+    verified = _manage("verify_audit", database=database)
+    if verified.returncode != 0:
+        report.problems.append(f"verify_audit on the copy failed:\n{verified.stdout}{verified.stderr}".strip())
+        return report
+    report.checks.append(f"verify_audit on the copy: {verified.stdout.strip()}")
+    return report
+

@@ -1,0 +1,42 @@
+"""``python manage.py restore FOLDER --database NAME``: restore a backup into a new database and check it.
+
+The database must not exist (a restore never overwrites one). After ``pg_restore``, the copy is
+checked with this service's own commands run against it: ``backup --check`` (row counts, audit
+chain heads, migrations and trial balance as in the manifest) and ``verify_audit``. Exit 1 when
+anything differs. ``--no-owner`` restores without the dump's owners and grants (into a server
+that lacks those roles). Then point ``DATABASE_URL`` at the copy. See docs/operations.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from casino.errors import DomainError
+from casino.ops.backup import backup_restore
+
+
+class Command(BaseCommand):
+    help = "Restore a backup folder into a new database on the configured server, then verify the copy."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("folder", help="the backup's folder (database.dump and manifest.json)")
+        parser.add_argument("--database", required=True, help="the new database's name (must not exist)")
+        parser.add_argument("--no-owner", action="store_true", help="skip the dump's owners and grants")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            report = backup_restore(folder=Path(options["folder"]), database=options["database"],
+                                    no_owner=options["no_owner"])
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        for line in report.checks:
+            self.stdout.write(f"ok  {line}")
+        if not report.ok:
+            for problem in report.problems:
+                self.stdout.write(f"BAD {problem}")
+            raise CommandError(f"the restored database {report.database} did not pass its checks (it is left for "
+                               f"inspection; drop it when done)")
+        self.stdout.write(f"restored into {report.database} ({report.url}); point DATABASE_URL at it to use it")

@@ -1,0 +1,80 @@
+"""When the job worker is missing: what the accountant and the pit manager see, from signing in."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from accounting.models import Alert, ExportStatus, ReportExport
+from casino.ops.tasks import check_jobs
+from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout
+from tests.ops.helpers import heartbeat
+
+RECONCILE = "accounting.reconcile_due_shifts"
+pytestmark = pytest.mark.browser
+LAYOUT = ["header.app nav a", "header.app button", "h1", ".jobs-banner h2", ".jobs-banner li", "main h2"]
+
+
+def axe_violations(page) -> list[str]:
+    """Serious and critical axe-core violations on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.fixture
+def worker_gone(settings, floor):
+    """A deployment whose worker last answered 25 minutes ago (beat still runs); its reconciliation is late."""
+    settings.OPS_EXPECT_WORKER = True
+    heartbeat("casino.ops.heartbeat", ago=25 * 60)
+    heartbeat("beat", ago=5)
+    heartbeat(RECONCILE, ago=40 * 60)
+    check_jobs.apply()  # as beat's last check before the worker went would have, or a readiness probe
+    ReportExport.objects.create(report="revenue", format="xlsx", requested_by=floor.accountant,
+                                status=ExportStatus.QUEUED, created_at=timezone.now() - dt.timedelta(minutes=12))
+
+
+def test_the_accountant_sees_why_jobs_wait_and_how_long_an_export_has_waited(screens, worker_gone):
+    # when the accountant signs in and opens the accounting screen
+    page = screens.page("accountant")
+    page.goto("/accounting/")
+    # then a banner says jobs are not being run, what it means and whom to tell
+    banner = page.get_by_role("alert").filter(has_text="Background jobs are not being run")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("No job worker has answered since")
+    expect(banner).to_contain_text("(25 min ago): exports stay queued")
+    expect(banner).to_contain_text("Tell IT: the Croupier worker is not running.")
+    expect(banner).to_contain_text("Shift reconciliation has not run since")
+    # and the queued export says how long it has waited
+    row = page.locator("tr", has_text="revenue")
+    expect(row).to_contain_text("queued · waiting 12\xa0minutes")
+    # and the stale-job alerts are among the open alerts, as stored
+    alerts = page.locator("section", has=page.get_by_role("heading", name="Open alerts"))
+    for alert in Alert.objects.filter(kind="stale_job"):
+        expect(alerts).to_contain_text(alert.message)
+    assert Alert.objects.filter(kind="stale_job").count() == 2  # the worker and the reconciliation
+    assert_labelled(page)
+    assert axe_violations(page) == []
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        assert_layout(page, LAYOUT)
+        screens.shot(page, "accounting-jobs-not-running")
+
+
+def test_the_pit_manager_sees_the_banner_and_the_alert_on_the_dashboard(screens, worker_gone):
+    page = screens.page("pm")
+    page.goto("/pit/")
+    banner = page.get_by_role("alert").filter(has_text="Background jobs are not being run")
+    expect(banner).to_contain_text("No job worker has answered since")
+    worker_alert = Alert.objects.get(kind="stale_job", data__key="worker")
+    expect(page.locator("#alerts")).to_contain_text(worker_alert.message)
+    assert axe_violations(page) == []
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        assert_layout(page, LAYOUT)
+        screens.shot(page, "pit-jobs-not-running")
