@@ -17,13 +17,13 @@ def floor(db: Any) -> Any:
 
 @pytest.fixture
 def api() -> Any:
-    from rest_framework.test import APIClient
+    from tests.client import APIClient
 
     return APIClient()
 
 
 def as_user(user: Any) -> Any:
-    from rest_framework.test import APIClient
+    from tests.client import APIClient
 
     client = APIClient()
     client.force_authenticate(user)

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.test import APIClient
+from tests.client import APIClient
 
 from casino.audit.models import AuditRecord
 from casino.core.models import LoginThrottle

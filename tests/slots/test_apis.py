@@ -88,7 +88,7 @@ def test_the_roles_decide_who_reads_and_who_writes(floor):
         for url in ("/api/slots/machines/", "/api/slots/progressives/", "/api/slots/readings/",
                     "/api/slots/bonus-meters/", "/api/slots/hold/", "/api/slots/liabilities/"):
             assert client.get(url).status_code == code, (user.username, url)
-    from rest_framework.test import APIClient
+    from tests.client import APIClient
 
     assert APIClient().get("/api/slots/machines/").status_code in (401, 403)
     # admins write
