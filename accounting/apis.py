@@ -43,6 +43,7 @@ from accounting.services.hold import statistical_hold
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent
+from casino.pagination import MAX_OFFSET, query_number
 from casino.permissions import role_permission
 from tables.access import can_view_table
 from tables.models import Shift, Table
@@ -67,14 +68,10 @@ def _table(pk: Any, user: Any) -> Table:
 
 
 def _query_int(request: Request, name: str, *, required: bool = True) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        if required:
-            raise InvalidInput(f"{name} is required", code="missing_parameter", field=name)
-        return None
-    if not str(raw).isdigit():
-        raise InvalidInput(f"{name} must be a whole number", code="bad_parameter", field=name)
-    return int(raw)
+    value = query_number(request, name, minimum=0, maximum=MAX_OFFSET)
+    if value is None and required:
+        raise InvalidInput(f"{name} is required", code="missing_parameter", field=name)
+    return value
 
 
 # -- chips --------------------------------------------------------------------------------------

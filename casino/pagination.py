@@ -38,7 +38,7 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
 
     def get_limit(self, request: Any) -> int:
         limit = query_number(request, self.limit_query_param, minimum=1, maximum=self.max_limit)
-        return self.default_limit if limit is None else limit
+        return min(self.default_limit, self.max_limit) if limit is None else limit
 
     def get_offset(self, request: Any) -> int:
         offset = query_number(request, self.offset_query_param, minimum=0, maximum=MAX_OFFSET)

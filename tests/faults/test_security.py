@@ -7,11 +7,11 @@ import datetime as dt
 import pytest
 from django.test import Client
 from django.utils import timezone
-from tests.client import APIClient
 
 from casino.audit.models import AuditRecord
 from casino.core.models import LoginThrottle
 from tables.models import Round
+from tests.client import APIClient
 
 TOKEN_URL = "/api/auth/token/"
 
