@@ -1,9 +1,11 @@
 """Accounting's REST API. Thin: validate input, call one service, serialize the result.
 
 Who may do what (services check it again, the permission classes answer 403 early):
-pit managers enter table counts, fills and credits, markers and closes for their pits (dealers sign
-table-side with their credential id, carried in the request); the count team (pit manager or
-accountant) enters soft counts; accountants read everything and export reports; auditors read.
+pit managers enter table counts, fills and credits, markers and closes for their pits; the count team
+(pit manager or accountant) enters soft counts; accountants read everything and export reports;
+auditors read. Every signature in a request is ``{"username", "password" | "pin"}`` (the person
+signed in signs with just their username), and the person submitting is one of the signers
+(casino/signatures.py).
 """
 
 from __future__ import annotations
@@ -131,8 +133,8 @@ class InventoryCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             shift_id=v["shift"],
             kind=v["kind"],
             chips=v["chips"],
-            dealer_credential=v["dealer_credential"],
-            supervisor_credential=v["supervisor_credential"],
+            dealer=v["dealer"],
+            supervisor=v["supervisor"],
         )
         return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
 
@@ -173,8 +175,8 @@ class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             cash=v["cash"],
             chips=v["chips"],
             markers=v["markers"],
-            counter_one_credential=v["counter_one_credential"],
-            counter_two_credential=v["counter_two_credential"],
+            counter_one=v["counter_one"],
+            counter_two=v["counter_two"],
         )
         return Response(s.DropCountSerializer(drop).data, status=status.HTTP_201_CREATED)
 
@@ -211,7 +213,6 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             table_id=_table(v["table"], request.user).pk,
             shift_id=v["shift"],
             chips=v["chips"],
-            requester_credential=v["requester_credential"],
         )
         return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
 
@@ -219,7 +220,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         self._pit_only(request)
         data = s.SignInput(data=request.data)
         data.is_valid(raise_exception=True)
-        slip = service(actor=request.user, slip_id=self._slip_id(pk), credential=data.validated_data["credential"])
+        slip = service(actor=request.user, slip_id=self._slip_id(pk), signer=data.validated_data["signer"])
         return Response(s.SlipSerializer(slip).data)
 
     def _slip_id(self, pk: str | None) -> int:
@@ -304,8 +305,8 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             shift_id=v["shift"],
             player=v["player"],
             amount=v["amount"],
-            supervisor_credential=v["supervisor_credential"],
-            dealer_credential=v["dealer_credential"],
+            supervisor=v["supervisor"],
+            dealer=v["dealer"],
         )
         return Response(s.MarkerSerializer(marker).data, status=status.HTTP_201_CREATED)
 
@@ -324,7 +325,7 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             marker_id=int(pk),
             amount=v["amount"],
             at_table=v["at_table"],
-            credential=v["credential"],
+            signer=v["signer"],
             table_id=v.get("table"),
             shift_id=v.get("shift"),
         )

@@ -191,7 +191,7 @@ class Slip(models.Model):
     """A fill or credit slip: requested by the pit, issued by the sender, received by the receiver.
 
     A fill is issued by the cage and received at the table; a credit is issued at the table and
-    received by the cage. Each step is signed with a staff credential; the three signers differ.
+    received by the cage. Each step is signed by a person proving it is them; the three signers differ.
     Numbers run 1, 2, … per kind and year, allocated in sequence. The ledger posts on receipt.
     """
 

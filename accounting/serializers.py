@@ -20,7 +20,15 @@ from accounting.models import (
 from accounting.money import hold_fraction, percent_text
 from tables.serializers import StrictIntegerField
 
-Credential = serializers.CharField  # a StaffProfile.employee_id
+
+class SignatureInput(serializers.Serializer):
+    """A signature: who signs, and their password or signing PIN (the person signed in needs neither)."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, required=False, allow_blank=True, trim_whitespace=False,
+                                     write_only=True, style={"input_type": "password"})
+    pin = serializers.CharField(max_length=12, required=False, allow_blank=True, trim_whitespace=False,
+                                write_only=True, style={"input_type": "password"})
 
 
 class Signer(serializers.SlugRelatedField):
@@ -46,8 +54,8 @@ class CountInput(serializers.Serializer):
     shift = StrictIntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=["opener", "closer"])
     chips = serializers.DictField(child=serializers.JSONField())
-    dealer_credential = Credential(max_length=32)
-    supervisor_credential = Credential(max_length=32)
+    dealer = SignatureInput()
+    supervisor = SignatureInput()
 
 
 class TableShiftInput(serializers.Serializer):
@@ -65,8 +73,8 @@ class DropInput(serializers.Serializer):
     cash = StrictIntegerField(min_value=0)
     chips = StrictIntegerField(min_value=0)
     markers = StrictIntegerField(min_value=0)
-    counter_one_credential = Credential(max_length=32)
-    counter_two_credential = Credential(max_length=32)
+    counter_one = SignatureInput()
+    counter_two = SignatureInput()
 
 
 class SlipInput(serializers.Serializer):
@@ -74,11 +82,10 @@ class SlipInput(serializers.Serializer):
     table = StrictIntegerField(min_value=1)
     shift = StrictIntegerField(min_value=1)
     chips = serializers.DictField(child=serializers.JSONField())
-    requester_credential = Credential(max_length=32)
 
 
 class SignInput(serializers.Serializer):
-    credential = Credential(max_length=32)
+    signer = SignatureInput()
 
 
 class ReasonInput(serializers.Serializer):
@@ -90,14 +97,14 @@ class MarkerInput(serializers.Serializer):
     shift = StrictIntegerField(min_value=1)
     player = serializers.CharField(max_length=120)
     amount = StrictIntegerField(min_value=1)
-    supervisor_credential = Credential(max_length=32)
-    dealer_credential = Credential(max_length=32)
+    supervisor = SignatureInput()
+    dealer = SignatureInput()
 
 
 class MarkerPaymentInput(serializers.Serializer):
     amount = StrictIntegerField(min_value=1)
     at_table = serializers.BooleanField()
-    credential = Credential(max_length=32)
+    signer = SignatureInput()
     table = StrictIntegerField(min_value=1, required=False)
     shift = StrictIntegerField(min_value=1, required=False)
 

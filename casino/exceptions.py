@@ -47,7 +47,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, EngineError):
         return Response({"error": exc.as_dict()}, status=400)
     if isinstance(exc, DomainError):
-        return Response({"error": exc.as_dict()}, status=exc.status)
+        # the request's transaction has rolled back by now: what a refusal must leave behind (a count of
+        # wrong signatures) is written here, on its own
+        after_rollback = getattr(exc, "after_rollback", None)
+        if after_rollback is not None:
+            after_rollback()
+        seconds = getattr(exc, "retry_after", None)
+        return Response({"error": exc.as_dict()}, status=exc.status,
+                        headers={"Retry-After": str(seconds)} if seconds else None)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("body_too_large", "the request body is too large"), status=413)
     if isinstance(exc, DataError | OverflowError):

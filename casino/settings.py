@@ -281,10 +281,17 @@ X_FRAME_OPTIONS = "DENY"
 
 # -- Sign-in and browser protections (casino/auth.py, casino/security.py) --------------------------
 AUTHENTICATION_BACKENDS = ["casino.auth.LockoutBackend"]
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username, within the window
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username from one address
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)  # per client address
-LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # seconds
-LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # quiet seconds that reset a count
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)  # the first lockout; then doubling
+LOGIN_LOCKOUT_MAX_SECONDS = env_int("LOGIN_LOCKOUT_MAX_SECONDS", 24 * 3600, minimum=1)
+# Signatures and approvals (a password or PIN typed for someone else): counted apart from sign-in.
+SIGNATURE_FAILURE_LIMIT = env_int("SIGNATURE_FAILURE_LIMIT", 5, minimum=1)  # per requester and signer
+SIGNATURE_REQUESTER_FAILURE_LIMIT = env_int("SIGNATURE_REQUESTER_FAILURE_LIMIT", 15, minimum=1)  # per requester
+SIGNATURE_LOCKOUT_SECONDS = env_int("SIGNATURE_LOCKOUT_SECONDS", 5 * 60, minimum=1)  # the first; then doubling
+# API tokens stop working this many seconds after they were issued (0: never); the owner can revoke theirs.
+API_TOKEN_TTL = env_int("API_TOKEN_TTL", 12 * 3600, minimum=0)
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 12 * 3600, minimum=300)  # one shift and a margin
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True  # the screens read the token from the form field, never the cookie

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from casino.auth import ObtainTokenView
+from casino.auth import ObtainTokenView, RevokeTokenView
 from tables import apis as tables_apis
 
 router = DefaultRouter()
@@ -30,6 +30,7 @@ urlpatterns = [
     path("audit/", include("casino.audit.web_urls")),
     path("players/", include("players.web_urls")),
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
+    path("api/auth/token/revoke/", RevokeTokenView.as_view(), name="api-token-revoke"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include("tables.urls_web")),  # the screens: login, dealer, pit

@@ -92,6 +92,7 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     if live is not None:
         raise Conflict(f"round #{live.number} at {table.code} is still {live.status}", code="round_in_progress")
     shift = _open_shift_for(actor, table)
+    _ensure_table_shift_open(table, shift)
     engine = get_engine(table.game)
     carried, players = _carried_from_previous_round(table, engine)
     config = {**table.engine_config(), **carried}
@@ -110,6 +111,14 @@ def round_open(*, table_id: int, actor: Any) -> Round:
               after={"number": rnd.number, "game": rnd.game, "config": config, "shift": shift.pk,
                      "carried": carried, "carried_players": players})
     return rnd
+
+
+def _ensure_table_shift_open(table: Table, shift: Shift) -> None:
+    """A table closed for a shift takes no new round in it: its figures are fixed (the database refuses it too)."""
+    from accounting.selectors import close_of  # accounting depends on tables, not the reverse
+
+    if close_of(table, shift) is not None:
+        raise Conflict(f"{table.code} is closed for the shift {shift}: no more rounds in it", code="table_shift_closed")
 
 
 def _carried_from_previous_round(table: Table, engine: Any) -> tuple[Json, list[Any] | None]:
@@ -362,11 +371,18 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     if rnd.status not in LIVE_STATUSES:
         raise Conflict(f"round #{rnd.number} is {rnd.status}: only a live round can be voided",
                        code=f"round_{rnd.status}")
-    reason = (reason or "").strip()
+    if rnd.void_requested_by_id is not None:
+        # one request per round: a second would put another name on it, and the first requester could then
+        # approve their own void
+        raise Conflict(f"a void of round #{rnd.number} is already requested: a supervisor approves it",
+                       code="void_already_requested")
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
         raise InvalidInput("a void needs a written reason", code="reason_required", field="reason")
-    Round.objects.filter(pk=rnd.pk).update(void_reason=reason, void_requested_by=actor,
-                                           void_requested_at=timezone.now())
+    updated = Round.objects.filter(pk=rnd.pk, void_requested_by__isnull=True).update(
+        void_reason=reason, void_requested_by=actor, void_requested_at=timezone.now())
+    if updated != 1:
+        raise Conflict("the round changed meanwhile", code="concurrent_change")
     rnd.refresh_from_db()
     audit_log(actor=actor, action="round.void_request", object_type="round", object_id=rnd.pk,
               table_code=rnd.table.code, after={"reason": reason})
@@ -375,7 +391,7 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
 
 @transaction.atomic
 def round_void_approve(*, round_id: int, actor: Any) -> Round:
-    """A pit manager (not the one who asked) approves a void; the bets are returned unsettled."""
+    """A pit manager, never the one who asked, approves a void; the bets are returned unsettled."""
     rnd = lock_round(round_id)
     ensure_manages(actor, rnd.table)
     if rnd.status not in LIVE_STATUSES:

@@ -126,7 +126,7 @@ def test_a_retried_reading_is_recorded_once(floor):
         ({"drop": None}, 400, "invalid", "drop"),
         ({"read_at": "yesterday"}, 400, "invalid", "read_at"),
         ({"ram_clear": True}, 400, "reason_required", "reason"),
-        ({"supervisor": "E00001"}, 400, "supervisor_unexpected", "supervisor"),
+        ({"supervisor": {"username": "pm2", "password": "pass"}}, 400, "supervisor_unexpected", "supervisor"),
         ({"coin_out": 1}, 409, "meter_backwards", "coin_out"),
     ],
 )
