@@ -277,7 +277,7 @@ def lockouts_in_force() -> list[dict[str, Any]]:
 def lockout_lift(*, actor: Any, username: str) -> int:
     """Another supervisor or an admin lifts every lockout on ``username``: their sign-ins from any address,
     the signatures they typed and the signatures typed for them. Returns how many counts were cleared."""
-    from casino.core.roles import Role, has_role
+    from casino.core.roles import Role, has_role, roles_of
     from casino.errors import Forbidden
 
     name = _normal(username)
@@ -286,7 +286,7 @@ def lockout_lift(*, actor: Any, username: str) -> int:
     if name == _normal(actor.get_username()):
         raise Forbidden("an account is unlocked by someone else, never by its owner", code="same_person")
     target = get_user_model().objects.filter(username__iexact=name).first()
-    if target is not None and target.is_superuser and not has_role(actor):  # ``has_role()``: admin
+    if target is not None and Role.ADMIN in roles_of(target) and not has_role(actor):  # ``has_role()``: admin
         raise Forbidden("only an admin may unlock an admin's account", code="admin_required")
     rows = LoginThrottle.objects.filter(Q(key__startswith=f"user:{name}|") | Q(key__startswith=f"sign:{name}>")
                                         | Q(key__endswith=f">{name}") | Q(key=f"signby:{name}"))

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from casino.auth import ObtainTokenView, RevokeTokenView
+from casino.auth_views import PinView, lockouts
 from tables import apis as tables_apis
 
 router = DefaultRouter()
@@ -31,6 +32,8 @@ urlpatterns = [
     path("players/", include("players.web_urls")),
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
     path("api/auth/token/revoke/", RevokeTokenView.as_view(), name="api-token-revoke"),
+    path("api/auth/pin/", PinView.as_view(), name="api-pin"),  # the signed-in person's own signing PIN
+    path("staff/lockouts/", lockouts, name="staff-lockouts"),  # another supervisor or an admin lifts a lockout
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include("tables.urls_web")),  # the screens: login, dealer, pit

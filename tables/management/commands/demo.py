@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tables.demo import DEMO_PASSWORD, build_demo_floor, simulate
+from tables.demo import DEMO_PASSWORD, DEMO_PIN, build_demo_floor, simulate
 from tables.models import Round
 
 
@@ -40,7 +40,7 @@ class Command(BaseCommand):
                 f"Simulated {sum(played.values())} rounds in {took:.1f} s: "
                 + ", ".join(f"{g} {n}" for g, n in sorted(played.items()))
             )
-        self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
+        self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}; signing PIN for all: {DEMO_PIN}):")
         for username, user in demo.users.items():
             roles = ", ".join(user.groups.values_list("name", flat=True))
             table = user.assignments.filter(shift=demo.shift).select_related("table").first()
