@@ -36,6 +36,18 @@ def ensure_roles(cursor: Any, *, owner: str, service: str, owner_password: str |
                  service_password: str | None = None, owner_createdb: bool = False) -> None:
     """Create the two roles if they are missing (idempotent, and safe when two processes race to do it);
     set their passwords when given. ``cursor``: a connection that may create roles, in autocommit."""
+    # two processes setting up at once (the test suite's workers) take turns: ALTER ROLE on one role at the
+    # same moment fails with "tuple concurrently updated"
+    cursor.execute("SELECT pg_advisory_lock(hashtext('croupier.db_roles'))")
+    try:
+        _ensure_roles(cursor, owner=owner, service=service, owner_password=owner_password,
+                      service_password=service_password, owner_createdb=owner_createdb)
+    finally:
+        cursor.execute("SELECT pg_advisory_unlock(hashtext('croupier.db_roles'))")
+
+
+def _ensure_roles(cursor: Any, *, owner: str, service: str, owner_password: str | None,
+                  service_password: str | None, owner_createdb: bool) -> None:
     # the owner inherits (it acts as pg_database_owner of its database); the service inherits nothing
     for role, password, extra in ((owner, owner_password, "INHERIT " + ("CREATEDB" if owner_createdb else "NOCREATEDB")),
                                   (service, service_password, "NOINHERIT NOCREATEDB")):
