@@ -228,6 +228,11 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
 # The key that signs audit checkpoints; empty: one derived from SECRET_KEY (casino/audit/signing.py).
 AUDIT_CHECKPOINT_KEY = env_str("AUDIT_CHECKPOINT_KEY", "")
+# Where every signed checkpoint and the chains' heads are also written, outside the database (a directory the
+# database's roles cannot write; every verification reads it back: docs/audit.md). Empty: not anchored.
+AUDIT_ANCHOR_DIR = env_str("AUDIT_ANCHOR_DIR", str(BASE_DIR / "var" / "audit-anchors"))
+# Records held to the audit trail by every verification (settled rounds, their bets and settlements).
+AUDIT_RECORD_CHECKS = ["tables.integrity.rounds_against_trail"]
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

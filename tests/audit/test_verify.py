@@ -229,7 +229,7 @@ def test_a_checkpoint_is_not_signed_over_a_broken_chain(committed_trail):
     assert (alert.chain, alert.seq, alert.reason, alert.verification_id) == ("casino", 8, "hash", None)
 
 
-def test_a_kept_digest_catches_what_deleting_the_checkpoints_would_hide(committed_trail):
+def test_a_kept_digest_catches_what_deleting_the_checkpoints_would_hide(committed_trail, settings):
     # given the auditor keeps the digest outside the database
     audit_checkpoint_create()
     kept = audit_digest()
@@ -237,7 +237,10 @@ def test_a_kept_digest_catches_what_deleting_the_checkpoints_would_hide(committe
     # when an attacker truncates the chain and wipes the checkpoints as well
     as_owner("DELETE FROM audit_auditcheckpoint", triggers_off=["audit_auditcheckpoint"])
     as_attacker("DELETE FROM audit_auditrecord WHERE chain = 'table:BAC9'")
-    # then the database alone sees nothing wrong, the digest does
+    # then the anchors kept outside the database see it (tests/integrity/test_anchors.py); without them the
+    # database alone sees nothing wrong, the digest does
+    assert [(b["chain"], b["reason"]) for b in audit_verify().breaks] == [("table:BAC9", "chain_missing")]
+    settings.AUDIT_ANCHOR_DIR = ""
     assert audit_verify().ok is True
     result = audit_verify(against=kept["checkpoints"])
     assert [(b["chain"], b["reason"]) for b in result.breaks] == [("table:BAC9", "chain_missing")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounting.models import Alert
@@ -153,9 +153,10 @@ def test_the_log_and_the_report_lines_are_append_only(floor):
         (CashTransaction.objects.filter(pk=txn.pk), {"amount": 1}),
         (CashTransactionReport.objects.filter(pk=line.pk), {"total": 1_000_001}),
     ):
-        with pytest.raises(IntegrityError), transaction.atomic():
+        # refused by the database: the service role has no such privilege, and the trigger stands behind it
+        with pytest.raises(DatabaseError), transaction.atomic():
             qs.update(**change)
-        with pytest.raises(IntegrityError), transaction.atomic():
+        with pytest.raises(DatabaseError), transaction.atomic():
             qs.delete()
     assert CashTransaction.objects.get(pk=txn.pk).amount == 1_500_000
 
