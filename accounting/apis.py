@@ -13,7 +13,7 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -84,7 +84,12 @@ class ChipSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     serializer_class = s.ChipSetSerializer
     permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=READERS + (Role.DEALER,))]
-    queryset = ChipSet.objects.select_related("table")
+
+    def get_queryset(self) -> QuerySet:
+        sets = ChipSet.objects.select_related("table").order_by("id")
+        if has_role(self.request.user, Role.ACCOUNTANT, Role.AUDITOR):
+            return sets
+        return sets.filter(Q(table__isnull=True) | Q(table__in=visible_tables(self.request.user).values("pk")))
 
     @extend_schema(request=s.DenominationsInput, responses={201: s.ChipSetSerializer})
     @idempotent
@@ -103,6 +108,8 @@ class ChipSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         """The denominations a table uses (``?table=<id>``), or the casino's."""
         table_id = _query_int(request, "table", required=False)
         table = _table(table_id, request.user) if table_id is not None else None
+        if table is not None and not can_view_table(request.user, table):
+            raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
         return Response({"table": table.code if table else None, "denominations": counts.denominations_for(table)})
 
 
@@ -273,7 +280,8 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         from django.utils import timezone
 
         year = _query_int(request, "year", required=False) or timezone.localdate().year
-        return Response(slips.slip_numbers(kind=kind, year=year))
+        tables = None if has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) else visible_tables(request.user)
+        return Response(slips.slip_numbers(kind=kind, year=year, tables=tables))
 
 
 class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -392,6 +400,12 @@ class ReconciliationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     queryset = ShiftReconciliation.objects.all().order_by("-id")
     filterset_fields = ["shift", "status"]
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        # a pit manager reads their pits' tables of every shift reconciled, and the totals over those
+        user = self.request.user if getattr(self, "request", None) is not None else None
+        scoped_reader = user is not None and not has_role(user, Role.ACCOUNTANT, Role.AUDITOR)
+        return {**super().get_serializer_context(), "tables": visible_tables(user) if scoped_reader else None}
+
     @extend_schema(request=s.ShiftInput, responses={200: s.ShiftReconciliationSerializer, 202: dict})
     @action(detail=False, methods=["post"])
     @idempotent
@@ -401,7 +415,7 @@ class ReconciliationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
         shift_id = data.validated_data["shift"]
         existing = reconcile.reconcile_request(actor=request.user, shift_id=shift_id)
         if existing is not None:
-            return Response(s.ShiftReconciliationSerializer(existing).data)
+            return Response(s.ShiftReconciliationSerializer(existing, context=self.get_serializer_context()).data)
         return Response({"shift": shift_id, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=s.ReconciliationSerializer(many=True))

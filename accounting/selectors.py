@@ -17,6 +17,7 @@ from accounting.models import (
     LedgerTransaction,
     Marker,
     MarkerPayment,
+    ReconciliationStatus,
     Slip,
     SlipKind,
     SlipStatus,
@@ -267,6 +268,18 @@ def ledger_sum(
 
 def close_of(table: Table, shift: Shift) -> TableShiftClose | None:
     return TableShiftClose.objects.filter(table=table, shift=shift).first()
+
+
+def reconciliation_totals(results: Any) -> dict[str, Any]:
+    """A shift's reconciliation from its tables' results: how many tables and rounds, how many causes, and
+    balanced only if no table has a cause (the stored totals; a pit manager's view over their tables)."""
+    results = list(results)
+    return {
+        "tables": len(results),
+        "rounds": sum(r.rounds for r in results),
+        "causes": sum(len(r.causes) for r in results),
+        "status": ReconciliationStatus.VARIANCE if any(r.causes for r in results) else ReconciliationStatus.BALANCED,
+    }
 
 
 def visible_alerts(user: Any) -> QuerySet[Alert]:

@@ -18,6 +18,7 @@ from accounting.models import (
     TableShiftClose,
 )
 from accounting.money import hold_fraction, percent_text
+from accounting.selectors import reconciliation_totals
 from tables.serializers import StrictIntegerField
 
 
@@ -308,15 +309,28 @@ class ReconciliationSerializer(serializers.ModelSerializer):
 
 
 class ShiftReconciliationSerializer(serializers.ModelSerializer):
+    """A shift's reconciliation as the reader may see it: a pit manager gets their pits' tables only, and the
+    totals over those (``context["tables"]``: the tables the reader may see, None for every table)."""
+
     tables_results = serializers.SerializerMethodField()
 
     class Meta:
         model = ShiftReconciliation
         fields = ["id", "shift", "status", "tables", "rounds", "causes", "created_at", "tables_results"]
 
+    def _rows(self, obj: ShiftReconciliation) -> list[Reconciliation]:
+        rows = Reconciliation.objects.filter(shift_id=obj.shift_id).select_related("table").order_by("table__code")
+        visible = self.context.get("tables")
+        return list(rows if visible is None else rows.filter(table__in=visible))
+
+    def to_representation(self, instance: ShiftReconciliation) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if self.context.get("tables") is not None:
+            data.update(reconciliation_totals(self._rows(instance)))
+        return data
+
     def get_tables_results(self, obj: ShiftReconciliation) -> list[dict[str, Any]]:
-        rows = Reconciliation.objects.filter(shift_id=obj.shift_id).select_related("table")
-        return ReconciliationSerializer(rows, many=True).data
+        return ReconciliationSerializer(self._rows(obj), many=True).data
 
 
 class AlertSerializer(serializers.ModelSerializer):

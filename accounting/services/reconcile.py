@@ -25,7 +25,13 @@ from accounting.models import (
     ShiftReconciliation,
 )
 from accounting.money import money_text
-from accounting.selectors import close_of, settled_rounds, table_shift_figures, tables_active_in
+from accounting.selectors import (
+    close_of,
+    reconciliation_totals,
+    settled_rounds,
+    table_shift_figures,
+    tables_active_in,
+)
 from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_lines
 from casino.audit.services import audit_log
@@ -242,12 +248,7 @@ def reconcile_shift(*, shift_id: int, actor: Any = None, force_open: bool = Fals
     for table in tables_active_in(shift):
         results.append(_reconcile_table(table, shift, now))
         _crash_point("table")
-    totals = {
-        "tables": len(results),
-        "rounds": sum(r.rounds for r in results),
-        "causes": sum(len(r.causes) for r in results),
-        "status": ReconciliationStatus.VARIANCE if any(r.causes for r in results) else ReconciliationStatus.BALANCED,
-    }
+    totals = reconciliation_totals(results)
     try:
         with transaction.atomic():
             run = ShiftReconciliation.objects.create(shift=shift, created_at=now, **totals)

@@ -404,12 +404,18 @@ def marker_pay(
     return payment
 
 
-def slip_numbers(*, kind: str, year: int) -> dict[str, Any]:
+def slip_numbers(*, kind: str, year: int, tables: Any = None) -> dict[str, Any]:
     """Every number of a series accounted for: used (received), voided (with reasons), outstanding
-    (requested or issued, not yet received), and gaps (numbers below the counter with no slip)."""
+    (requested or issued, not yet received), and gaps (numbers below the counter with no slip).
+
+    ``tables``: the tables the reader may see (a pit manager's); the others' slips are not listed, and
+    their numbers are not gaps either."""
     counter = SerialCounter.objects.filter(series=kind, year=year).values_list("last", flat=True).first() or 0
-    rows = list(Slip.objects.filter(kind=kind, year=year).values("number", "status", "void_reason", "table__code"))
-    seen = {r["number"] for r in rows}
+    series = Slip.objects.filter(kind=kind, year=year)
+    seen = set(series.values_list("number", flat=True))
+    if tables is not None:
+        series = series.filter(table__in=tables)
+    rows = list(series.values("number", "status", "void_reason", "table__code"))
     return {
         "kind": kind,
         "year": year,
