@@ -52,6 +52,7 @@ from tables.models import Shift, Table
 from tables.selectors import visible_tables
 
 READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object"}}  # a list, one object per row
 PIT = role_permission(Role.PIT_MANAGER, read_roles=READERS)
 
 
@@ -488,7 +489,7 @@ ACCOUNTANTS = role_permission(Role.ACCOUNTANT, read_roles=(Role.ACCOUNTANT,))
 class ReportListView(APIView):
     permission_classes = [ACCOUNTANTS]
 
-    @extend_schema(responses={200: dict}, operation_id="accounting_reports_list")
+    @extend_schema(responses={200: LIST_OF_OBJECTS}, operation_id="accounting_reports_list")
     def get(self, request: Request) -> Response:
         return Response(
             [
@@ -605,7 +606,7 @@ class AccountBalancesView(APIView):
 
     permission_classes = [role_permission(read_roles=(Role.ACCOUNTANT, Role.AUDITOR))]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request) -> Response:
         table_id = _query_int(request, "table", required=False)
         table = _table(table_id, request.user) if table_id is not None else None
@@ -617,7 +618,7 @@ class StatisticalHoldView(APIView):
 
     permission_classes = [role_permission(read_roles=READERS)]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request) -> Response:
         f = Filters.parse(request.query_params)
         table = Table.objects.filter(code=f.table).first() if f.table else None

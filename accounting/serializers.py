@@ -47,7 +47,8 @@ class TableCode(serializers.SlugRelatedField):
 
 class DenominationsInput(serializers.Serializer):
     table = StrictIntegerField(min_value=1, required=False, allow_null=True)
-    denominations = serializers.ListField(child=StrictIntegerField(min_value=1), allow_empty=False)
+    # a chip worth more than 10^12 minor units is no chip (and would not fit a bigint tray account)
+    denominations = serializers.ListField(child=StrictIntegerField(min_value=1, max_value=10**12), allow_empty=False)
 
 
 class CountInput(serializers.Serializer):
@@ -124,7 +125,7 @@ class ExportInput(serializers.Serializer):
 
 
 class ChipSetSerializer(serializers.ModelSerializer):
-    table = TableCode()
+    table = TableCode(allow_null=True)  # null: the casino-wide set
 
     class Meta:
         model = ChipSet
@@ -209,7 +210,7 @@ class SlipSerializer(serializers.ModelSerializer):
 
 
 class MarkerPaymentSerializer(serializers.ModelSerializer):
-    table = TableCode()
+    table = TableCode(allow_null=True)
     signer = Signer()
 
     class Meta:
@@ -334,7 +335,7 @@ class ShiftReconciliationSerializer(serializers.ModelSerializer):
 
 
 class AlertSerializer(serializers.ModelSerializer):
-    table = TableCode()
+    table = TableCode(allow_null=True)
     acknowledged_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
