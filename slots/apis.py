@@ -302,7 +302,7 @@ class LiabilitiesView(APIView):
 class ReportListView(APIView):
     permission_classes = [ACCOUNTANTS]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, operation_id="slots_reports_list")
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}}, operation_id="slots_reports_list")
     def get(self, request: Request) -> Response:
         return Response([
             {"name": r.name, "title": r.title, "filters": list(r.filters_used), "formats": ["json", *WRITERS],
