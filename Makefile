@@ -30,9 +30,13 @@ lock: $(STAMP)
 	@$(COMPILE) --extra dev --extra procfile -o $(LOCK) pyproject.toml
 
 # Embedded default: SQLite, Celery tasks in process, demo floor. With DATABASE_URL and
-# CELERY_BROKER_URL set: PostgreSQL + Redis, web + worker + beat under honcho (Procfile).
+# CELERY_BROKER_URL set: PostgreSQL + Redis, web + worker + beat under honcho (Procfile); the database's
+# owner and service roles are set up first (DATABASE_OWNER_URL, DATABASE_ADMIN_URL: docs/operations.md).
 run: $(STAMP)
-	@$(PY) manage.py migrate --noinput -v0
+	@case "$$DATABASE_URL" in \
+		postgres*) $(PY) manage.py db_setup -v0 ;; \
+		*) $(PY) manage.py migrate --noinput -v0 ;; \
+	esac
 	@$(PY) manage.py collectstatic --noinput -v0
 	@$(PY) manage.py demo --rounds $(DEMO_ROUNDS) --if-empty
 	@echo "Croupier on http://$(HOST):$(PORT)/  API docs http://$(HOST):$(PORT)/api/docs/  admin http://$(HOST):$(PORT)/admin/"

@@ -1,16 +1,18 @@
 """Accounting's REST API. Thin: validate input, call one service, serialize the result.
 
 Who may do what (services check it again, the permission classes answer 403 early):
-pit managers enter table counts, fills and credits, markers and closes for their pits (dealers sign
-table-side with their credential id, carried in the request); the count team (pit manager or
-accountant) enters soft counts; accountants read everything and export reports; auditors read.
+pit managers enter table counts, fills and credits, markers and closes for their pits; the count team
+(pit manager or accountant) enters soft counts; accountants read everything and export reports;
+auditors read. Every signature in a request is ``{"username", "password" | "pin"}`` (the person
+signed in signs with just their username), and the person submitting is one of the signers
+(casino/signatures.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import FileResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -41,12 +43,14 @@ from accounting.services import alerts, counts, exports, reconcile, shifts, slip
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent
+from casino.pagination import MAX_OFFSET, query_number
 from casino.permissions import role_permission
 from tables.access import can_view_table
 from tables.models import Shift, Table
 from tables.selectors import visible_tables
 
 READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object"}}  # a list, one object per row
 PIT = role_permission(Role.PIT_MANAGER, read_roles=READERS)
 STATISTICAL_HOLD_FILTERS = ("date_from", "date_to", "shift", "table", "pit", "game")
 ACCOUNTANTS = report_api.ACCOUNTANTS
@@ -67,14 +71,10 @@ def _table(pk: Any, user: Any) -> Table:
 
 
 def _query_int(request: Request, name: str, *, required: bool = True) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        if required:
-            raise InvalidInput(f"{name} is required", code="missing_parameter", field=name)
-        return None
-    if not str(raw).isdigit():
-        raise InvalidInput(f"{name} must be a whole number", code="bad_parameter", field=name)
-    return int(raw)
+    value = query_number(request, name, minimum=0, maximum=MAX_OFFSET)
+    if value is None and required:
+        raise InvalidInput(f"{name} is required", code="missing_parameter", field=name)
+    return value
 
 
 # -- chips --------------------------------------------------------------------------------------
@@ -85,7 +85,12 @@ class ChipSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     serializer_class = s.ChipSetSerializer
     permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=READERS + (Role.DEALER,))]
-    queryset = ChipSet.objects.select_related("table")
+
+    def get_queryset(self) -> QuerySet:
+        sets = ChipSet.objects.select_related("table").order_by("id")
+        if has_role(self.request.user, Role.ACCOUNTANT, Role.AUDITOR):
+            return sets
+        return sets.filter(Q(table__isnull=True) | Q(table__in=visible_tables(self.request.user).values("pk")))
 
     @extend_schema(request=s.DenominationsInput, responses={201: s.ChipSetSerializer})
     @idempotent
@@ -104,6 +109,8 @@ class ChipSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         """The denominations a table uses (``?table=<id>``), or the casino's."""
         table_id = _query_int(request, "table", required=False)
         table = _table(table_id, request.user) if table_id is not None else None
+        if table is not None and not can_view_table(request.user, table):
+            raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
         return Response({"table": table.code if table else None, "denominations": counts.denominations_for(table)})
 
 
@@ -134,8 +141,8 @@ class InventoryCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             shift_id=v["shift"],
             kind=v["kind"],
             chips=v["chips"],
-            dealer_credential=v["dealer_credential"],
-            supervisor_credential=v["supervisor_credential"],
+            dealer=v["dealer"],
+            supervisor=v["supervisor"],
         )
         return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
 
@@ -176,8 +183,8 @@ class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             cash=v["cash"],
             chips=v["chips"],
             markers=v["markers"],
-            counter_one_credential=v["counter_one_credential"],
-            counter_two_credential=v["counter_two_credential"],
+            counter_one=v["counter_one"],
+            counter_two=v["counter_two"],
         )
         return Response(s.DropCountSerializer(drop).data, status=status.HTTP_201_CREATED)
 
@@ -214,7 +221,6 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             table_id=_table(v["table"], request.user).pk,
             shift_id=v["shift"],
             chips=v["chips"],
-            requester_credential=v["requester_credential"],
         )
         return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
 
@@ -222,7 +228,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         self._pit_only(request)
         data = s.SignInput(data=request.data)
         data.is_valid(raise_exception=True)
-        slip = service(actor=request.user, slip_id=self._slip_id(pk), credential=data.validated_data["credential"])
+        slip = service(actor=request.user, slip_id=self._slip_id(pk), signer=data.validated_data["signer"])
         return Response(s.SlipSerializer(slip).data)
 
     def _slip_id(self, pk: str | None) -> int:
@@ -275,7 +281,8 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         from django.utils import timezone
 
         year = _query_int(request, "year", required=False) or timezone.localdate().year
-        return Response(slips.slip_numbers(kind=kind, year=year))
+        tables = None if has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) else visible_tables(request.user)
+        return Response(slips.slip_numbers(kind=kind, year=year, tables=tables))
 
 
 class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -307,8 +314,8 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             shift_id=v["shift"],
             player=v["player"],
             amount=v["amount"],
-            supervisor_credential=v["supervisor_credential"],
-            dealer_credential=v["dealer_credential"],
+            supervisor=v["supervisor"],
+            dealer=v["dealer"],
         )
         return Response(s.MarkerSerializer(marker).data, status=status.HTTP_201_CREATED)
 
@@ -327,7 +334,7 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             marker_id=int(str(pk)),
             amount=v["amount"],
             at_table=v["at_table"],
-            credential=v["credential"],
+            signer=v["signer"],
             table_id=v.get("table"),
             shift_id=v.get("shift"),
         )
@@ -401,6 +408,12 @@ class ReconciliationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     queryset = ShiftReconciliation.objects.all().order_by("-id")
     filterset_fields = ["shift", "status"]
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        # a pit manager reads their pits' tables of every shift reconciled, and the totals over those
+        user = self.request.user if getattr(self, "request", None) is not None else None
+        scoped_reader = user is not None and not has_role(user, Role.ACCOUNTANT, Role.AUDITOR)
+        return {**super().get_serializer_context(), "tables": visible_tables(user) if scoped_reader else None}
+
     @extend_schema(request=s.ShiftInput, responses={200: s.ShiftReconciliationSerializer, 202: dict})
     @action(detail=False, methods=["post"])
     @idempotent
@@ -410,7 +423,7 @@ class ReconciliationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
         shift_id = data.validated_data["shift"]
         existing = reconcile.reconcile_request(actor=request.user, shift_id=shift_id)
         if existing is not None:
-            return Response(s.ShiftReconciliationSerializer(existing).data)
+            return Response(s.ShiftReconciliationSerializer(existing, context=self.get_serializer_context()).data)
         return Response({"shift": shift_id, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=s.ReconciliationSerializer(many=True))
@@ -460,7 +473,7 @@ class ReportListView(report_api.ReportListView):
     reports = REPORTS
     url_prefix = "/api/accounting/reports/"
 
-    @extend_schema(responses={200: dict}, operation_id="accounting_reports_list")
+    @extend_schema(responses={200: LIST_OF_OBJECTS}, operation_id="accounting_reports_list")
     def get(self, request: Request) -> Response:
         return super().get(request)
 
@@ -524,7 +537,7 @@ class AccountBalancesView(APIView):
 
     permission_classes = [role_permission(read_roles=(Role.ACCOUNTANT, Role.AUDITOR))]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request) -> Response:
         table_id = _query_int(request, "table", required=False)
         table = _table(table_id, request.user) if table_id is not None else None
@@ -537,7 +550,7 @@ class StatisticalHoldView(APIView):
 
     permission_classes = [role_permission(read_roles=READERS)]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request) -> Response:
         f = Filters.parse(request.query_params, allowed=STATISTICAL_HOLD_FILTERS, report="statistical hold")
         table = Table.objects.filter(pk=f.table).first() if f.table is not None else None

@@ -15,5 +15,6 @@ class AccountingConfig(AppConfig):
         listeners.register_ledger(round_post)
         listeners.register_bet_placed(hooks.bet_placed)
         listeners.register_round_settled(hooks.round_settled)
+        listeners.register_round_opening(hooks.round_opening)
 
         ops.register()  # reconciliation lateness, stale-job alerts, variances, trial balance (casino/ops)

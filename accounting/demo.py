@@ -26,7 +26,7 @@ from accounting.selectors import TableShiftFigures, table_shift_figures, table_s
 from accounting.services import counts, reconcile, shifts, slips
 from casino.context import RequestContext, acting_as
 from casino.errors import DomainError
-from tables.demo import DemoClock, DemoFloor, assign_dealers, demo_clock, shift_before, simulate
+from tables.demo import DEMO_PIN, DemoClock, DemoFloor, assign_dealers, demo_clock, shift_before, simulate
 from tables.engines.errors import EngineError
 from tables.models import Round, RoundStatus, Shift, Table
 from tables.services import rounds
@@ -39,8 +39,14 @@ SHORT_TABLE_GAME = "red_dog"  # the earliest shift's count at this table comes u
 SHORT_BY = 2_500
 
 
-def _credential(user: Any) -> str:
-    return user.staff.employee_id
+def _signature(user: Any) -> dict[str, str]:
+    """Another person's signature: their username and signing PIN (the demo's, published like its password)."""
+    return {"username": user.get_username(), "pin": DEMO_PIN}
+
+
+def _own(user: Any) -> dict[str, str]:
+    """The signature of the person signed in: their username alone (their session proves it)."""
+    return {"username": user.get_username()}
 
 
 def spread(value: int, denominations: list[int], *, cap: int = 40) -> dict[str, int]:
@@ -80,7 +86,7 @@ class Clerk:
         pm = self.pit_manager(table)
         return counts.inventory_count_record(
             actor=pm, table_id=table.pk, shift_id=shift.pk, kind="opener", chips=chips,
-            dealer_credential=_credential(self.dealer(table)), supervisor_credential=_credential(pm),
+            dealer=_signature(self.dealer(table)), supervisor=_own(pm),
         )
 
     def roll(self, table: Table, shift: Shift) -> Any:
@@ -90,49 +96,47 @@ class Clerk:
         pm = self.pit_manager(table)
         return counts.inventory_count_record(
             actor=pm, table_id=table.pk, shift_id=shift.pk, kind="closer", chips=chips,
-            dealer_credential=_credential(self.dealer(table)), supervisor_credential=_credential(pm),
+            dealer=_signature(self.dealer(table)), supervisor=_own(pm),
         )
 
     def fill(self, table: Table, shift: Shift, chips: dict[str, int], *, receive: bool = True) -> Slip:
         """Requested by the pit, issued by the cage, received by the table's dealer (the ledger posts)."""
         pm = self.pit_manager(table)
-        slip = slips.slip_request(actor=pm, kind=SlipKind.FILL, table_id=table.pk, shift_id=shift.pk, chips=chips,
-                                  requester_credential=_credential(pm))
-        slip = slips.slip_issue(actor=pm, slip_id=slip.pk, credential=_credential(self.cashier))
+        slip = slips.slip_request(actor=pm, kind=SlipKind.FILL, table_id=table.pk, shift_id=shift.pk, chips=chips)
+        slip = slips.slip_issue(actor=pm, slip_id=slip.pk, signer=_signature(self.cashier))
         if receive:
-            slip = slips.slip_receive(actor=pm, slip_id=slip.pk, credential=_credential(self.dealer(table)))
+            slip = slips.slip_receive(actor=pm, slip_id=slip.pk, signer=_signature(self.dealer(table)))
         return slip
 
     def credit(self, table: Table, shift: Shift, chips: dict[str, int]) -> Slip:
         """Requested by the pit, issued by the table's dealer, received by the cage."""
         pm = self.pit_manager(table)
-        slip = slips.slip_request(actor=pm, kind=SlipKind.CREDIT, table_id=table.pk, shift_id=shift.pk,
-                                  chips=chips, requester_credential=_credential(pm))
-        slip = slips.slip_issue(actor=pm, slip_id=slip.pk, credential=_credential(self.dealer(table)))
-        return slips.slip_receive(actor=pm, slip_id=slip.pk, credential=_credential(self.cashier))
+        slip = slips.slip_request(actor=pm, kind=SlipKind.CREDIT, table_id=table.pk, shift_id=shift.pk, chips=chips)
+        slip = slips.slip_issue(actor=pm, slip_id=slip.pk, signer=_signature(self.dealer(table)))
+        return slips.slip_receive(actor=pm, slip_id=slip.pk, signer=_signature(self.cashier))
 
     def marker(self, table: Table, shift: Shift, player: str, amount: int) -> Marker:
         pm = self.pit_manager(table)
         return slips.marker_issue(
             actor=pm, table_id=table.pk, shift_id=shift.pk, player=player, amount=amount,
-            supervisor_credential=_credential(pm), dealer_credential=_credential(self.dealer(table)),
+            supervisor=_own(pm), dealer=_signature(self.dealer(table)),
         )
 
     def pay_at_table(self, marker: Marker, amount: int) -> Any:
         table = marker.table
         return slips.marker_pay(actor=self.pit_manager(table), marker_id=marker.pk, amount=amount, at_table=True,
-                                credential=_credential(self.dealer(table)), table_id=table.pk,
+                                signer=_signature(self.dealer(table)), table_id=table.pk,
                                 shift_id=marker.shift_id)
 
     def pay_at_cage(self, marker: Marker, amount: int) -> Any:
         return slips.marker_pay(actor=self.demo.users["accountant"], marker_id=marker.pk, amount=amount,
-                                at_table=False, credential=_credential(self.cashier))
+                                at_table=False, signer=_signature(self.cashier))
 
     def drop(self, table: Table, shift: Shift, *, cash: int, markers: int) -> Any:
         return counts.drop_count_record(
             actor=self.demo.users["accountant"], table_id=table.pk, shift_id=shift.pk, cash=cash, chips=0,
-            markers=markers, counter_one_credential=_credential(self.demo.users["accountant"]),
-            counter_two_credential=_credential(self.demo.users["counter"]),
+            markers=markers, counter_one=_own(self.demo.users["accountant"]),
+            counter_two=_signature(self.demo.users["counter"]),
         )
 
     def close_table(self, table: Table, shift: Shift) -> Any:

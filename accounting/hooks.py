@@ -13,11 +13,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from accounting.conf import int_knob
+from accounting.selectors import close_of
 from casino import task_names
+from casino.errors import Conflict
 from casino.outbox import enqueue
 
 if TYPE_CHECKING:
-    from tables.models import Bet, Settlement
+    from tables.models import Bet, Settlement, Shift, Table
+
+
+def round_opening(*, table: Table, shift: Shift) -> None:
+    """A table closed for a shift takes no new round in it: its figures are fixed (the database refuses it too)."""
+    if close_of(table, shift) is not None:
+        raise Conflict(f"{table.code} is closed for the shift {shift}: no more rounds in it", code="table_shift_closed")
 
 
 def bet_placed(*, bet: Bet) -> None:

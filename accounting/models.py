@@ -124,6 +124,7 @@ class InventoryCount(models.Model):
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["table", "shift", "kind"], name="one_count_per_table_shift_kind"),
+            models.CheckConstraint(condition=Q(kind__in=["opener", "closer"]), name="count_kind_known"),
             models.CheckConstraint(condition=Q(total__gte=0), name="count_total_non_negative"),
             models.CheckConstraint(
                 condition=~Q(dealer_signer=F("supervisor_signer")), name="count_two_different_signers"
@@ -191,7 +192,7 @@ class Slip(models.Model):
     """A fill or credit slip: requested by the pit, issued by the sender, received by the receiver.
 
     A fill is issued by the cage and received at the table; a credit is issued at the table and
-    received by the cage. Each step is signed with a staff credential; the three signers differ.
+    received by the cage. Each step is signed by a person proving it is them; the three signers differ.
     Numbers run 1, 2, … per kind and year, allocated in sequence. The ledger posts on receipt.
     """
 
@@ -229,6 +230,9 @@ class Slip(models.Model):
         ordering = ["kind", "year", "number"]
         constraints = [
             models.UniqueConstraint(fields=["kind", "year", "number"], name="slip_number_unique_per_kind_year"),
+            models.CheckConstraint(condition=Q(kind__in=["fill", "credit"]), name="slip_kind_known"),
+            models.CheckConstraint(condition=Q(status__in=["requested", "issued", "received", "voided"]),
+                                   name="slip_status_known"),
             models.CheckConstraint(condition=Q(number__gte=1), name="slip_number_positive"),
             models.CheckConstraint(condition=Q(total__gt=0), name="slip_total_positive"),
             models.CheckConstraint(

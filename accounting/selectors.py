@@ -18,9 +18,11 @@ from accounting.models import (
     LedgerTransaction,
     Marker,
     MarkerPayment,
+    ReconciliationStatus,
     Slip,
     SlipKind,
     SlipStatus,
+    TableShiftClose,
 )
 from casino.core.roles import Role, has_role, roles_of
 from tables.models import LIVE_STATUSES, Round, Settlement, Shift, Table
@@ -250,6 +252,22 @@ def ledger_sum(
     if kinds is not None:
         txns = txns.filter(kind__in=kinds)
     return _sum(Entry.objects.filter(account__code__in=codes, transaction__in=txns), "amount")
+
+
+def close_of(table: Table, shift: Shift) -> TableShiftClose | None:
+    return TableShiftClose.objects.filter(table=table, shift=shift).first()
+
+
+def reconciliation_totals(results: Any) -> dict[str, Any]:
+    """A shift's reconciliation from its tables' results: how many tables and rounds, how many causes, and
+    balanced only if no table has a cause (the stored totals; a pit manager's view over their tables)."""
+    results = list(results)
+    return {
+        "tables": len(results),
+        "rounds": sum(r.rounds for r in results),
+        "causes": sum(len(r.causes) for r in results),
+        "status": ReconciliationStatus.VARIANCE if any(r.causes for r in results) else ReconciliationStatus.BALANCED,
+    }
 
 
 def visible_alerts(user: Any) -> QuerySet[Alert]:

@@ -18,9 +18,18 @@ from accounting.models import (
     TableShiftClose,
 )
 from accounting.money import hold_fraction, percent_text
+from accounting.selectors import reconciliation_totals
 from tables.serializers import StrictIntegerField
 
-Credential = serializers.CharField  # a StaffProfile.employee_id
+
+class SignatureInput(serializers.Serializer):
+    """A signature: who signs, and their password or signing PIN (the person signed in needs neither)."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, required=False, allow_blank=True, trim_whitespace=False,
+                                     write_only=True, style={"input_type": "password"})
+    pin = serializers.CharField(max_length=12, required=False, allow_blank=True, trim_whitespace=False,
+                                write_only=True, style={"input_type": "password"})
 
 
 class Signer(serializers.SlugRelatedField):
@@ -38,7 +47,8 @@ class TableCode(serializers.SlugRelatedField):
 
 class DenominationsInput(serializers.Serializer):
     table = StrictIntegerField(min_value=1, required=False, allow_null=True)
-    denominations = serializers.ListField(child=StrictIntegerField(min_value=1), allow_empty=False)
+    # a chip worth more than 10^12 minor units is no chip (and would not fit a bigint tray account)
+    denominations = serializers.ListField(child=StrictIntegerField(min_value=1, max_value=10**12), allow_empty=False)
 
 
 class CountInput(serializers.Serializer):
@@ -46,8 +56,8 @@ class CountInput(serializers.Serializer):
     shift = StrictIntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=["opener", "closer"])
     chips = serializers.DictField(child=serializers.JSONField())
-    dealer_credential = Credential(max_length=32)
-    supervisor_credential = Credential(max_length=32)
+    dealer = SignatureInput()
+    supervisor = SignatureInput()
 
 
 class TableShiftInput(serializers.Serializer):
@@ -65,8 +75,8 @@ class DropInput(serializers.Serializer):
     cash = StrictIntegerField(min_value=0)
     chips = StrictIntegerField(min_value=0)
     markers = StrictIntegerField(min_value=0)
-    counter_one_credential = Credential(max_length=32)
-    counter_two_credential = Credential(max_length=32)
+    counter_one = SignatureInput()
+    counter_two = SignatureInput()
 
 
 class SlipInput(serializers.Serializer):
@@ -74,11 +84,10 @@ class SlipInput(serializers.Serializer):
     table = StrictIntegerField(min_value=1)
     shift = StrictIntegerField(min_value=1)
     chips = serializers.DictField(child=serializers.JSONField())
-    requester_credential = Credential(max_length=32)
 
 
 class SignInput(serializers.Serializer):
-    credential = Credential(max_length=32)
+    signer = SignatureInput()
 
 
 class ReasonInput(serializers.Serializer):
@@ -90,14 +99,14 @@ class MarkerInput(serializers.Serializer):
     shift = StrictIntegerField(min_value=1)
     player = serializers.CharField(max_length=120)
     amount = StrictIntegerField(min_value=1)
-    supervisor_credential = Credential(max_length=32)
-    dealer_credential = Credential(max_length=32)
+    supervisor = SignatureInput()
+    dealer = SignatureInput()
 
 
 class MarkerPaymentInput(serializers.Serializer):
     amount = StrictIntegerField(min_value=1)
     at_table = serializers.BooleanField()
-    credential = Credential(max_length=32)
+    signer = SignatureInput()
     table = StrictIntegerField(min_value=1, required=False)
     shift = StrictIntegerField(min_value=1, required=False)
 
@@ -116,7 +125,7 @@ class ExportInput(serializers.Serializer):
 
 
 class ChipSetSerializer(serializers.ModelSerializer):
-    table = TableCode()
+    table = TableCode(allow_null=True)  # null: the casino-wide set
 
     class Meta:
         model = ChipSet
@@ -201,7 +210,7 @@ class SlipSerializer(serializers.ModelSerializer):
 
 
 class MarkerPaymentSerializer(serializers.ModelSerializer):
-    table = TableCode()
+    table = TableCode(allow_null=True)
     signer = Signer()
 
     class Meta:
@@ -301,19 +310,32 @@ class ReconciliationSerializer(serializers.ModelSerializer):
 
 
 class ShiftReconciliationSerializer(serializers.ModelSerializer):
+    """A shift's reconciliation as the reader may see it: a pit manager gets their pits' tables only, and the
+    totals over those (``context["tables"]``: the tables the reader may see, None for every table)."""
+
     tables_results = serializers.SerializerMethodField()
 
     class Meta:
         model = ShiftReconciliation
         fields = ["id", "shift", "status", "tables", "rounds", "causes", "created_at", "tables_results"]
 
+    def _rows(self, obj: ShiftReconciliation) -> list[Reconciliation]:
+        rows = Reconciliation.objects.filter(shift_id=obj.shift_id).select_related("table").order_by("table__code")
+        visible = self.context.get("tables")
+        return list(rows if visible is None else rows.filter(table__in=visible))
+
+    def to_representation(self, instance: ShiftReconciliation) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if self.context.get("tables") is not None:
+            data.update(reconciliation_totals(self._rows(instance)))
+        return data
+
     def get_tables_results(self, obj: ShiftReconciliation) -> list[dict[str, Any]]:
-        rows = Reconciliation.objects.filter(shift_id=obj.shift_id).select_related("table")
-        return cast(list[dict[str, Any]], ReconciliationSerializer(rows, many=True).data)
+        return cast(list[dict[str, Any]], ReconciliationSerializer(self._rows(obj), many=True).data)
 
 
 class AlertSerializer(serializers.ModelSerializer):
-    table = TableCode()
+    table = TableCode(allow_null=True)
     acknowledged_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:

@@ -290,7 +290,10 @@ def main() -> int:
     from tables.models import Shift, Table
 
     started = time.perf_counter()
-    facts = load(args.tables, args.hours)
+    from django.db import transaction
+
+    with transaction.atomic():  # settlement lines join their settlements in the transaction that wrote them
+        facts = load(args.tables, args.hours)
     load_seconds = time.perf_counter() - started
     print(
         f"loaded {facts['open_slips']} open slips, {facts['rounds']:,} rounds, {facts['bets']:,} bets in "

@@ -1,19 +1,31 @@
-"""Signing in: failed attempts are counted and lead to a lockout, which is audited.
+"""Signing in and signing: failed attempts slow down whoever makes them, never the account's owner.
 
 Every sign-in goes through Django's ``authenticate`` (the web login form, the API token endpoint
-below), so the lockout lives in the authentication backend: while a username or a client address
-is locked out, even the right password is refused. Failures are counted per username
-(``LOGIN_FAILURE_LIMIT`` within ``LOGIN_FAILURE_WINDOW`` seconds) and per client address
-(``LOGIN_ADDRESS_FAILURE_LIMIT``, higher: tablets may share an address); reaching either locks
-for ``LOGIN_LOCKOUT_SECONDS``. Each failed attempt is audited as ``auth.login_failed`` (by
-``casino.audit.receivers``), each lockout as ``auth.lockout``. The counters are rows in PostgreSQL,
-not cache entries, so they hold across processes and through a Redis outage.
+below), so the lockout lives in the authentication backend. Failures are counted per **username
+and client address together** (``LOGIN_FAILURE_LIMIT``): a stranger guessing the pit manager's
+password from another terminal slows that terminal down, not the pit manager signing in from their
+own. Past the limit each further failure locks the pair for twice as long as the last
+(``LOGIN_LOCKOUT_SECONDS``, doubling up to ``LOGIN_LOCKOUT_MAX_SECONDS``); a quiet
+``LOGIN_FAILURE_WINDOW`` after the last failure (or the end of its lockout) starts the count
+again, and a successful sign-in clears it. One address spraying many usernames is locked as an
+address (``LOGIN_ADDRESS_FAILURE_LIMIT``, higher: tablets may share an address).
+
+Signatures and approvals (casino/signatures.py) have their own counts, kept apart
+from sign-in: per **requester and signer** (``SIGNATURE_FAILURE_LIMIT``) and per requester over
+every signer (``SIGNATURE_REQUESTER_FAILURE_LIMIT``). A dealer typing wrong supervisor passwords
+slows that dealer down; the supervisor can still sign in and sign everywhere else.
+
+Another supervisor or an admin lifts a lockout from ``/staff/lockouts/`` (casino/auth_views.py).
+Each failed sign-in is audited as ``auth.login_failed`` (``casino.audit.receivers``), each lockout
+as ``auth.lockout`` or ``signature.lockout``, each lift as ``auth.unlock``. The counters are rows
+in the database, not cache entries, so they hold across processes and through a Redis outage.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -24,79 +36,138 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.audit.services import audit_log
+from casino.authentication import token_expired
 from casino.context import current
 from casino.core.models import LoginThrottle
 from casino.errors import InvalidInput
 from casino.exceptions import error_body
+from casino.idempotency import idempotent
+
+NO_ADDRESS = "-"
 
 
-def _limits() -> tuple[int, int, dt.timedelta, dt.timedelta]:
-    return (settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_ADDRESS_FAILURE_LIMIT,
-            dt.timedelta(seconds=settings.LOGIN_FAILURE_WINDOW), dt.timedelta(seconds=settings.LOGIN_LOCKOUT_SECONDS))
-
-
-def _keys(username: str, addr: str | None) -> list[tuple[str, int]]:
-    per_user, per_addr, _, _ = _limits()
-    keys = [(f"user:{username.strip().lower()[:150]}", per_user)]
-    if addr:
-        keys.append((f"addr:{addr[:45]}", per_addr))
-    return keys
-
-
-def _client_addr(request: Any) -> str | None:
+def client_address(request: Any) -> str | None:
+    """The address a request came from: the one place that decides it (a trusted proxy's
+    ``X-Forwarded-For`` is a later extension of this function alone)."""
     if request is not None and getattr(request, "META", None) is not None:
         return request.META.get("REMOTE_ADDR")
     return current().client_addr
 
 
-def login_locked_until(*, username: str, addr: str | None) -> dt.datetime | None:
-    """When the lockout on this username or address ends, if one is in force."""
-    keys = [key for key, _ in _keys(username, addr)]
-    until = (LoginThrottle.objects.filter(key__in=keys, locked_until__gt=timezone.now())
-             .order_by("-locked_until").values_list("locked_until", flat=True).first())
-    return until
+# -- throttles with growing delays ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One count of failures: its row key, the failures allowed before delays start, the first delay."""
+
+    key: str
+    limit: int
+    first_delay: int  # seconds
+    scope: str  # what the audit record calls it
+    who: str
+
+
+def _normal(username: str) -> str:
+    return username.strip().lower()[:150]
+
+
+def _window() -> dt.timedelta:
+    return dt.timedelta(seconds=settings.LOGIN_FAILURE_WINDOW)
+
+
+def _delay(counter: Counter, failures: int) -> dt.timedelta | None:
+    """No delay below the limit; at the limit the first delay, doubling with each further failure."""
+    if failures < counter.limit:
+        return None
+    doublings = min(failures - counter.limit, 32)
+    return dt.timedelta(seconds=min(settings.LOGIN_LOCKOUT_MAX_SECONDS, counter.first_delay * 2**doublings))
+
+
+def locked_until(counters: list[Counter]) -> dt.datetime | None:
+    """When the longest lockout in force on any of ``counters`` ends, if one is."""
+    return (LoginThrottle.objects.filter(key__in=[c.key for c in counters], locked_until__gt=timezone.now())
+            .order_by("-locked_until").values_list("locked_until", flat=True).first())
 
 
 @transaction.atomic
-def login_failure_record(*, username: str, addr: str | None) -> dt.datetime | None:
-    """Count one failed sign-in; lock (and audit it) when a limit is reached. Returns the lockout's end."""
-    _, _, window, lockout = _limits()
+def failure_record(counters: list[Counter], *, action: str, details: dict[str, Any]) -> dt.datetime | None:
+    """Count one failure on each counter; lock (and audit it) where a limit is passed. Returns the lockout's end."""
     now = timezone.now()
     locked: dt.datetime | None = None
-    for key, limit in sorted(_keys(username, addr)):  # one lock order for every caller
-        row, _ = LoginThrottle.objects.select_for_update().get_or_create(key=key, defaults={"window_started_at": now})
-        if row.window_started_at <= now - window:
-            row.failures, row.window_started_at = 0, now
+    for counter in sorted(counters, key=lambda c: c.key):  # one lock order for every caller
+        row, _ = LoginThrottle.objects.select_for_update().get_or_create(key=counter.key,
+                                                                       defaults={"window_started_at": now})
+        quiet_since = max(t for t in (row.last_failure_at, row.locked_until, row.window_started_at) if t)
+        if quiet_since <= now - _window():
+            row.failures, row.window_started_at, row.locked_until = 0, now, None
         row.failures += 1
-        newly_locked = row.failures >= limit and not (row.locked_until and row.locked_until > now)
-        if newly_locked:
-            row.locked_until = now + lockout
-        row.save(update_fields=["failures", "window_started_at", "locked_until"])
-        if newly_locked:
-            scope, _, who = key.partition(":")
-            audit_log(actor=AnonymousUser(), action="auth.lockout", object_type="login", object_id=who[:64],
-                      after={"scope": "username" if scope == "user" else "address", "who": who,
-                             "failures": row.failures, "until": row.locked_until.isoformat(),  # type: ignore[union-attr]  # set above when newly locked
-                             "username": username[:150]})
-        if row.locked_until and row.locked_until > now:
-            locked = max(locked, row.locked_until) if locked else row.locked_until
+        row.last_failure_at = now
+        delay = _delay(counter, row.failures)
+        if delay is not None:
+            until = max(row.locked_until or now, now + delay)
+            row.locked_until = until
+        row.save(update_fields=["failures", "window_started_at", "locked_until", "last_failure_at"])
+        if delay is not None:
+            audit_log(actor=AnonymousUser(), action=action, object_type="login", object_id=counter.who[:64],
+                      after={"scope": counter.scope, "who": counter.who, "failures": row.failures,
+                             "until": until.isoformat(), "seconds": int(delay.total_seconds()),
+                             **details})
+            locked = max(locked, until) if locked else until
     return locked
 
 
-def login_success_record(*, username: str) -> None:
-    """A successful sign-in clears its username's count (never the address's: one good account must
-    not wipe out the failures of a password-spraying client)."""
-    LoginThrottle.objects.filter(key=_keys(username, None)[0][0]).delete()
+def counters_clear(keys: list[str]) -> int:
+    return LoginThrottle.objects.filter(key__in=keys).delete()[0]
+
+
+def retry_after(until: dt.datetime) -> int:
+    return max(1, math.ceil((until - timezone.now()).total_seconds()))
+
+
+def _minutes(until: dt.datetime) -> int:
+    return max(1, math.ceil(retry_after(until) / 60))
+
+
+# -- signing in --------------------------------------------------------------------------------
+
+
+def login_counters(*, username: str, addr: str | None) -> list[Counter]:
+    name, where = _normal(username), (addr or NO_ADDRESS)[:45]
+    counters = [Counter(f"user:{name}|{where}", settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_LOCKOUT_SECONDS,
+                        "username_at_address", name)]
+    if addr:
+        counters.append(Counter(f"addr:{where}", settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+                                settings.LOGIN_LOCKOUT_SECONDS, "address", where))
+    return counters
+
+
+def login_locked_until(*, username: str, addr: str | None) -> dt.datetime | None:
+    """When the lockout on this username from this address (or on the address) ends, if one is in force."""
+    return locked_until(login_counters(username=username, addr=addr))
+
+
+def login_failure_record(*, username: str, addr: str | None) -> dt.datetime | None:
+    """Count one failed sign-in; lock (and audit it) when a limit is passed. Returns the lockout's end."""
+    return failure_record(login_counters(username=username, addr=addr), action="auth.lockout",
+                          details={"username": username[:150], "address": addr or ""})
+
+
+def login_success_record(*, username: str, addr: str | None) -> None:
+    """A successful sign-in clears its username's count from that address (never the address's own:
+    one good account must not wipe out the failures of a password-spraying client)."""
+    counters_clear([login_counters(username=username, addr=addr)[0].key])
 
 
 class LockoutBackend(ModelBackend):
@@ -108,7 +179,7 @@ class LockoutBackend(ModelBackend):
             username = kwargs.get(get_user_model().USERNAME_FIELD)
         if username is None or password is None:
             return None
-        addr = _client_addr(request)
+        addr = client_address(request)
         if login_locked_until(username=username, addr=addr) is not None:
             # ``authenticate`` stops at PermissionDenied and reports a failed login (audited)
             raise PermissionDenied("locked out")
@@ -116,21 +187,18 @@ class LockoutBackend(ModelBackend):
         if user is None:
             login_failure_record(username=username, addr=addr)
         else:
-            login_success_record(username=username)
+            login_success_record(username=username, addr=addr)
         return user
 
 
-def _minutes(until: dt.datetime) -> int:
-    return max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
-
-
 class LockoutAuthenticationForm(AuthenticationForm):
-    """The web sign-in form, saying so when the account or this device is locked out."""
+    """The web sign-in form, saying so when this account is locked out on this device."""
 
     error_messages = {
         **AuthenticationForm.error_messages,
         "invalid_login": "Your username and password didn't match. Please try again.",
-        "locked_out": "Too many failed sign-ins: try again in %(minutes)s minutes, or ask a supervisor.",
+        "locked_out": "Too many failed sign-ins: try again in %(minutes)s minutes, or ask a supervisor to unlock "
+                      "your account.",
     }
 
     def clean(self) -> dict[str, Any]:
@@ -138,11 +206,122 @@ class LockoutAuthenticationForm(AuthenticationForm):
             return super().clean()
         except forms.ValidationError:
             until = login_locked_until(username=self.cleaned_data.get("username") or "",
-                                       addr=_client_addr(self.request))
+                                       addr=client_address(self.request))
             if until is not None:
                 raise forms.ValidationError(self.error_messages["locked_out"], code="locked_out",
                                             params={"minutes": _minutes(until)}) from None
             raise
+
+
+# -- signatures and approvals ---------------------------------------------------------------------
+
+
+def signature_counters(*, requester: Any, signer: str) -> list[Counter]:
+    """The counts a wrong password or PIN for ``signer`` typed by ``requester`` (the signed-in user) adds to."""
+    who = _normal(requester.get_username()) if getattr(requester, "pk", None) else NO_ADDRESS
+    name = _normal(signer)
+    return [
+        Counter(f"sign:{who}>{name}", settings.SIGNATURE_FAILURE_LIMIT, settings.SIGNATURE_LOCKOUT_SECONDS,
+                "signer_from_requester", name),
+        Counter(f"signby:{who}", settings.SIGNATURE_REQUESTER_FAILURE_LIMIT, settings.SIGNATURE_LOCKOUT_SECONDS,
+                "requester", who),
+    ]
+
+
+def signature_locked_until(*, requester: Any, signer: str) -> dt.datetime | None:
+    return locked_until(signature_counters(requester=requester, signer=signer))
+
+
+def signature_failure_record(*, requester: Any, signer: str, field: str) -> dt.datetime | None:
+    """Count a refused signature (called after the refused request rolled back, so the count stays)."""
+    until = failure_record(signature_counters(requester=requester, signer=signer), action="signature.lockout",
+                           details={"requester": getattr(requester, "username", ""), "signer": signer[:150],
+                                    "field": field})
+    audit_log(actor=requester if getattr(requester, "pk", None) else None, action="signature.refused",
+              object_type="signature", object_id=_normal(signer)[:64],
+              after={"signer": signer[:150], "field": field, "locked_until": until.isoformat() if until else None})
+    return until
+
+
+def signature_success_record(*, requester: Any, signer: str) -> None:
+    counters_clear([signature_counters(requester=requester, signer=signer)[0].key])
+
+
+# -- lifting a lockout --------------------------------------------------------------------------
+
+
+def lockouts_in_force() -> list[dict[str, Any]]:
+    """Every lockout in force now, newest end last: what the unlock screen lists."""
+    now = timezone.now()
+    rows = LoginThrottle.objects.filter(locked_until__gt=now).order_by("locked_until")
+    out = []
+    for row in rows:
+        kind, _, rest = row.key.partition(":")
+        if kind == "user":
+            username, _, where = rest.partition("|")
+            out.append({"key": row.key, "username": username, "what": f"signing in from {where}",
+                        "until": row.locked_until, "failures": row.failures})
+        elif kind == "sign":
+            requester, _, signer = rest.partition(">")
+            out.append({"key": row.key, "username": requester, "what": f"signing for {signer}",
+                        "until": row.locked_until, "failures": row.failures})
+        elif kind == "signby":
+            out.append({"key": row.key, "username": rest, "what": "signatures typed on their screen",
+                        "until": row.locked_until, "failures": row.failures})
+        else:
+            out.append({"key": row.key, "username": "", "what": f"every sign-in from {rest}",
+                        "until": row.locked_until, "failures": row.failures})
+    return out
+
+
+@transaction.atomic
+def lockout_lift(*, actor: Any, username: str) -> int:
+    """Another supervisor or an admin lifts every lockout on ``username``: their sign-ins from any address,
+    the signatures they typed and the signatures typed for them. Returns how many counts were cleared."""
+    from casino.core.roles import Role, has_role, roles_of
+    from casino.errors import Forbidden
+
+    name = _normal(username)
+    if not has_role(actor, Role.PIT_MANAGER):
+        raise Forbidden("only a supervisor or an admin may unlock an account", code="supervisor_required")
+    if name == _normal(actor.get_username()):
+        raise Forbidden("an account is unlocked by someone else, never by its owner", code="same_person")
+    target = get_user_model().objects.filter(username__iexact=name).first()
+    if target is not None and Role.ADMIN in roles_of(target) and not has_role(actor):  # ``has_role()``: admin
+        raise Forbidden("only an admin may unlock an admin's account", code="admin_required")
+    rows = LoginThrottle.objects.filter(Q(key__startswith=f"user:{name}|") | Q(key__startswith=f"sign:{name}>")
+                                        | Q(key__endswith=f">{name}") | Q(key=f"signby:{name}"))
+    cleared = [(r.key, r.failures, r.locked_until) for r in rows]
+    rows.delete()
+    audit_log(actor=actor, action="auth.unlock", object_type="login", object_id=name[:64],
+              before={"counts": [{"key": k, "failures": f, "until": u.isoformat() if u else None}
+                                 for k, f, u in cleared]},
+              after={"counts": []})
+    return len(cleared)
+
+
+# -- API tokens ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def token_issue(*, user: Any) -> Token:
+    """The user's token: the one they hold while it lives, else a new one (an expired one is replaced)."""
+    token = Token.objects.select_for_update().filter(user=user).first()
+    if token is not None and token_expired(token):
+        token.delete()
+        token = None
+    if token is None:
+        token = Token.objects.create(user=user)
+    return token
+
+
+@transaction.atomic
+def token_revoke(*, user: Any) -> bool:
+    """The owner revokes their token (a lost tablet): every client holding it is signed out. Audited."""
+    deleted = Token.objects.filter(user=user).delete()[0]
+    audit_log(actor=user, action="auth.token_revoke", object_type="user", object_id=user.pk,
+              before={"token": bool(deleted)}, after={"token": False})
+    return bool(deleted)
 
 
 class TokenInput(serializers.Serializer):
@@ -152,6 +331,16 @@ class TokenInput(serializers.Serializer):
 
 class TokenOutput(serializers.Serializer):
     token = serializers.CharField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="when the token stops working (null: never)")
+
+
+class TokenRevokeOutput(serializers.Serializer):
+    revoked = serializers.BooleanField(help_text="whether a token was revoked (false: the caller held none)")
+
+
+def _token_answer(token: Token) -> dict[str, Any]:
+    ttl = settings.API_TOKEN_TTL
+    return {"token": token.key, "expires_at": token.created + dt.timedelta(seconds=ttl) if ttl else None}
 
 
 class ObtainTokenView(APIView):
@@ -161,22 +350,35 @@ class ObtainTokenView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(request=TokenInput, responses={200: TokenOutput}, auth=[],
-                   description="The caller's API token (send it as `Authorization: Token <token>`). Repeated "
-                               "failures lock the username or the client address out for a while: 429.")
+                   description="The caller's API token (send it as `Authorization: Token <token>`), valid until "
+                               "`expires_at`. Repeated failures for a username from one address, or from one "
+                               "address for many usernames, lock them out for a while: 429.")
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         username, password = data.validated_data["username"], data.validated_data["password"]
         user = authenticate(request._request, username=username, password=password)
         if user is None:
-            until = login_locked_until(username=username, addr=_client_addr(request._request))
+            until = login_locked_until(username=username, addr=client_address(request._request))
             if until is not None:
-                seconds = max(1, math.ceil((until - timezone.now()).total_seconds()))
                 return Response(error_body("locked_out", f"too many failed sign-ins: try again in {_minutes(until)} "
-                                                         "minutes"), status=429, headers={"Retry-After": str(seconds)})
+                                                         "minutes, or ask a supervisor to unlock the account"),
+                                status=429, headers={"Retry-After": str(retry_after(until))})
             raise InvalidInput("the username or password is wrong", code="invalid_credentials")
         with transaction.atomic():
-            token, _ = Token.objects.get_or_create(user=user)
+            token = token_issue(user=user)
             user_logged_in.send(sender=type(user), request=request._request, user=user)  # audited as auth.login
-        return Response({"token": token.key})
+        return Response(_token_answer(token))
 
+
+class RevokeTokenView(APIView):
+    """``POST /api/auth/token/revoke/``: the signed-in owner revokes their own API token."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TokenRevokeOutput},
+                   description="Revoke the caller's own token (a lost tablet): every client holding it must sign in "
+                               "again.")
+    @idempotent
+    def post(self, request: Request) -> Response:
+        return Response({"revoked": token_revoke(user=request.user)})

@@ -5,11 +5,14 @@ A module of its own, importing little: DRF imports it while it loads its views.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
+from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
@@ -17,11 +20,24 @@ from casino.core import sql
 from casino.core.roles import remember_roles
 
 
+def token_expired(token: Token) -> bool:
+    """A token older than ``API_TOKEN_TTL`` seconds no longer signs anyone in (0: tokens never expire)."""
+    ttl = settings.API_TOKEN_TTL
+    return bool(ttl) and token.created <= timezone.now() - dt.timedelta(seconds=ttl)
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token check, with the user's roles read in the same statement: every call a dealer's
-    tablet makes starts here (casino/core/sql.py). On SQLite, DRF's own check; roles on first use."""
+    tablet makes starts here (casino/core/sql.py). On SQLite, DRF's own check; roles on first use.
+    A token past ``API_TOKEN_TTL`` is refused (the owner signs in again for a new one)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        user, token = self._credentials(key)
+        if token_expired(token):
+            raise exceptions.AuthenticationFailed("The token has expired: sign in again.")
+        return user, token
+
+    def _credentials(self, key: str) -> tuple[Any, Token]:
         if connection.vendor != "postgresql":
             return super().authenticate_credentials(key)
         user_model = get_user_model()

@@ -45,9 +45,10 @@ class ThrowawayPostgres:
     """
 
     def __init__(self) -> None:
-        self.bin = _pg_bin()
-        if self.bin is None:
+        found = _pg_bin()
+        if found is None:
             raise FileNotFoundError("no PostgreSQL server binaries (initdb) under /usr/lib/postgresql or on PATH")
+        self.bin: Path = found
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="croupier-pg-"))
         self.data = self.dir / "data"
@@ -88,9 +89,10 @@ class ThrowawayRedis:
     """A Redis server of our own (no persistence) on a free loopback port."""
 
     def __init__(self) -> None:
-        self.binary = shutil.which("redis-server")
-        if self.binary is None:
+        found = shutil.which("redis-server")
+        if found is None:
             raise FileNotFoundError("no redis-server on PATH")
+        self.binary: str = found
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="croupier-redis-"))
         self.process: subprocess.Popen[bytes] | None = None

@@ -13,7 +13,7 @@ import sys
 from typing import Any, Protocol, cast
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
-from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError
+from django.db import DatabaseError, DataError, IntegrityError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -71,9 +71,21 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(exc, error):
             return Response({"error": with_request_id(cast(Refusal, exc).as_dict())}, status=status)
     if isinstance(exc, DomainError):
-        return Response({"error": with_request_id(exc.as_dict())}, status=exc.status)
+        # the request's transaction has rolled back by now: what a refusal must leave behind (a count of
+        # wrong signatures) is written here, on its own
+        after_rollback = getattr(exc, "after_rollback", None)
+        if after_rollback is not None:
+            after_rollback()
+        seconds = getattr(exc, "retry_after", None)
+        return Response({"error": with_request_id(exc.as_dict())}, status=exc.status,
+                        headers={"Retry-After": str(seconds)} if seconds else None)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("body_too_large", "the request body is too large"), status=413)
+    if isinstance(exc, DataError | OverflowError):
+        # a number or a text the database cannot hold (an id past bigint in a filter, a value too long):
+        # bad input, named as such, never the database's words
+        log.info("value out of range: %s", exc)
+        return Response(error_body("out_of_range", "a value in the request is out of range"), status=400)
     if isinstance(exc, IntegrityError):
         log.info("integrity conflict: %s", exc)
         return Response(error_body("conflict", "the request conflicts with the current state; reload and retry"),

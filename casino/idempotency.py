@@ -1,4 +1,7 @@
-"""``Idempotency-Key`` for every write: a retried request returns the first answer, once.
+"""``Idempotency-Key`` on every write: a retried request returns the first answer, once.
+
+A write without the header is refused (400 ``idempotency_key_required``): a client that cannot
+say whether it is retrying could write twice.
 
 The dealer's tablet sends a fresh key with each action and retries with the same key until it
 hears back. The key's record is written in the same transaction as the write, so either both
@@ -13,6 +16,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar, cast
@@ -40,12 +44,20 @@ class _LostRace(Exception):
 
 
 def _request_hash(request: Request) -> str:
-    data = request.data
-    if isinstance(data, dict):
-        # a credential in the body (a supervisor's approval) is never kept, not even hashed
-        data = {k: v for k, v in data.items() if "password" not in str(k).lower()}
-    body = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    # a secret in the body (a signer's password or PIN, at any depth) is never kept, not even hashed
+    body = json.dumps(_without_secrets(request.data), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _without_secrets(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _without_secrets(v) for k, v in data.items() if not _SECRET.search(str(k))}
+    if isinstance(data, list):
+        return [_without_secrets(v) for v in data]
+    return data
+
+
+_SECRET = re.compile(r"^(?:.*_)?(?:password|pin)$", re.I)  # password, pin, approver_password, new_pin…
 
 
 def _replay(record: IdempotencyRecord, request_hash: str) -> Response:
@@ -67,7 +79,8 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
         if key is None:
-            return method(view, request, *args, **kwargs)
+            raise InvalidInput(f"the {HEADER} header is required on every write: a fresh key per action, the "
+                               "same key when retrying it", code="idempotency_key_required", field=HEADER)
         if not 1 <= len(key) <= 128 or not key.isprintable():
             raise InvalidInput(f"{HEADER} must be 1 to 128 printable characters", code="bad_idempotency_key",
                                field=HEADER)
@@ -99,6 +112,7 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                 return _replay(existing, request_hash)
             raise
 
+    wrapper.idempotency_key_required = True  # type: ignore[attr-defined]  # the schema documents the header
     return wrapper
 
 

@@ -1,4 +1,5 @@
-"""OpenAPI schema post-processing (drf-spectacular hook): the errors every operation can answer.
+"""OpenAPI schema: the errors every operation can answer (a post-processing hook) and the
+``Idempotency-Key`` header every write requires (:class:`CroupierAutoSchema`).
 
 The API answers bad input, missing roles, unknown objects, conflicts, throttling and an
 unreachable database with one JSON body, ``{"error": {"code", "message", "field"?, "event"?}}``
@@ -10,6 +11,10 @@ from __future__ import annotations
 
 import copy
 from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -67,3 +72,23 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
                 operation["responses"].setdefault(code, {"description": description, "content": copy.deepcopy(body)})
     _fix_time_formats(result)
     return result
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
+    description="A fresh key for each action, the same key when retrying it (1 to 128 printable characters): "
+                "a retry replays the first answer; the same key with another body is a 409; without it, 400.",
+    pattern=r"^[!-~]{1,128}$")
+
+
+class CroupierAutoSchema(AutoSchema):
+    """``DEFAULT_SCHEMA_CLASS``: a write whose view requires an ``Idempotency-Key`` (casino/idempotency.py)
+    documents the header as required."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        action = getattr(self.view, "action", None)
+        handler = getattr(self.view, action or self.method.lower(), None)
+        if getattr(handler, "idempotency_key_required", False):
+            parameters.append(IDEMPOTENCY_KEY)
+        return parameters

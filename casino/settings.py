@@ -21,11 +21,21 @@ if MODE not in ("development", "production"):
     raise EnvError(f"CROUPIER_MODE={MODE!r}: expected development or production")
 PRODUCTION = MODE == "production"
 
-DEBUG = env_bool("DEBUG", not PRODUCTION)
+# Off unless asked for by name (DEBUG=true), in every mode: an error is never Django's debug page by
+# default, and even when DEBUG is on no setting, environment variable or local variable that holds a
+# secret or a connection URL is shown (casino/security.py, DEFAULT_EXCEPTION_REPORTER_FILTER).
+DEBUG = env_bool("DEBUG", False)
 _DEV_SECRET = "django-insecure-croupier-development-only-key-never-use-in-production-0123456789"
 SECRET_KEY = env_str("SECRET_KEY", None if PRODUCTION else _DEV_SECRET)
-if not SECRET_KEY:
-    raise EnvError("SECRET_KEY must be set when CROUPIER_MODE=production")
+if PRODUCTION:
+    # Django's own bar for a key (check --deploy, security.W009): 50 characters, 5 different ones,
+    # not a generated development key; and never this file's development key.
+    if not SECRET_KEY:
+        raise EnvError("SECRET_KEY must be set when CROUPIER_MODE=production")
+    if (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure")
+            or SECRET_KEY == _DEV_SECRET):
+        raise EnvError("SECRET_KEY is too short or a development key: CROUPIER_MODE=production needs at least "
+                       "50 random characters (python -c 'import secrets; print(secrets.token_urlsafe(50))')")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"])
 if PRODUCTION and not ALLOWED_HOSTS:
     raise EnvError("ALLOWED_HOSTS must be set when CROUPIER_MODE=production")
@@ -137,6 +147,12 @@ LOGIN_REDIRECT_URL = "/"
 # Bodies above this are refused with 413 before any parsing (a round document is a few KB).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 256 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# A JSON body nested deeper than this is refused (400 malformed_json) before it is parsed (casino/parsers.py).
+MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32, minimum=4)
+# The most rows one page of an API list holds (?limit=…; casino/pagination.py).
+API_MAX_PAGE_SIZE = env_int("API_MAX_PAGE_SIZE", 500, minimum=1)
+# Error reports (the debug page when DEBUG is on, logged reports) hide secrets and connection URLs.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "casino.security.SecretsHiddenReporterFilter"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -146,12 +162,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["casino.parsers.BoundedJSONParser"],  # nesting depth bounded before parsing
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend", "rest_framework.filters.OrderingFilter"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "casino.pagination.BoundedLimitOffsetPagination",  # at most API_MAX_PAGE_SIZE
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "casino.schema.CroupierAutoSchema",  # documents the required Idempotency-Key
     "EXCEPTION_HANDLER": "casino.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": env_str("LOGIN_THROTTLE", "10/min")},
 }
@@ -224,6 +240,11 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
 # The key that signs audit checkpoints; empty: one derived from SECRET_KEY (casino/audit/signing.py).
 AUDIT_CHECKPOINT_KEY = env_str("AUDIT_CHECKPOINT_KEY", "")
+# Where every signed checkpoint and the chains' heads are also written, outside the database (a directory the
+# database's roles cannot write; every verification reads it back: docs/audit.md). Empty: not anchored.
+AUDIT_ANCHOR_DIR = env_str("AUDIT_ANCHOR_DIR", str(BASE_DIR / "var" / "audit-anchors"))
+# Records held to the audit trail by every verification (settled rounds, their bets and settlements).
+AUDIT_RECORD_CHECKS = ["tables.integrity.rounds_against_trail"]
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
@@ -294,10 +315,17 @@ X_FRAME_OPTIONS = "DENY"
 
 # -- Sign-in and browser protections (casino/auth.py, casino/security.py) --------------------------
 AUTHENTICATION_BACKENDS = ["casino.auth.LockoutBackend"]
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username, within the window
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username from one address
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)  # per client address
-LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # seconds
-LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # quiet seconds that reset a count
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)  # the first lockout; then doubling
+LOGIN_LOCKOUT_MAX_SECONDS = env_int("LOGIN_LOCKOUT_MAX_SECONDS", 24 * 3600, minimum=1)
+# Signatures and approvals (a password or PIN typed for someone else): counted apart from sign-in.
+SIGNATURE_FAILURE_LIMIT = env_int("SIGNATURE_FAILURE_LIMIT", 5, minimum=1)  # per requester and signer
+SIGNATURE_REQUESTER_FAILURE_LIMIT = env_int("SIGNATURE_REQUESTER_FAILURE_LIMIT", 15, minimum=1)  # per requester
+SIGNATURE_LOCKOUT_SECONDS = env_int("SIGNATURE_LOCKOUT_SECONDS", 5 * 60, minimum=1)  # the first; then doubling
+# API tokens stop working this many seconds after they were issued (0: never); the owner can revoke theirs.
+API_TOKEN_TTL = env_int("API_TOKEN_TTL", 12 * 3600, minimum=0)
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 12 * 3600, minimum=300)  # one shift and a margin
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True  # the screens read the token from the form field, never the cookie

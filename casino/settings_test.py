@@ -1,4 +1,4 @@
-"""Test settings: the real PostgreSQL and Redis on 127.0.0.1 (README, "Quick start"), fast hashing."""
+"""Test settings: the real PostgreSQL and Redis on 127.0.0.1, fast hashing, the application as the service role."""
 
 from __future__ import annotations
 
@@ -11,10 +11,16 @@ from casino.settings import *  # noqa: E402,F403
 from casino.settings import DATABASES  # noqa: E402
 
 DATABASES["default"]["CONN_MAX_AGE"] = 0
-# pytest-django empties tables between transactional tests with TRUNCATE, which the append-only
-# triggers allow only in a session that sets this (row UPDATE/DELETE stay refused).
-DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c croupier.test_teardown=on"
-DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_croupier")}
+_TEST_DATABASE = os.environ.get("TEST_DATABASE_NAME", "test_croupier")
+DATABASES["default"]["TEST"] = {
+    "NAME": _TEST_DATABASE,
+    # The suite runs as the service role, as production does (tests/dbbackend): DATABASE_URL's role (postgres
+    # in CI) only creates the roles and the test database and empties tables between transactional tests.
+    "OWNER": os.environ.get("TEST_DATABASE_OWNER", f"{_TEST_DATABASE}_owner"),
+    "SERVICE": os.environ.get("TEST_DATABASE_SERVICE", f"{_TEST_DATABASE}_app"),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "tests.dbbackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Jobs run in process in most tests; tests of the broker itself use Redis for real.
 CELERY_TASK_ALWAYS_EAGER = True

@@ -6,7 +6,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from casino.auth import ObtainTokenView
+from casino.auth import ObtainTokenView, RevokeTokenView
+from casino.auth_views import PinView, lockouts
 from casino.ops.metrics import metrics_view
 
 
@@ -32,6 +33,9 @@ urlpatterns = [
     path("players/", include("players.web_urls")),
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
     path("favicon.ico", favicon, name="favicon"),
+    path("api/auth/token/revoke/", RevokeTokenView.as_view(), name="api-token-revoke"),
+    path("api/auth/pin/", PinView.as_view(), name="api-pin"),  # the signed-in person's own signing PIN
+    path("staff/lockouts/", lockouts, name="staff-lockouts"),  # another supervisor or an admin lifts a lockout
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("metrics", metrics_view, name="metrics"),  # Prometheus; /health/live and /health/ready: casino/ops/health.py

@@ -328,7 +328,7 @@ class CashTransactionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         parameters=[OpenApiParameter("gaming_date", dt.date, required=True)],
         responses=s.DailyTotalSerializer(many=True),
     )
-    @action(detail=False, methods=["get"])
+    @action(detail=False, methods=["get"], pagination_class=None)  # one day's list, whole (the schema says so)
     def daily(self, request: Request) -> Response:
         """Each player's cash in and cash out for a gaming day, largest first."""
         day = _date_param(request, "gaming_date")

@@ -297,7 +297,7 @@ class ReportListView(report_api.ReportListView):
     reports = REPORTS
     url_prefix = "/api/slots/reports/"
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, operation_id="slots_reports_list")
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}}, operation_id="slots_reports_list")
     def get(self, request: Request) -> Response:
         return super().get(request)
 

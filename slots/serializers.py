@@ -5,6 +5,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounting.serializers import SignatureInput
 from slots import selectors
 from slots.models import (
     BASIS_POINTS,
@@ -59,8 +60,8 @@ class ReadingInput(serializers.Serializer):
     drop = _meter(help_text="cumulative, minor units")
     read_at = serializers.DateTimeField(required=False, allow_null=True)
     ram_clear = serializers.BooleanField(required=False, default=False)
-    supervisor = serializers.CharField(max_length=32, required=False, allow_blank=True, allow_null=True,
-                                       help_text="a pit manager's credential id, for a RAM clear")
+    supervisor = SignatureInput(required=False, allow_null=True,
+                                help_text="a pit manager's signature (username and PIN or password), for a RAM clear")
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
@@ -109,7 +110,8 @@ class BonusHitInput(serializers.Serializer):
 
 class BonusResetInput(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
-    supervisor = serializers.CharField(max_length=32, required=False, allow_blank=True, allow_null=True)
+    supervisor = SignatureInput(required=False, allow_null=True,
+                                help_text="a pit manager's signature, to release credits owed to the house")
 
 
 # -- outputs ----------------------------------------------------------------------------------------

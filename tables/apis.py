@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -16,10 +15,10 @@ from rest_framework.views import APIView
 
 from casino.core.roles import Role
 from casino.errors import Forbidden, NotFound
-from casino.exceptions import error_body
 from casino.idempotency import idempotent
 from casino.ops.metrics import CARD_POST_SECONDS, SETTLE_SECONDS, observed
 from casino.permissions import role_permission
+from casino.signatures import SignatureRefused, signed_by
 from tables import selectors
 from tables import serializers as s
 from tables.access import can_view_table
@@ -296,13 +295,15 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         rnd = self._round(pk)
         data = s.EventUndoInput(data=request.data)
         data.is_valid(raise_exception=True)
-        # The supervisor signs in on the dealer's screen through Django's authenticate, so the sign-in
-        # lockout counts a wrong password and it is audited; answered rather than raised so that the
-        # count and the audit record are kept (a raise would roll them back with the request).
-        approver = authenticate(request._request, username=data.validated_data["approver_username"],
-                                password=data.validated_data["approver_password"])
-        if approver is None:
-            return Response(error_body("approval_refused", "the supervisor's username or password is wrong",
-                                       field="approver_password"), status=status.HTTP_403_FORBIDDEN)
-        rounds.event_undo(round_id=rnd.pk, actor=request.user, approver=approver)
+        v = data.validated_data
+        # The supervisor signs on the dealer's screen (casino/signatures.py): a wrong password
+        # or PIN is counted against this dealer and this supervisor together, never toward the supervisor's
+        # sign-in lockout, and audited as a refused signature.
+        try:
+            approver = signed_by({"username": v["approver_username"], "password": v.get("approver_password"),
+                                  "pin": v.get("approver_pin")}, actor=request.user, field="approver_password")
+        except SignatureRefused as refused:
+            refused.code, refused.message = "approval_refused", "the supervisor's username or password is wrong"
+            raise
+        rounds.event_undo(round_id=rnd.pk, actor=request.user, approver=approver.user)
         return self._answer_fresh(rnd)

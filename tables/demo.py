@@ -36,6 +36,7 @@ from tables.simulation.autoplay import AutoplayStuck, play_round
 log = logging.getLogger(__name__)
 
 DEMO_PASSWORD = "croupier-demo"
+DEMO_PIN = "2468"  # every demo user's signing PIN (slips, counts, markers, approvals): published like the password
 SHIFT_TYPES = [
     ("day", "Day", dt.time(6), dt.time(14)),
     ("swing", "Swing", dt.time(14), dt.time(22)),
@@ -117,6 +118,11 @@ def _demo_password_hash() -> str:
     return make_password(DEMO_PASSWORD)
 
 
+@functools.cache
+def _demo_pin_hash() -> str:
+    return make_password(DEMO_PIN)
+
+
 def _user(username: str, role: Role | None, n: int) -> Any:
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(username=username, defaults={"first_name": username.title()})
@@ -127,7 +133,10 @@ def _user(username: str, role: Role | None, n: int) -> Any:
         user.save()
     if role is not None:
         user.groups.add(Group.objects.get_or_create(name=role.value)[0])
-    StaffProfile.objects.get_or_create(user=user, defaults={"employee_id": f"D{n:04d}", "display_name": username})
+    profile, _ = StaffProfile.objects.get_or_create(user=user, defaults={"employee_id": f"D{n:04d}",
+                                                                         "display_name": username})
+    if not profile.pin_hash:  # a demo floor built before signing PINs gets them too
+        StaffProfile.objects.filter(pk=profile.pk).update(pin_hash=_demo_pin_hash())
     return user
 
 

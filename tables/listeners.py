@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.core.exceptions import ImproperlyConfigured
 
 if TYPE_CHECKING:
-    from tables.models import Bet, Settlement
+    from tables.models import Bet, Settlement, Shift, Table
 
 
 class SettlementListener(Protocol):
@@ -30,9 +30,14 @@ class BetListener(Protocol):
     def __call__(self, *, bet: Bet) -> Any: ...
 
 
+class OpeningCheck(Protocol):
+    def __call__(self, *, table: Table, shift: Shift) -> Any: ...
+
+
 _ledger: list[SettlementListener] = []  # exactly one: the settlement's posting (accounting.services.ledger)
 _settled: list[SettlementListener] = []  # checks after the posting (large loss…)
 _placed: list[BetListener] = []  # checks on a placed bet (large bet…)
+_opening: list[OpeningCheck] = []  # checks before a round opens (a table closed for the shift…): they raise
 
 
 def register_ledger(post: SettlementListener) -> SettlementListener:
@@ -51,6 +56,18 @@ def register_bet_placed(listener: BetListener) -> BetListener:
     if listener not in _placed:
         _placed.append(listener)
     return listener
+
+
+def register_round_opening(check: OpeningCheck) -> OpeningCheck:
+    if check not in _opening:
+        _opening.append(check)
+    return check
+
+
+def round_opening(*, table: Table, shift: Shift) -> None:
+    """Before a round opens at ``table`` in ``shift``: each registered check may refuse it (raise)."""
+    for check in _opening:
+        check(table=table, shift=shift)
 
 
 def settlement_post(*, settlement: Settlement) -> None:

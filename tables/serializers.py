@@ -133,10 +133,16 @@ class VoidInput(serializers.Serializer):
 
 
 class EventUndoInput(serializers.Serializer):
-    """A supervisor's approval, given on the dealer's screen."""
+    """A supervisor's approval, given on the dealer's screen: their username and their password or signing PIN."""
 
     approver_username = serializers.CharField(max_length=150)
-    approver_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    approver_password = serializers.CharField(max_length=128, trim_whitespace=False, required=False, allow_blank=True)
+    approver_pin = serializers.CharField(max_length=12, trim_whitespace=False, required=False, allow_blank=True)
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs.get("approver_password") and not attrs.get("approver_pin"):
+            raise serializers.ValidationError({"approver_password": "the supervisor's password or PIN is required"})
+        return attrs
 
 
 class BetSerializer(serializers.ModelSerializer):

@@ -8,6 +8,12 @@ from typing import Any
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _audit_anchors(settings: Any, tmp_path: Any) -> None:
+    """Each test anchors the audit trail's checkpoints in a directory of its own (casino/audit/verification.py)."""
+    settings.AUDIT_ANCHOR_DIR = str(tmp_path / "audit-anchors")
+
+
 @pytest.fixture
 def floor(db: Any) -> Any:
     from tests.factories import build_floor
@@ -17,13 +23,13 @@ def floor(db: Any) -> Any:
 
 @pytest.fixture
 def api() -> Any:
-    from rest_framework.test import APIClient
+    from tests.client import APIClient
 
     return APIClient()
 
 
 def as_user(user: Any) -> Any:
-    from rest_framework.test import APIClient
+    from tests.client import APIClient
 
     client = APIClient()
     client.force_authenticate(user)

@@ -14,10 +14,10 @@ from accounting.models import ChipSet, CountKind, DropCount, InventoryCount, Tab
 from accounting.money import money_text
 from accounting.services import ledger
 from accounting.services.alerts import alert_raise, severity_for
-from accounting.services.credentials import distinct, signer
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.signatures import distinct, signed_by, submitter_signs
 from tables.access import ensure_manages
 from tables.models import Shift, ShiftStatus, Table
 from tables.services.locks import lock_table
@@ -254,10 +254,11 @@ def inventory_count_record(
     shift_id: int,
     kind: str,
     chips: Any,
-    dealer_credential: Any,
-    supervisor_credential: Any,
+    dealer: Any,
+    supervisor: Any,
 ) -> InventoryCount:
-    """Record an opening or closing inventory count, signed by the table's dealer and a supervisor."""
+    """Record an opening or closing inventory count, signed by the table's dealer and a supervisor; the
+    person submitting is one of them."""
     table = lock_table(table_id)
     ensure_manages(actor, table)
     if kind not in CountKind.values:
@@ -265,9 +266,10 @@ def inventory_count_record(
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
     parsed = parse_chips(chips, table=table)
-    dealer = signer(dealer_credential, field="dealer_credential", roles=(Role.DEALER,))
-    supervisor = signer(supervisor_credential, field="supervisor_credential", roles=(Role.PIT_MANAGER,))
-    distinct(("dealer_credential", dealer), ("supervisor_credential", supervisor))
+    dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
+    supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
+    distinct(("dealer", dealer), ("supervisor", supervisor))
+    submitter_signs(actor, dealer, supervisor)
     prev = None
     net = gross = None
     if kind == CountKind.OPENER:
@@ -367,13 +369,13 @@ def drop_count_record(
     cash: Any,
     chips: Any,
     markers: Any,
-    counter_one_credential: Any,
-    counter_two_credential: Any,
+    counter_one: Any,
+    counter_two: Any,
 ) -> DropCount:
     """Record the soft count of a table's drop box for a shift, entered by two counters.
 
     The count team is pit managers or accountants (admins too); the two counters are two different
-    members of staff holding either role.
+    members of staff holding either role, and the person submitting is one of them.
     """
     if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
         raise Forbidden("the soft count is entered by a pit manager or an accountant", code="count_team_required")
@@ -384,9 +386,10 @@ def drop_count_record(
     ensure_table_shift_open(table, shift)
     cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
     team = (Role.PIT_MANAGER, Role.ACCOUNTANT)
-    one = signer(counter_one_credential, field="counter_one_credential", roles=team)
-    two = signer(counter_two_credential, field="counter_two_credential", roles=team)
-    distinct(("counter_one_credential", one), ("counter_two_credential", two))
+    one = signed_by(counter_one, actor=actor, field="counter_one", roles=team)
+    two = signed_by(counter_two, actor=actor, field="counter_two", roles=team)
+    distinct(("counter_one", one), ("counter_two", two))
+    submitter_signs(actor, one, two)
     try:
         with transaction.atomic():
             drop = DropCount.objects.create(

@@ -127,6 +127,7 @@ def account_balance(account: Account) -> int:
     return int(Entry.objects.filter(account=account).aggregate(s=Sum("amount"))["s"] or 0)
 
 
+@transaction.atomic  # the transaction and its entries together: the database takes no entry into a posted one
 def ledger_post(
     *,
     kind: str,

@@ -33,7 +33,12 @@ from accounting.models import (
     TableShiftClose,
 )
 from accounting.money import money_text
-from accounting.selectors import TableShiftFigures, table_shift_figures_many, tables_active_in
+from accounting.selectors import (
+    TableShiftFigures,
+    reconciliation_totals,
+    table_shift_figures_many,
+    tables_active_in,
+)
 from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_line_codes
 from casino import task_names
@@ -335,12 +340,7 @@ def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftRe
             )
         )
         _crash_point("table")
-    totals = {
-        "tables": len(results),
-        "rounds": sum(r.rounds for r in results),
-        "causes": sum(len(r.causes) for r in results),
-        "status": ReconciliationStatus.VARIANCE if any(r.causes for r in results) else ReconciliationStatus.BALANCED,
-    }
+    totals = reconciliation_totals(results)
     try:
         with transaction.atomic():
             run = ShiftReconciliation.objects.create(shift=shift, created_at=now, **totals)

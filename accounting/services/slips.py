@@ -19,10 +19,10 @@ from accounting.services.counts import (
     open_shift,
     parse_chips,
 )
-from accounting.services.credentials import distinct, signer
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.signatures import distinct, signed_by, submitter_signs
 from tables.access import ensure_manages, manages_table
 from tables.services.locks import lock_table
 
@@ -60,8 +60,8 @@ def _summary(slip: Slip) -> dict[str, Any]:
 
 
 @transaction.atomic
-def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: Any, requester_credential: Any) -> Slip:
-    """The pit asks for chips (fill) or sends chips back (credit); the supervisor signs the request."""
+def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: Any) -> Slip:
+    """The pit asks for chips (fill) or sends chips back (credit): the supervisor signed in signs the request."""
     if kind not in SlipKind.values:
         raise InvalidInput("kind must be fill or credit", code="bad_kind", field="kind")
     table = lock_table(table_id)
@@ -69,7 +69,7 @@ def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: 
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
     parsed = parse_chips(chips, table=table, allow_empty=False)
-    requester = signer(requester_credential, field="requester_credential", roles=(Role.PIT_MANAGER,))
+    requester = signed_by({"username": actor.get_username()}, actor=actor, field="requester", roles=(Role.PIT_MANAGER,))
     now = timezone.now()
     year = timezone.localdate(now).year
     slip = Slip.objects.create(
@@ -90,21 +90,24 @@ def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: 
         object_type="slip",
         object_id=slip.pk,
         table_code=table.code,
-        after={**_summary(slip), "shift": shift.pk, "requester": requester.employee_id},
+        after={**_summary(slip), "shift": shift.pk, "requester": requester.employee_id,
+               "requester_username": actor.get_username()},
     )
     return slip
 
 
 @transaction.atomic
-def slip_issue(*, actor: Any, slip_id: int, credential: Any) -> Slip:
-    """The sender hands the chips over: the cage for a fill, the table's dealer for a credit."""
+def slip_issue(*, actor: Any, slip_id: int, signer: Any) -> Slip:
+    """The sender hands the chips over and signs: the cage for a fill, the table's dealer for a credit. The
+    person submitting signed the request or signs this step."""
     slip = _locked_slip(slip_id)
     ensure_manages(actor, slip.table)
     if slip.status != SlipStatus.REQUESTED:
         raise Conflict(f"slip {slip.reference} is {slip.status}, not requested", code=f"slip_{slip.status}")
-    roles = () if slip.kind == SlipKind.FILL else (Role.DEALER,)  # any staff credential may sign for the cage
-    issuer = signer(credential, field="credential", roles=roles)
-    distinct(("request signer", slip.request_signer), ("credential", issuer))
+    roles = () if slip.kind == SlipKind.FILL else (Role.DEALER,)  # any member of staff may sign for the cage
+    issuer = signed_by(signer, actor=actor, field="signer", roles=roles)
+    distinct(("request signer", slip.request_signer), ("signer", issuer))
+    submitter_signs(actor, slip.request_signer, issuer)
     updated = Slip.objects.filter(pk=slip.pk, status=SlipStatus.REQUESTED).update(
         status=SlipStatus.ISSUED, issue_signer=issuer, issued_at=timezone.now()
     )
@@ -118,7 +121,7 @@ def slip_issue(*, actor: Any, slip_id: int, credential: Any) -> Slip:
         object_id=slip.pk,
         table_code=slip.table.code,
         before={"status": SlipStatus.REQUESTED},
-        after={**_summary(slip), "issuer": issuer.employee_id},
+        after={**_summary(slip), "issuer": issuer.employee_id, "issuer_username": issuer.user.get_username()},
     )
     return slip
 
@@ -141,16 +144,18 @@ def _post_slip(slip: Slip, actor: Any) -> LedgerTransaction:
 
 
 @transaction.atomic
-def slip_receive(*, actor: Any, slip_id: int, credential: Any) -> Slip:
-    """The receiver signs for the chips (the table's dealer for a fill, the cage for a credit); posts."""
+def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
+    """The receiver signs for the chips (the table's dealer for a fill, the cage for a credit); posts. The
+    person submitting signed an earlier step or signs this one."""
     slip = _locked_slip(slip_id)
     ensure_manages(actor, slip.table)
     if slip.status != SlipStatus.ISSUED:
         raise Conflict(f"slip {slip.reference} is {slip.status}, not issued", code=f"slip_{slip.status}")
     roles = (Role.DEALER,) if slip.kind == SlipKind.FILL else ()
-    receiver = signer(credential, field="credential", roles=roles)
+    receiver = signed_by(signer, actor=actor, field="signer", roles=roles)
     distinct(("request signer", slip.request_signer), ("issue signer", slip.issue_signer),  # type: ignore[arg-type]  # an issued slip has both
-             ("credential", receiver))
+             ("signer", receiver))
+    submitter_signs(actor, slip.request_signer, slip.issue_signer, receiver)
     updated = Slip.objects.filter(pk=slip.pk, status=SlipStatus.ISSUED).update(
         status=SlipStatus.RECEIVED, receive_signer=receiver, received_at=timezone.now()
     )
@@ -165,7 +170,8 @@ def slip_receive(*, actor: Any, slip_id: int, credential: Any) -> Slip:
         object_id=slip.pk,
         table_code=slip.table.code,
         before={"status": SlipStatus.ISSUED},
-        after={**_summary(slip), "receiver": receiver.employee_id, "ledger_transaction": txn.pk},
+        after={**_summary(slip), "receiver": receiver.employee_id, "receiver_username": receiver.user.get_username(),
+               "ledger_transaction": txn.pk},
     )
     return slip
 
@@ -177,12 +183,18 @@ def slip_void_request(*, actor: Any, slip_id: int, reason: Any) -> Slip:
     ensure_manages(actor, slip.table)
     if slip.status == SlipStatus.VOIDED:
         raise Conflict(f"slip {slip.reference} is already voided", code="slip_voided")
+    if slip.void_requested_by_id is not None:
+        raise Conflict(f"a void of slip {slip.reference} is already requested: it is approved or left, never "
+                       "asked for again", code="void_already_requested")
+    ensure_table_shift_open(slip.table, slip.shift)  # a closed shift's slips are fixed: nothing left dangling
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
         raise InvalidInput("a void needs a written reason", code="reason_required", field="reason")
-    Slip.objects.filter(pk=slip.pk).update(
+    updated = Slip.objects.filter(pk=slip.pk, void_requested_by__isnull=True).update(
         void_reason=reason[:1000], void_requested_by=actor, void_requested_at=timezone.now()
     )
+    if updated != 1:
+        raise Conflict("the slip changed meanwhile", code="concurrent_change")
     slip.refresh_from_db()
     audit_log(
         actor=actor,
@@ -216,8 +228,7 @@ def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
     if any(s.user_id == actor.pk for s in signers):
         raise Forbidden("a signer of the slip may not approve its void", code="not_independent")
     before = slip.status
-    if before == SlipStatus.RECEIVED:
-        ensure_table_shift_open(slip.table, slip.shift)  # a closed shift's figures are fixed
+    ensure_table_shift_open(slip.table, slip.shift)  # a closed shift's figures are fixed
     updated = Slip.objects.filter(pk=slip.pk, status=before).update(
         status=SlipStatus.VOIDED, voided_by=actor, voided_at=timezone.now(), voided_from=before
     )
@@ -264,10 +275,11 @@ def marker_issue(
     shift_id: int,
     player: Any,
     amount: Any,
-    supervisor_credential: Any,
-    dealer_credential: Any,
+    supervisor: Any,
+    dealer: Any,
 ) -> Marker:
-    """A player signs a marker at the table for chips from the tray; its copy goes into the drop box."""
+    """A player signs a marker at the table for chips from the tray; its copy goes into the drop box. The
+    supervisor and the table's dealer sign it; the person submitting is one of them."""
     table = lock_table(table_id)
     ensure_manages(actor, table)
     shift = open_shift(shift_id)
@@ -275,9 +287,10 @@ def marker_issue(
     if not isinstance(player, str) or not player.strip():
         raise InvalidInput("player must name the player or their account", code="player_required", field="player")
     amount = _amount(amount)
-    supervisor = signer(supervisor_credential, field="supervisor_credential", roles=(Role.PIT_MANAGER,))
-    dealer = signer(dealer_credential, field="dealer_credential", roles=(Role.DEALER,))
-    distinct(("supervisor_credential", supervisor), ("dealer_credential", dealer))
+    supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
+    dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
+    distinct(("supervisor", supervisor), ("dealer", dealer))
+    submitter_signs(actor, supervisor, dealer)
     now = timezone.now()
     year = timezone.localdate(now).year
     marker = Marker.objects.create(
@@ -327,11 +340,13 @@ def marker_pay(
     marker_id: int,
     amount: Any,
     at_table: bool,
-    credential: Any,
+    signer: Any,
     table_id: int | None = None,
     shift_id: int | None = None,
 ) -> MarkerPayment:
-    """A payment against a marker: in chips at a table (into its tray) or at the cage."""
+    """A payment against a marker: in chips at a table (into its tray) or at the cage. Whoever takes the
+    money signs for it (the table's dealer, or at the cage the cashier); the person submitting records it
+    (``received_by``), which is their signature."""
     marker = Marker.objects.select_related("table__pit").filter(pk=marker_id).first()
     if marker is None:
         raise NotFound(f"no marker {marker_id}", code="unknown_marker")
@@ -342,11 +357,11 @@ def marker_pay(
         ensure_manages(actor, table)
         shift = open_shift(shift_id if shift_id is not None else marker.shift_id)
         ensure_table_shift_open(table, shift)
-        payee = signer(credential, field="credential", roles=(Role.DEALER,))
+        payee = signed_by(signer, actor=actor, field="signer", roles=(Role.DEALER,))
     else:
         if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
             raise Forbidden("a payment at the cage is recorded by a pit manager or an accountant", code="role_required")
-        payee = signer(credential, field="credential")
+        payee = signed_by(signer, actor=actor, field="signer")
     marker = Marker.objects.select_for_update().get(pk=marker.pk)
     if marker.paid + amount > marker.amount:
         raise Conflict(
@@ -354,7 +369,7 @@ def marker_pay(
             code="overpayment",
             field="amount",
         )
-    Marker.objects.filter(pk=marker.pk).update(paid=F("paid") + amount)
+    # the payment first, then the running total: the database holds ``paid`` to the sum of the payments
     payment = MarkerPayment.objects.create(
         marker=marker,
         amount=amount,
@@ -365,6 +380,7 @@ def marker_pay(
         received_by=actor,
         paid_at=timezone.now(),
     )
+    Marker.objects.filter(pk=marker.pk).update(paid=F("paid") + amount)
     debit = ledger.table_accounts(table)["tray"] if at_table else ledger.casino_accounts()["cage"]
     ledger.ledger_post(
         kind="marker_payment",
@@ -383,17 +399,24 @@ def marker_pay(
         object_id=marker.pk,
         table_code=table.code if table else "",
         before={"paid": marker.paid},
-        after={"paid": marker.paid + amount, "payment": payment.pk, "amount": amount, "at_table": at_table},
+        after={"paid": marker.paid + amount, "payment": payment.pk, "amount": amount, "at_table": at_table,
+               "signer": payee.employee_id, "signer_username": payee.user.get_username()},
     )
     return payment
 
 
-def slip_numbers(*, kind: str, year: int) -> dict[str, Any]:
+def slip_numbers(*, kind: str, year: int, tables: Any = None) -> dict[str, Any]:
     """Every number of a series accounted for: used (received), voided (with reasons), outstanding
-    (requested or issued, not yet received), and gaps (numbers below the counter with no slip)."""
+    (requested or issued, not yet received), and gaps (numbers below the counter with no slip).
+
+    ``tables``: the tables the reader may see (a pit manager's); the others' slips are not listed, and
+    their numbers are not gaps either."""
     counter = SerialCounter.objects.filter(series=kind, year=year).values_list("last", flat=True).first() or 0
-    rows = list(Slip.objects.filter(kind=kind, year=year).values("number", "status", "void_reason", "table__code"))
-    seen = {r["number"] for r in rows}
+    series = Slip.objects.filter(kind=kind, year=year)
+    seen = set(series.values_list("number", flat=True))
+    if tables is not None:
+        series = series.filter(table__in=tables)
+    rows = list(series.values("number", "status", "void_reason", "table__code"))
     return {
         "kind": kind,
         "year": year,

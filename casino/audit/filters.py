@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import ValidationError
 from django_filters import rest_framework as filters
+from django_filters.fields import IsoDateTimeField
 
 from casino.audit.models import AuditRecord
+
+
+class UtcIsoDateTimeField(IsoDateTimeField):
+    """An ISO 8601 time, taken to UTC: the database stores UTC, and refuses a UTC offset beyond ±15:59."""
+
+    def to_python(self, value: Any) -> Any:
+        moment = super().to_python(value)
+        if moment is None:
+            return None
+        try:
+            return moment.astimezone(dt.UTC) if moment.tzinfo is not None else moment
+        except OverflowError:
+            raise ValidationError("the time is out of range", code="invalid") from None
+
+
+class UtcIsoDateTimeFilter(filters.IsoDateTimeFilter):
+    field_class = UtcIsoDateTimeField
 
 
 class AuditRecordFilter(filters.FilterSet):
@@ -17,8 +39,8 @@ class AuditRecordFilter(filters.FilterSet):
     chain = filters.CharFilter(label="chain")
     # the id a dealer reads off an error ("7f3a…"), its log line's and its records' (docs/operations.md)
     request_id = filters.CharFilter(lookup_expr="startswith", label="request id (or its start)")
-    created_after = filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte", label="from (ISO time)")
-    created_before = filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt", label="until (ISO time)")
+    created_after = UtcIsoDateTimeFilter(field_name="created_at", lookup_expr="gte", label="from (ISO time)")
+    created_before = UtcIsoDateTimeFilter(field_name="created_at", lookup_expr="lt", label="until (ISO time)")
 
     class Meta:
         model = AuditRecord

@@ -14,14 +14,18 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import os
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from casino import task_names
 from casino.audit.chain import Anchor, Break, WalkResult, walk
@@ -126,6 +130,85 @@ def _anchors(against: list[Mapping[str, Any]] | None) -> tuple[dict[str, dict[in
     return anchors, problems, warnings, count
 
 
+# -- anchors outside the database ------------------------------------------------------------
+#
+# Every signed checkpoint is also appended to ``AUDIT_ANCHOR_DIR/checkpoints.jsonl`` and each chain's latest
+# signed head kept in ``AUDIT_ANCHOR_DIR/heads.json``: files the database's roles cannot rewrite (the
+# directory belongs to the operating-system user of the workers, on a volume the database server does not
+# mount; docs/audit.md). Every verification holds the chains to them as to a digest kept by hand, so a
+# chain that was signed and is now shorter, or gone with its checkpoints, is a break even after the whole
+# trail was wiped from the database.
+
+ANCHOR_LOG = "checkpoints.jsonl"
+ANCHOR_HEADS = "heads.json"
+
+
+def anchor_dir() -> Path | None:
+    configured = getattr(settings, "AUDIT_ANCHOR_DIR", "")
+    return Path(configured) if configured else None
+
+
+def anchors_write(entries: list[dict[str, Any]]) -> None:
+    """Append signed checkpoints to the anchor log and bring the heads file up to date (written whole, then
+    renamed over the old one, so a reader never sees half of it)."""
+    directory = anchor_dir()
+    if directory is None or not entries:
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ANCHOR_LOG, "a", encoding="utf-8") as log_file:
+        for entry in entries:
+            log_file.write(json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n")
+        log_file.flush()
+        os.fsync(log_file.fileno())
+    heads = {e["chain"]: e for e in anchors_read(heads_only=True)}
+    for entry in entries:
+        if entry["seq"] >= heads.get(entry["chain"], {"seq": -1})["seq"]:
+            heads[entry["chain"]] = entry
+    temporary = directory / f".{ANCHOR_HEADS}.{uuid.uuid4().hex}"
+    temporary.write_text(json.dumps({"format": DIGEST_FORMAT, "checkpoints": sorted(heads.values(),
+                                                                                  key=lambda e: e["chain"])},
+                                    sort_keys=True, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(temporary, directory / ANCHOR_HEADS)
+
+
+def anchors_read(*, heads_only: bool = False) -> list[dict[str, Any]]:
+    """The anchored checkpoints (the heads file's, and unless ``heads_only`` every line of the log)."""
+    directory = anchor_dir()
+    if directory is None:
+        return []
+    entries: list[dict[str, Any]] = []
+    heads = directory / ANCHOR_HEADS
+    if heads.exists():
+        entries += json.loads(heads.read_text(encoding="utf-8")).get("checkpoints", [])
+    log_path = directory / ANCHOR_LOG
+    if not heads_only and log_path.exists():
+        with open(log_path, encoding="utf-8") as log_file:
+            entries += [json.loads(line) for line in log_file if line.strip()]
+    return entries
+
+
+def _anchored(against: list[Mapping[str, Any]] | None) -> list[Mapping[str, Any]]:
+    """The entries a verification holds the chains to besides the stored checkpoints: a digest given by hand,
+    and what is anchored outside the database that the stored checkpoints do not already say."""
+    seen: set[tuple[str, Any, Any]] = set(AuditCheckpoint.objects.values_list("chain", "seq", "record_hash"))
+    out = list(against or [])
+    for entry in anchors_read():
+        key = (str(entry.get("chain")), entry.get("seq"), entry.get("hash"))
+        if key not in seen:
+            seen.add(key)
+            out.append(entry)
+    return out
+
+
+# -- checks of records against the trail (rounds, bets, settlements: AUDIT_RECORD_CHECKS) -----------
+
+def _record_checks() -> list[Break]:
+    breaks: list[Break] = []
+    for path in getattr(settings, "AUDIT_RECORD_CHECKS", []):
+        breaks += import_string(path)()
+    return breaks
+
+
 # -- verification ----------------------------------------------------------------------------
 
 def _fingerprint(b: Break) -> str:
@@ -157,9 +240,10 @@ def _first(breaks: list[Break]) -> Break | None:
 
 def _walk_all(against: list[Mapping[str, Any]] | None) -> tuple[WalkResult, list[Break], list[str], int]:
     with _snapshot():
-        anchors, problems, warnings, checkpoints = _anchors(against)
+        anchors, problems, warnings, checkpoints = _anchors(_anchored(against))
         rows, json_text = _ordered_rows()
         result = walk(rows, anchors=anchors, json_text=json_text)
+        problems += _record_checks()
     return result, problems, warnings, checkpoints
 
 
@@ -285,8 +369,9 @@ def audit_checkpoint_create() -> list[AuditCheckpoint]:
             checkpoint, made = AuditCheckpoint.objects.get_or_create(
                 chain=chain, seq=seq, defaults={"record_hash": record_hash, "created_at": now, "key_id": kid,
                                                 "signature": sign(chain, seq, record_hash, now, key=key)})
-            if made:
-                created.append(checkpoint)
+        if made:  # committed: now anchored outside the database too
+            created.append(checkpoint)
+            anchors_write([checkpoint_entry(checkpoint)])
     return created
 
 

@@ -5,11 +5,14 @@ from django.db import models
 
 
 class StaffProfile(models.Model):
-    """A member of staff's credential: the id they sign counts and slips with."""
+    """A member of staff as they appear on what they sign: their employee id (printed, never a secret)
+    and their signing PIN, kept hashed like a password (casino/signatures.py)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff")
     employee_id = models.CharField(max_length=32, unique=True)
     display_name = models.CharField(max_length=120)
+    pin_hash = models.CharField(max_length=128, blank=True, default="",
+                                help_text="the signing PIN, hashed (Django's password hashers); empty: no PIN set")
 
     def __str__(self) -> str:
         return f"{self.display_name} ({self.employee_id})"
@@ -76,15 +79,18 @@ class Outbox(models.Model):
 
 
 class LoginThrottle(models.Model):
-    """Failed sign-ins counted per username and per client address, and the lockout they lead to.
+    """Failed attempts of one kind counted together, and the growing lockout they lead to (casino/auth.py):
+    sign-ins per username from one address ("user:<username>|<address>") and per address ("addr:<address>");
+    signatures per requester and signer ("sign:<requester>><signer>") and per requester ("signby:<requester>").
 
-    Kept in PostgreSQL rather than the cache so a lockout holds across every web process and
-    survives a Redis outage (casino/auth.py). Not a financial record: a success clears its user row.
+    Kept in the database rather than the cache so a lockout holds across every web process and
+    survives a Redis outage. Not a financial record: a success clears its row, a supervisor may too.
     """
 
-    key = models.CharField(max_length=200, unique=True)  # "user:<username>" or "addr:<ip>"
+    key = models.CharField(max_length=200, unique=True)
     failures = models.PositiveIntegerField(default=0)
     window_started_at = models.DateTimeField()
+    last_failure_at = models.DateTimeField(null=True, blank=True)
     locked_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:

@@ -177,8 +177,8 @@ def scrape_registry() -> CollectorRegistry:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         MultiProcessCollector(scrape)
     else:
-        scrape.register(_Delegate())  # type: ignore[arg-type]
-    scrape.register(_DatabaseCollector())  # type: ignore[arg-type]
+        scrape.register(_Delegate())
+    scrape.register(_DatabaseCollector())
     return scrape
 
 

@@ -108,6 +108,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
             audit = _url("audit-index")
             if audit:
                 links.append(("Audit trail", audit))
+        if has_role(user, Role.PIT_MANAGER) and _url("staff-lockouts"):
+            links.append(("Lockouts", reverse("staff-lockouts")))
     path = getattr(request, "path", "")
     return [{"label": label, "url": url, "current": path.startswith(url)} for label, url in links]
 

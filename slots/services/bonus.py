@@ -25,10 +25,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.models import Account
-from accounting.services.credentials import signer
 from casino.audit.services import audit_log
 from casino.core.roles import Role
 from casino.errors import Conflict, InvalidInput
+from casino.signatures import signed_by
 from slots.models import (
     BONUS,
     METER_MAX,
@@ -219,8 +219,8 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
     """Back to the reset value without a win (a RAM clear, a wrong entry, the loss meter after a win).
 
     A credits meter below its reset value is funded up by the house; above it, the credits owed beyond
-    the reset value go back to the house, which needs a supervisor (a pit manager's credential, not the
-    person recording) and a reason: it takes away what the machine showed a player.
+    the reset value go back to the house, which needs a supervisor (a pit manager proving it is them, not
+    the person recording) and a reason: it takes away what the machine showed a player.
     """
     ensure_writer(actor)
     reason = text(reason, field="reason", max_length=200, required=True)
@@ -228,15 +228,15 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
     if meter.value == meter.reset_value:
         raise Conflict(f"{meter.label} is already at its reset value", code="unchanged")
     before = meter_snapshot(meter)
-    signed_by = None
+    signature = None
     lines: list[tuple[Account, int]] = []
     fields: dict[str, Any] = {}
     if meter.unit == BonusUnit.CREDITS:
         machine, liability = meter.machine, postings.bonus_account(meter)
         change = (meter.reset_value - meter.value) * machine.denomination
         if change < 0:
-            signed_by = signer(supervisor, field="supervisor", roles=(Role.PIT_MANAGER,))
-            if signed_by.user_id == getattr(actor, "pk", None):
+            signature = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
+            if signature.user_id == getattr(actor, "pk", None):
                 raise InvalidInput("releasing credits owed is signed by a supervisor other than the person recording",
                                    code="same_signer", field="supervisor")
             fields["released"] = -change
@@ -244,8 +244,8 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
             fields["funded"] = change
         lines = [(postings.machine_seed_account(machine), change), (liability, -change)]
     event = _event(meter, kind=BonusEventKind.RESET, value_after=meter.reset_value, actor=actor, lines=lines,
-                   supervisor=signed_by, reason=reason, memo=f"reset: {reason}", **fields)
+                   supervisor=signature, reason=reason, memo=f"reset: {reason}", **fields)
     audit_log(actor=actor, action="slots.bonus.reset", object_type="slot_bonus_meter", object_id=meter.pk,
               before=before, after={**meter_snapshot(meter), "event": event.pk, "reason": reason,
-                                    "supervisor": signed_by.employee_id if signed_by else None})
+                                    "supervisor": signature.employee_id if signature else None})
     return event

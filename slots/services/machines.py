@@ -8,10 +8,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounting.services.credentials import signer
 from casino.audit.services import audit_log
 from casino.core.roles import Role
 from casino.errors import Conflict, InvalidInput
+from casino.signatures import signed_by
 from slots.models import (
     BASIS_POINTS,
     METERS,
@@ -152,7 +152,7 @@ def meter_reading_record(
     """Record a machine's cumulative meters; post its progressives' contributions from the coin-in difference.
 
     A meter lower than at the previous reading is refused, unless the reading is a RAM clear signed by a
-    supervisor (a pit manager's credential, not the person recording) with a reason: the meters then
+    supervisor (a pit manager proving it is them, not the person recording) with a reason: the meters then
     count again from zero, so the difference is the reading itself. Take a reading just before a clear.
     """
     ensure_writer(actor)
@@ -161,15 +161,15 @@ def meter_reading_record(
         raise InvalidInput("ram_clear must be true or false", code="bad_boolean", field="ram_clear")
     reason = text(reason, field="reason", max_length=200)
     read_at = _read_at(read_at)
-    signed_by = None
+    signature = None
     if ram_clear:
         if not reason:
             raise InvalidInput("a RAM clear is recorded with its reason", code="reason_required", field="reason")
-        signed_by = signer(supervisor, field="supervisor", roles=(Role.PIT_MANAGER,))
-        if signed_by.user_id == getattr(actor, "pk", None):
+        signature = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
+        if signature.user_id == getattr(actor, "pk", None):
             raise InvalidInput("a RAM clear is signed by a supervisor other than the person recording it",
                                code="same_signer", field="supervisor")
-    elif supervisor not in (None, ""):
+    elif supervisor not in (None, "", {}):
         raise InvalidInput("a supervisor signs a RAM clear only (ram_clear: true)", code="supervisor_unexpected",
                            field="supervisor")
 
@@ -226,7 +226,7 @@ def meter_reading_record(
         raise Conflict(f"{machine.asset_number} was read meanwhile; retry", code="reading_changed")
     reading = MeterReading.objects.create(
         machine=machine, seq=seq, read_at=read_at, **values, **{f"d_{m}": v for m, v in deltas.items()},
-        ram_clear=ram_clear, supervisor=signed_by, reason=reason, transaction=txn,
+        ram_clear=ram_clear, supervisor=signature, reason=reason, transaction=txn,
         recorded_by=actor, recorded_at=now,
     )
     ProgressiveContribution.objects.bulk_create([
@@ -241,7 +241,7 @@ def meter_reading_record(
         before={m: getattr(previous, m) for m in METERS} if previous else None,
         after={
             "machine": machine.asset_number, "seq": seq, "read_at": read_at.isoformat(), "meters": values,
-            "deltas": deltas, "ram_clear": ram_clear, "supervisor": signed_by.employee_id if signed_by else None,
+            "deltas": deltas, "ram_clear": ram_clear, "supervisor": signature.employee_id if signature else None,
             "reason": reason, "contributions": {p.code: amount for p, _, amount, _ in contributions},
         },
     )

@@ -100,6 +100,7 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     if live is not None:
         raise Conflict(f"round #{live.number} at {table.code} is still {live.status}", code="round_in_progress")
     shift = _open_shift_for(actor, table)
+    listeners.round_opening(table=table, shift=shift)  # accounting refuses a table closed for the shift
     engine = get_engine(table.game)
     carried, players = _carried_from_previous_round(table, engine)
     config = {**table.engine_config(), **carried}
@@ -377,11 +378,18 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     if rnd.status not in LIVE_STATUSES:
         raise Conflict(f"round #{rnd.number} is {rnd.status}: only a live round can be voided",
                        code=f"round_{rnd.status}")
-    reason = (reason or "").strip()
+    if rnd.void_requested_by_id is not None:
+        # one request per round: a second would put another name on it, and the first requester could then
+        # approve their own void
+        raise Conflict(f"a void of round #{rnd.number} is already requested: a supervisor approves it",
+                       code="void_already_requested")
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
         raise InvalidInput("a void needs a written reason", code="reason_required", field="reason")
-    Round.objects.filter(pk=rnd.pk).update(void_reason=reason, void_requested_by=actor,
-                                           void_requested_at=timezone.now())
+    updated = Round.objects.filter(pk=rnd.pk, void_requested_by__isnull=True).update(
+        void_reason=reason, void_requested_by=actor, void_requested_at=timezone.now())
+    if updated != 1:
+        raise Conflict("the round changed meanwhile", code="concurrent_change")
     rnd.refresh_from_db()
     audit_log(actor=actor, action="round.void_request", object_type="round", object_id=rnd.pk,
               table_code=rnd.table.code, after={"reason": reason})
@@ -390,7 +398,7 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
 
 @transaction.atomic
 def round_void_approve(*, round_id: int, actor: Any) -> Round:
-    """A pit manager (not the one who asked) approves a void; the bets are returned unsettled."""
+    """A pit manager, never the one who asked, approves a void; the bets are returned unsettled."""
     rnd = lock_round(round_id)
     ensure_manages(actor, rnd.table)
     if rnd.status not in LIVE_STATUSES:

@@ -22,11 +22,17 @@ PLAYER_WINS = ["9S", "2C", "KD", "3H"]
 class Staff:
     cashier: Any  # signs for the cage (any member of staff)
     counter: Any  # a second member of the count team (accountant)
-    supervisor: Any  # the pit manager's credential holder, also signs requests
+    supervisor: Any  # the pit manager, who signs requests
 
 
 def cred(user: Any) -> str:
+    """The employee id printed for a signer (never a signature: it proves nothing)."""
     return user.staff.employee_id
+
+
+def sig(user: Any, secret: str = "pass") -> dict[str, str]:
+    """A signature: the person's username and their password (every test user's is "pass")."""
+    return {"username": user.username, "password": secret}
 
 
 def staff(floor: Any) -> Staff:

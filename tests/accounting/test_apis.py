@@ -7,7 +7,7 @@ import pytest
 from accounting.models import Alert, DropCount, InventoryCount, LedgerTransaction, ShiftReconciliation, Slip
 from accounting.services import alerts
 from casino.audit.models import AuditRecord
-from tests.accounting.helpers import cred, staff
+from tests.accounting.helpers import cred, sig, staff
 from tests.accounting.test_worked_shift import OPENER, work_the_shift
 from tests.fixtures import as_user
 
@@ -20,8 +20,8 @@ def count_body(floor, kind="opener", chips=None, **more):
         "shift": floor.shift.pk,
         "kind": kind,
         "chips": chips or OPENER,
-        "dealer_credential": cred(floor.dealer),
-        "supervisor_credential": cred(floor.manager),
+        "dealer": sig(floor.dealer),
+        "supervisor": sig(floor.manager),
         **more,
     }
 
@@ -78,19 +78,20 @@ def test_pit_managers_see_only_their_pits_records(floor, manager_api):
         ({"chips": {"2500": "forty"}}, "chips.2500", "bad_chips"),
         ({"chips": {"333": 1}}, "chips.333", "unknown_denomination"),
         ({"chips": {"2500": -1}}, "chips.2500", "bad_chips"),
-        ({"dealer_credential": "E99999"}, "dealer_credential", "unknown_credential"),
+        ({"dealer": "E99999"}, "dealer", "invalid"),  # an employee id is no signature
+        ({"dealer": {"username": "dealer"}}, "dealer", "signature_secret_required"),
         (
-            {"dealer_credential": "__admin__", "supervisor_credential": "__admin__"},
-            "supervisor_credential",
+            {"dealer": "__admin__", "supervisor": "__admin__"},
+            "supervisor",
             "same_signer",
         ),
-        ({"supervisor_credential": "__dealer__"}, "supervisor_credential", "signer_role"),
+        ({"supervisor": "__dealer__"}, "supervisor", "signer_role"),
         ({"kind": "middle"}, "kind", "invalid"),
         ({"table": "BAC1"}, "table", "invalid"),
     ],
 )
 def test_bad_count_input_is_a_clear_400_and_writes_nothing(floor, manager_api, change, field, code):
-    swap = {"__admin__": cred(floor.admin), "__dealer__": cred(floor.dealer)}
+    swap = {"__admin__": sig(floor.admin), "__dealer__": sig(floor.dealer)}
     body = {**count_body(floor), **{k: swap.get(v, v) if isinstance(v, str) else v for k, v in change.items()}}
     response = manager_api.post(f"{URL}/counts/", body, format="json")
     assert response.status_code == 400, response.json()
@@ -121,17 +122,16 @@ def test_fill_flow_through_the_api_with_denials(floor, manager_api):
         "table": floor.table.pk,
         "shift": floor.shift.pk,
         "chips": {"2500": 4},
-        "requester_credential": cred(floor.manager),
     }
     assert as_user(floor.accountant).post(f"{URL}/slips/", body, format="json").status_code == 403
     assert as_user(floor.dealer).post(f"{URL}/slips/", body, format="json").status_code == 403
     slip = manager_api.post(f"{URL}/slips/", body, format="json").json()
-    issued = manager_api.post(f"{URL}/slips/{slip['id']}/issue/", {"credential": cred(people.cashier)}, format="json")
+    issued = manager_api.post(f"{URL}/slips/{slip['id']}/issue/", {"signer": sig(people.cashier)}, format="json")
     assert issued.json()["status"] == "issued"
     # receiving out of turn (twice) is 409
-    received = manager_api.post(f"{URL}/slips/{slip['id']}/receive/", {"credential": cred(floor.dealer)}, format="json")
+    received = manager_api.post(f"{URL}/slips/{slip['id']}/receive/", {"signer": sig(floor.dealer)}, format="json")
     assert received.json()["status"] == "received"
-    twice = manager_api.post(f"{URL}/slips/{slip['id']}/receive/", {"credential": cred(floor.dealer)}, format="json")
+    twice = manager_api.post(f"{URL}/slips/{slip['id']}/receive/", {"signer": sig(floor.dealer)}, format="json")
     assert (twice.status_code, twice.json()["error"]["code"]) == (409, "slip_received")
     assert LedgerTransaction.objects.filter(kind="fill").count() == 1
     numbers = manager_api.get(f"{URL}/slips/numbers/", {"kind": "fill"}).json()
@@ -146,13 +146,13 @@ def test_the_count_team_enters_the_drop_and_dealers_may_not(floor):
         "cash": 60_000,
         "chips": 0,
         "markers": 20_000,
-        "counter_one_credential": cred(floor.accountant),
-        "counter_two_credential": cred(people.counter),
+        "counter_one": sig(floor.accountant),
+        "counter_two": sig(people.counter),
     }
     assert as_user(floor.dealer).post(f"{URL}/drops/", body, format="json").status_code == 403
     assert as_user(floor.auditor).post(f"{URL}/drops/", body, format="json").status_code == 403
     same = as_user(floor.accountant).post(
-        f"{URL}/drops/", {**body, "counter_two_credential": cred(floor.accountant)}, format="json"
+        f"{URL}/drops/", {**body, "counter_two": sig(floor.accountant)}, format="json"
     )
     assert (same.status_code, same.json()["error"]["code"]) == (400, "same_signer")
     assert DropCount.objects.count() == 0
@@ -256,21 +256,21 @@ def test_marker_and_void_endpoints(floor, manager_api):
             "shift": floor.shift.pk,
             "player": "P",
             "amount": 10_000,
-            "supervisor_credential": cred(floor.manager),
-            "dealer_credential": cred(floor.dealer),
+            "supervisor": sig(floor.manager),
+            "dealer": sig(floor.dealer),
         },
         format="json",
     )
     assert marker.status_code == 201, marker.json()
     paid = manager_api.post(
         f"{URL}/markers/{marker.json()['id']}/payments/",
-        {"amount": 4_000, "at_table": True, "credential": cred(floor.dealer)},
+        {"amount": 4_000, "at_table": True, "signer": sig(floor.dealer)},
         format="json",
     )
     assert paid.status_code == 201
     over = manager_api.post(
         f"{URL}/markers/{marker.json()['id']}/payments/",
-        {"amount": 7_000, "at_table": True, "credential": cred(floor.dealer)},
+        {"amount": 7_000, "at_table": True, "signer": sig(floor.dealer)},
         format="json",
     )
     assert (over.status_code, over.json()["error"]["code"]) == (409, "overpayment")
@@ -281,7 +281,6 @@ def test_marker_and_void_endpoints(floor, manager_api):
             "table": floor.table.pk,
             "shift": floor.shift.pk,
             "chips": {"10000": 1},
-            "requester_credential": cred(floor.manager),
         },
         format="json",
     ).json()

@@ -8,17 +8,12 @@ from accounting.models import Alert, ChipSet, LedgerTransaction, Marker, MarkerP
 from accounting.services import alerts, counts, slips
 from casino.errors import Conflict, Forbidden, InvalidInput
 from tables.services import rounds
-from tests.accounting.helpers import BANKER_WINS, PLAYER_WINS, balances_by_code, cred, play_round, staff
+from tests.accounting.helpers import BANKER_WINS, PLAYER_WINS, balances_by_code, play_round, sig, staff
 
 
 def request(floor, kind="fill", chips=None):
     return slips.slip_request(
-        actor=floor.manager,
-        kind=kind,
-        table_id=floor.table.pk,
-        shift_id=floor.shift.pk,
-        chips=chips or {"2500": 4},
-        requester_credential=cred(floor.manager),
+        actor=floor.manager, kind=kind, table_id=floor.table.pk, shift_id=floor.shift.pk, chips=chips or {"2500": 4}
     )
 
 
@@ -27,8 +22,8 @@ def test_slips_are_numbered_in_sequence_per_kind_and_the_report_accounts_for_eve
     # given three fills and a credit: one fill received, one voided, one outstanding
     f1, f2, f3 = request(floor), request(floor), request(floor)
     c1 = request(floor, "credit", {"10000": 1})
-    slips.slip_issue(actor=floor.manager, slip_id=f1.pk, credential=cred(people.cashier))
-    slips.slip_receive(actor=floor.manager, slip_id=f1.pk, credential=cred(floor.dealer))
+    slips.slip_issue(actor=floor.manager, slip_id=f1.pk, signer=sig(people.cashier))
+    slips.slip_receive(actor=floor.manager, slip_id=f1.pk, signer=sig(floor.dealer))
     slips.slip_void_request(actor=floor.manager, slip_id=f2.pk, reason="keyed the wrong table")
     slips.slip_void_approve(actor=floor.accountant, slip_id=f2.pk)
 
@@ -50,9 +45,9 @@ def test_slips_are_numbered_in_sequence_per_kind_and_the_report_accounts_for_eve
 def test_a_received_fill_posts_tray_by_denomination_against_the_cage(floor):
     people = staff(floor)
     s = request(floor, chips={"2500": 4, "500": 10})
-    slips.slip_issue(actor=floor.manager, slip_id=s.pk, credential=cred(people.cashier))
+    slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=sig(people.cashier))
     assert not LedgerTransaction.objects.exists()  # nothing posts until the table receives the chips
-    slips.slip_receive(actor=floor.manager, slip_id=s.pk, credential=cred(floor.dealer))
+    slips.slip_receive(actor=floor.manager, slip_id=s.pk, signer=sig(floor.dealer))
     assert balances_by_code() == {"table:BAC1:tray:2500": 10_000, "table:BAC1:tray:500": 5_000, "cage": -15_000}
 
 
@@ -61,16 +56,16 @@ def test_signatures_must_be_three_different_people_with_the_right_roles(floor):
     s = request(floor)
     # the requester cannot also issue
     with pytest.raises(InvalidInput) as same:
-        slips.slip_issue(actor=floor.manager, slip_id=s.pk, credential=cred(floor.manager))
+        slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=sig(floor.manager))
     assert same.value.code == "same_signer"
-    slips.slip_issue(actor=floor.manager, slip_id=s.pk, credential=cred(people.cashier))
+    slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=sig(people.cashier))
     # the table-side receiver of a fill is a dealer; the cage's signer cannot receive too
     with pytest.raises(InvalidInput) as role:
-        slips.slip_receive(actor=floor.manager, slip_id=s.pk, credential=cred(floor.accountant))
+        slips.slip_receive(actor=floor.manager, slip_id=s.pk, signer=sig(floor.accountant))
     assert role.value.code == "signer_role"
     with pytest.raises(InvalidInput) as unknown:
-        slips.slip_receive(actor=floor.manager, slip_id=s.pk, credential="NOPE")
-    assert unknown.value.code == "unknown_credential"
+        slips.slip_receive(actor=floor.manager, slip_id=s.pk, signer="NOPE")  # an id is no signature
+    assert unknown.value.code == "signature_required"
     assert Slip.objects.get(pk=s.pk).status == "issued"
     assert not LedgerTransaction.objects.exists()
 
@@ -78,8 +73,8 @@ def test_signatures_must_be_three_different_people_with_the_right_roles(floor):
 def test_a_void_needs_a_reason_and_a_second_independent_person(floor):
     people = staff(floor)
     s = request(floor)
-    slips.slip_issue(actor=floor.manager, slip_id=s.pk, credential=cred(people.cashier))
-    slips.slip_receive(actor=floor.manager, slip_id=s.pk, credential=cred(floor.dealer))
+    slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=sig(people.cashier))
+    slips.slip_receive(actor=floor.manager, slip_id=s.pk, signer=sig(floor.dealer))
     with pytest.raises(InvalidInput):
         slips.slip_void_request(actor=floor.manager, slip_id=s.pk, reason="   ")
     slips.slip_void_request(actor=floor.manager, slip_id=s.pk, reason="chips never left the cage")
@@ -107,18 +102,18 @@ def test_markers_post_to_receivables_and_refuse_overpayment(floor):
         shift_id=floor.shift.pk,
         player="A. Player",
         amount=50_000,
-        supervisor_credential=cred(floor.manager),
-        dealer_credential=cred(floor.dealer),
+        supervisor=sig(floor.manager),
+        dealer=sig(floor.dealer),
     )
     slips.marker_pay(
-        actor=floor.manager, marker_id=marker.pk, amount=20_000, at_table=True, credential=cred(floor.dealer)
+        actor=floor.manager, marker_id=marker.pk, amount=20_000, at_table=True, signer=sig(floor.dealer)
     )
     slips.marker_pay(
-        actor=floor.accountant, marker_id=marker.pk, amount=25_000, at_table=False, credential=cred(floor.accountant)
+        actor=floor.accountant, marker_id=marker.pk, amount=25_000, at_table=False, signer=sig(floor.accountant)
     )
     with pytest.raises(Conflict) as over:
         slips.marker_pay(
-            actor=floor.accountant, marker_id=marker.pk, amount=5_001, at_table=False, credential=cred(floor.accountant)
+            actor=floor.accountant, marker_id=marker.pk, amount=5_001, at_table=False, signer=sig(floor.accountant)
         )
     assert over.value.code == "overpayment"
     assert Marker.objects.get(pk=marker.pk).paid == 45_000

@@ -29,7 +29,7 @@ from accounting.services import counts, shifts, slips
 from accounting.services.shifts import CloseRefused
 from casino.audit.models import AuditRecord
 from tables.models import Shift
-from tests.accounting.helpers import BANKER_WINS, balances_by_code, cred, play_round, staff
+from tests.accounting.helpers import BANKER_WINS, balances_by_code, play_round, sig, staff
 from tests.factories import open_shift
 
 OPENER = {"2500": 40, "500": 100, "10000": 10}
@@ -43,8 +43,8 @@ def count(floor, kind, chips, shift=None):
         shift_id=(shift or floor.shift).pk,
         kind=kind,
         chips=chips,
-        dealer_credential=cred(floor.dealer),
-        supervisor_credential=cred(floor.manager),
+        dealer=sig(floor.dealer),
+        supervisor=sig(floor.manager),
     )
 
 
@@ -55,11 +55,10 @@ def slip(floor, people, kind, chips):
         table_id=floor.table.pk,
         shift_id=floor.shift.pk,
         chips=chips,
-        requester_credential=cred(floor.manager),
     )
-    cage, table_side = cred(people.cashier), cred(floor.dealer)
-    s = slips.slip_issue(actor=floor.manager, slip_id=s.pk, credential=cage if kind == "fill" else table_side)
-    return slips.slip_receive(actor=floor.manager, slip_id=s.pk, credential=table_side if kind == "fill" else cage)
+    cage, table_side = sig(people.cashier), sig(floor.dealer)
+    s = slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=cage if kind == "fill" else table_side)
+    return slips.slip_receive(actor=floor.manager, slip_id=s.pk, signer=table_side if kind == "fill" else cage)
 
 
 def work_the_shift(floor):
@@ -73,13 +72,13 @@ def work_the_shift(floor):
         shift_id=floor.shift.pk,
         player="P. Smith",
         amount=20_000,
-        supervisor_credential=cred(floor.manager),
-        dealer_credential=cred(floor.dealer),
+        supervisor=sig(floor.manager),
+        dealer=sig(floor.dealer),
     )
     play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 1000), (3, "tie", 500)], BANKER_WINS)
     play_round(floor.table, floor.dealer, [(4, "player", 10_000)], BANKER_WINS)
     slips.marker_pay(
-        actor=floor.manager, marker_id=marker.pk, amount=5_000, at_table=True, credential=cred(floor.dealer)
+        actor=floor.manager, marker_id=marker.pk, amount=5_000, at_table=True, signer=sig(floor.dealer)
     )
     count(floor, CountKind.CLOSER, CLOSER)
     counts.drop_count_record(
@@ -89,8 +88,8 @@ def work_the_shift(floor):
         cash=60_000,
         chips=0,
         markers=20_000,
-        counter_one_credential=cred(floor.accountant),
-        counter_two_credential=cred(people.counter),
+        counter_one=sig(floor.accountant),
+        counter_two=sig(people.counter),
     )
     return people
 
@@ -174,9 +173,8 @@ def test_close_refuses_while_a_slip_is_in_transit(floor):
         table_id=floor.table.pk,
         shift_id=floor.shift.pk,
         chips={"2500": 4},
-        requester_credential=cred(floor.manager),
     )
-    slips.slip_issue(actor=floor.manager, slip_id=s.pk, credential=cred(people.cashier))
+    slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=sig(people.cashier))
     count(floor, CountKind.CLOSER, OPENER)
     counts.drop_count_record(
         actor=floor.manager,
@@ -185,8 +183,8 @@ def test_close_refuses_while_a_slip_is_in_transit(floor):
         cash=0,
         chips=0,
         markers=0,
-        counter_one_credential=cred(floor.manager),
-        counter_two_credential=cred(people.counter),
+        counter_one=sig(floor.manager),
+        counter_two=sig(people.counter),
     )
     with pytest.raises(CloseRefused) as refused:
         shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
@@ -228,8 +226,8 @@ def test_next_shift_opener_rolls_from_the_closer_or_reports_a_discrepancy(floor,
         cash=0,
         chips=0,
         markers=0,
-        counter_one_credential=cred(floor.manager),
-        counter_two_credential=cred(floor.accountant),
+        counter_one=sig(floor.manager),
+        counter_two=sig(floor.accountant),
     )
     shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=swing.pk)
     settings.CROUPIER = {**settings.CROUPIER, "COUNT_DISCREPANCY_REPORT": 2_000}

@@ -72,6 +72,15 @@ class Screens:
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    def shots(self, page: Any, name: str, layout: list[str]) -> None:
+        """The page checked (every control named, no overlap, no sideways scroll) and shot at both sizes."""
+        assert_labelled(page)
+        for size in (TABLET, PHONE):
+            page.set_viewport_size(size)
+            assert_layout(page, layout)
+            self.shot(page, name)
+        page.set_viewport_size(TABLET)
+
     def close(self) -> None:
         for context in self.contexts:
             context.close()

@@ -1,16 +1,19 @@
-"""schemathesis against ``/api/schema/``: generated requests, as a dealer and as a pit manager.
+"""schemathesis against ``/api/schema/``: generated requests, as every role.
 
 Every operation of the published schema gets valid (positive) and invalid (negative) generated
-requests; each is sent once with a dealer's token and once with a pit manager's. No answer may be
-a 500, and every answer must match the schema: a documented status code, the documented content
-type and headers, a body that validates. The run is bounded and deterministic (derandomized
-Hypothesis), and it must send at least 1,000 requests.
+requests; each is sent once with the token of each role (dealer, pit manager, accountant, auditor,
+compliance, admin). No answer may be a 500, and every answer must match the schema: a documented
+status code, the documented content type and headers, a body that validates. The run is bounded and
+deterministic (derandomized Hypothesis), and it must send at least 1,000 requests. The one operation
+left out is the revocation of one's own token (it would sign the role out of the rest of the run;
+tests/integrity/test_lockout.py tests it).
 """
 
 from __future__ import annotations
 
 import collections
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -31,10 +34,14 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from casino.core.roles import Role
+from tests.factories import UserFactory
+
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
           response_schema_conformance]
-EXAMPLES_PER_OPERATION = 4  # per generation mode; each example is sent twice (two roles)
+EXAMPLES_PER_OPERATION = 4  # per generation mode; each example is sent once per role
 MIN_REQUESTS = 1000
+LEFT_OUT = {"POST /api/auth/token/revoke/"}
 
 
 @pytest.fixture
@@ -65,7 +72,11 @@ def _exercise(operation: Any, mode: GenerationMode, roles: dict[str, str], sent:
     def exercise(case: Any) -> None:
         # not_a_server_error is among the checks: a 500 is a failure like any schema violation
         for role, token in roles.items():
+            # a fresh Idempotency-Key per request, as every client sends: generated keys repeat (a short
+            # string), and a repeated key with another body is only ever the 409 it should be
             headers = {"Authorization": f"Token {token}"}
+            if case.method.upper() != "GET":
+                case.headers = {**(case.headers or {}), "Idempotency-Key": uuid.uuid4().hex}
             response = case.call(headers=headers)
             sent[response.status_code] += 1
             try:
@@ -77,17 +88,21 @@ def _exercise(operation: Any, mode: GenerationMode, roles: dict[str, str], sent:
     return exercise
 
 
-def test_generated_requests_as_dealer_and_pit_manager_get_no_500_and_match_the_schema(floor, in_process_wsgi):
-    # given the published schema and two signed-in roles
+def test_generated_requests_as_every_role_get_no_500_and_match_the_schema(floor, in_process_wsgi):
+    # given the published schema and a signed-in user of every role
     schema = schemathesis.openapi.from_wsgi("/api/schema/", in_process_wsgi)
-    roles = {"dealer": Token.objects.create(user=floor.dealer).key,
-             "pit_manager": Token.objects.create(user=floor.manager).key}
+    compliance = UserFactory(username="compliance", roles=[Role.COMPLIANCE])
+    users = {"dealer": floor.dealer, "pit_manager": floor.manager, "accountant": floor.accountant,
+             "auditor": floor.auditor, "compliance": compliance, "admin": floor.admin}
+    roles = {role: Token.objects.create(user=user).key for role, user in users.items()}
     sent = collections.Counter()
     failures: dict[tuple[str, str, int], str] = {}
 
     # when every operation is sent generated valid and invalid requests as each role
     for result in schema.get_all_operations():
         operation = result.ok()
+        if operation.label in LEFT_OUT:
+            continue
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             try:
                 _exercise(operation, mode, roles, sent, failures)()
@@ -95,5 +110,7 @@ def test_generated_requests_as_dealer_and_pit_manager_get_no_500_and_match_the_s
                 pass  # nothing invalid can be generated for an operation without inputs
 
     # then at least 1,000 requests, none a 500 and none breaking the schema
+    print(f"schemathesis: {sum(sent.values())} requests as {len(roles)} roles; by status {dict(sorted(sent.items()))}")
     assert sum(sent.values()) >= MIN_REQUESTS, sent
+    assert not [code for code in sent if code >= 500], sent
     assert not failures, "\n".join(f"{k[0]}: {k[1]} ({k[2]}) e.g. {v}" for k, v in sorted(failures.items()))

@@ -7,11 +7,11 @@ import datetime as dt
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from casino.audit.models import AuditRecord
 from casino.core.models import LoginThrottle
 from tables.models import Round
+from tests.client import APIClient
 
 TOKEN_URL = "/api/auth/token/"
 
@@ -41,7 +41,7 @@ def test_a_wrong_password_is_a_clear_400_and_audited(floor):
     assert answer.status_code == 400
     assert answer.json()["error"]["code"] == "invalid_credentials"
     assert _actions("auth.login_failed") == ["auth.login_failed"]
-    assert LoginThrottle.objects.get(key="user:dealer").failures == 1
+    assert LoginThrottle.objects.get(key="user:dealer|10.9.8.7").failures == 1
 
 
 def test_repeated_failures_lock_the_username_out_even_for_the_right_password(floor, settings):
@@ -61,7 +61,8 @@ def test_repeated_failures_lock_the_username_out_even_for_the_right_password(flo
     assert _actions("auth.login_failed", "auth.lockout") == ["auth.login_failed"] * 4 + ["auth.lockout"] + \
         ["auth.login_failed"] * 2
     lockout = AuditRecord.objects.get(action="auth.lockout")
-    assert (lockout.object_id, lockout.after["scope"], lockout.after["failures"]) == ("dealer", "username", 5)
+    assert (lockout.object_id, lockout.after["scope"], lockout.after["failures"], lockout.after["address"]) == (
+        "dealer", "username_at_address", 5, "10.9.8.7")
     # and another account is not affected
     assert _token(client, "pm", "pass").status_code == 200
 
@@ -73,11 +74,12 @@ def test_the_lockout_ends_and_a_success_clears_the_count(floor, settings):
         _token(client, "dealer", f"guess{i}")
     assert _token(client, "dealer", "pass").status_code == 429
     # when the lockout time has passed
-    LoginThrottle.objects.filter(key="user:dealer").update(locked_until=timezone.now() - dt.timedelta(seconds=1),
-                                                           window_started_at=timezone.now() - dt.timedelta(hours=1))
+    LoginThrottle.objects.filter(key="user:dealer|10.9.8.7").update(
+        locked_until=timezone.now() - dt.timedelta(hours=1), window_started_at=timezone.now() - dt.timedelta(hours=2),
+        last_failure_at=timezone.now() - dt.timedelta(hours=2))
     # then the right password works and the count starts again
     assert _token(client, "dealer", "pass").status_code == 200
-    assert not LoginThrottle.objects.filter(key="user:dealer").exists()
+    assert not LoginThrottle.objects.filter(key="user:dealer|10.9.8.7").exists()
 
 
 def test_one_address_spraying_many_usernames_is_locked_out(floor, settings):

@@ -275,7 +275,8 @@ def test_a_cash_transaction_recorder_gets_the_line_back_not_the_log(floor, manag
     anonymous = manager_api.post("/api/cash-transactions/", {"kind": "buy_in", "amount": 10_000}, format="json")
     assert anonymous.json()["error"]["code"] == "description_required"
     assert CashTransaction.objects.count() == 1
-    assert IdempotencyRecord.objects.count() == 0
+    # every write carries an Idempotency-Key: the one that succeeded keeps its answer (the line), the refused none
+    assert list(IdempotencyRecord.objects.values_list("response_body", flat=True)) == [recorded.json()]
 
 
 def test_compliance_reads_the_log_the_day_totals_and_the_report_lines(floor):

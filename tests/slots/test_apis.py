@@ -88,7 +88,7 @@ def test_the_roles_decide_who_reads_and_who_writes(floor):
         for url in ("/api/slots/machines/", "/api/slots/progressives/", "/api/slots/readings/",
                     "/api/slots/bonus-meters/", "/api/slots/hold/", "/api/slots/liabilities/"):
             assert client.get(url).status_code == code, (user.username, url)
-    from rest_framework.test import APIClient
+    from tests.client import APIClient
 
     assert APIClient().get("/api/slots/machines/").status_code in (401, 403)
     # admins write
@@ -126,7 +126,7 @@ def test_a_retried_reading_is_recorded_once(floor):
         ({"drop": None}, 400, "invalid", "drop"),
         ({"read_at": "yesterday"}, 400, "invalid", "read_at"),
         ({"ram_clear": True}, 400, "reason_required", "reason"),
-        ({"supervisor": "E00001"}, 400, "supervisor_unexpected", "supervisor"),
+        ({"supervisor": {"username": "pm2", "password": "pass"}}, 400, "supervisor_unexpected", "supervisor"),
         ({"coin_out": 1}, 409, "meter_backwards", "coin_out"),
     ],
 )

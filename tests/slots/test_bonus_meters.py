@@ -11,6 +11,7 @@ from casino.audit.models import AuditRecord
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from slots.models import BonusMeter, BonusMeterEvent
 from slots.services import bonus
+from tests.accounting.helpers import sig
 from tests.slots.helpers import assert_ledger_balanced, balance, entries, machine
 
 PIGGY = "slots:machine:S-1001:bonus:piggy_bank"
@@ -86,12 +87,12 @@ def test_releasing_credits_owed_needs_another_supervisor(floor):
         bonus.bonus_meter_reset(meter_id=meter.pk, reason="wrong entry", actor=floor.manager)
     with pytest.raises(InvalidInput) as self_signed:
         bonus.bonus_meter_reset(meter_id=meter.pk, reason="wrong entry", actor=floor.manager,
-                                supervisor=floor.manager.staff.employee_id)
-    assert (unsigned.value.code, self_signed.value.code) == ("credential_required", "same_signer")
+                                supervisor=sig(floor.manager))
+    assert (unsigned.value.code, self_signed.value.code) == ("signature_required", "same_signer")
     assert _state(meter) == before
     # when another pit manager signs
     event = bonus.bonus_meter_reset(meter_id=meter.pk, reason="wrong entry", actor=floor.manager,
-                                    supervisor=floor.other_manager.staff.employee_id)
+                                    supervisor=sig(floor.other_manager))
     # then the 50 credits above the reset value go back to the house
     assert (event.kind, event.released, event.supervisor) == ("reset", 1_250, floor.other_manager.staff)
     assert entries(event.transaction) == {"slots:machine:S-1001:seed": -1_250, PIGGY: 1_250}

@@ -15,6 +15,7 @@ from casino.audit.models import AuditRecord
 from casino.errors import Conflict, Forbidden, InvalidInput
 from slots.models import MeterReading, Progressive, ProgressiveContribution
 from slots.services import machines as machine_services
+from tests.accounting.helpers import sig
 from tests.factories import UserFactory
 from tests.slots.helpers import (
     CRAZY_DRAGON_RESET,
@@ -127,18 +128,18 @@ def test_a_ram_clear_needs_a_reason_and_another_supervisor(floor):
     later = {"coin_in": 20_000, "coin_out": 15_000, "jackpots": 0, "games": 40, "drop": 10_000, "ram_clear": True}
     # when the clear is entered without a reason, without a supervisor, signed by the recorder, or by a dealer
     refusals = []
-    for extra in ({"supervisor": floor.other_manager.staff.employee_id},
+    for extra in ({"supervisor": sig(floor.other_manager)},
                   {"reason": "board swap"},
-                  {"reason": "board swap", "supervisor": floor.manager.staff.employee_id},
-                  {"reason": "board swap", "supervisor": floor.dealer.staff.employee_id}):
+                  {"reason": "board swap", "supervisor": sig(floor.manager)},
+                  {"reason": "board swap", "supervisor": sig(floor.dealer)}):
         with pytest.raises(InvalidInput) as refused:
             read(m, floor.manager, **later, **extra)
         refusals.append(refused.value.code)
     # then each is refused and nothing changed
-    assert refusals == ["reason_required", "credential_required", "same_signer", "signer_role"]
+    assert refusals == ["reason_required", "signature_required", "same_signer", "signer_role"]
     assert _state(p) == before
     # when another pit manager signs it with a reason
-    r = read(m, floor.manager, **later, reason="board swap", supervisor=floor.other_manager.staff.employee_id)
+    r = read(m, floor.manager, **later, reason="board swap", supervisor=sig(floor.other_manager))
     # then the meters count from zero again: the differences are the reading itself
     assert (r.ram_clear, r.supervisor, r.d_coin_in, r.d_coin_out, r.d_games_played) == (
         True, floor.other_manager.staff, 20_000, 15_000, 40)
@@ -152,7 +153,7 @@ def test_a_ram_clear_where_no_meter_went_down_is_refused(floor):
     read(m, floor.manager, 1_000)
     before = _state()
     with pytest.raises(Conflict) as refused:
-        read(m, floor.manager, 2_000, ram_clear=True, reason="x", supervisor=floor.other_manager.staff.employee_id)
+        read(m, floor.manager, 2_000, ram_clear=True, reason="x", supervisor=sig(floor.other_manager))
     assert refused.value.code == "not_a_ram_clear"
     assert _state() == before
 
@@ -160,7 +161,7 @@ def test_a_ram_clear_where_no_meter_went_down_is_refused(floor):
 def test_the_first_reading_cannot_be_a_ram_clear(floor):
     m = machine(floor.manager)
     with pytest.raises(InvalidInput) as refused:
-        read(m, floor.manager, 0, ram_clear=True, reason="x", supervisor=floor.other_manager.staff.employee_id)
+        read(m, floor.manager, 0, ram_clear=True, reason="x", supervisor=sig(floor.other_manager))
     assert refused.value.code == "ram_clear_without_reading"
     assert MeterReading.objects.count() == 0
 

@@ -7,6 +7,7 @@ import pytest
 from casino.audit.models import AuditRecord
 from tables.models import Round, RoundEvent, Settlement
 from tables.services.rounds import round_document
+from tests.client import APIClient
 from tests.fixtures import as_user
 from tests.tables.helpers import counts, open_round
 
@@ -79,16 +80,18 @@ def test_undoing_the_only_card_reopens_the_deal(floor, dealer_api):
     "approval",
     [
         {"approver_username": "pm", "approver_password": "wrong"},
+        {"approver_username": "pm", "approver_pin": "9999"},
         {"approver_username": "nosuchuser", "approver_password": "pass"},
     ],
 )
-def test_a_wrong_supervisor_password_is_refused_and_audited_as_a_failed_sign_in(floor, dealer_api, approval):
+def test_a_wrong_supervisor_password_is_refused_and_audited_as_a_refused_signature(floor, dealer_api, approval):
     # given two cards dealt
     url = dealt(dealer_api, floor.table, ["9S", "KH"])
     before = counts()
-    # when the approval's username or password is wrong
+    # when the approval's username, password or PIN is wrong
     response = dealer_api.post(f"{url}/events/undo/", approval, format="json", HTTP_IDEMPOTENCY_KEY="undo-1")
-    # then 403 naming the problem; the round is unchanged; the attempt is audited like a failed sign-in
+    # then 403 naming the problem; the round is unchanged; the attempt is audited as a refused signature
+    # by the dealer who typed it (not as a failed sign-in of the supervisor)
     assert response.status_code == 403, response.json()
     assert response.json()["error"] == {
         "code": "approval_refused",
@@ -99,23 +102,32 @@ def test_a_wrong_supervisor_password_is_refused_and_audited_as_a_failed_sign_in(
     after = counts()
     assert after == {**before, "AuditRecord": before["AuditRecord"] + 1}
     failed = AuditRecord.objects.order_by("-id").first()
-    assert (failed.action, failed.after) == ("auth.login_failed", {"username": approval["approver_username"]})
+    assert (failed.action, failed.actor_username, failed.after) == (
+        "signature.refused", "dealer",
+        {"signer": approval["approver_username"], "field": "approver_password", "locked_until": None})
     assert RoundEvent.objects.filter(undone_at__isnull=False).count() == 0
 
 
-def test_repeated_wrong_approvals_lock_the_supervisor_out_like_a_sign_in(floor, dealer_api, settings):
-    limit = getattr(settings, "LOGIN_FAILURE_LIMIT", None)
-    if limit is None:
-        pytest.skip("no sign-in lockout configured")
+def test_repeated_wrong_approvals_slow_the_dealer_down_never_lock_the_supervisor_out(floor, dealer_api, settings):
+    # given the signature limit, and a dealer sending wrong passwords for the pit manager
+    settings.SIGNATURE_FAILURE_LIMIT = 3
     url = dealt(dealer_api, floor.table, ["9S", "KH"])
     wrong = {"approver_username": "pm", "approver_password": "wrong"}
-    for _ in range(limit):
-        assert dealer_api.post(f"{url}/events/undo/", wrong, format="json").status_code == 403
-    # the right password is refused too while the lockout lasts
+    statuses = [dealer_api.post(f"{url}/events/undo/", wrong, format="json").status_code for _ in range(3)]
+    assert statuses == [403, 403, 403]
+    # then this dealer's approvals by that supervisor wait, even with the right password: 429 with Retry-After
     response = dealer_api.post(f"{url}/events/undo/", APPROVAL, format="json")
-    assert response.status_code == 403
-    assert response.json()["error"]["code"] == "approval_refused"
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "signature_locked"
+    assert 1 <= int(response["Retry-After"]) <= settings.SIGNATURE_LOCKOUT_SECONDS
     assert RoundEvent.objects.filter(undone_at__isnull=False).count() == 0
+    assert AuditRecord.objects.filter(action="signature.lockout").count() == 1
+    # and the pit manager still signs in, and still approves at another dealer's table
+    assert APIClient().post("/api/auth/token/", {"username": "pm", "password": "pass"}, format="json",
+                            REMOTE_ADDR="10.1.1.1").status_code == 200
+    floor.other_table.pit.managers.add(floor.manager)
+    other = dealt(as_user(floor.other_dealer), floor.other_table, ["9S", "KH"])
+    assert as_user(floor.other_dealer).post(f"{other}/events/undo/", APPROVAL, format="json").status_code == 200
 
 
 @pytest.mark.parametrize(

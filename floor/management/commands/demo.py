@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 
 from accounting.demo import play_day
 from slots.demo import build_slot_floor
-from tables.demo import DEMO_PASSWORD, build_demo_floor
+from tables.demo import DEMO_PASSWORD, DEMO_PIN, build_demo_floor
 from tables.models import Round
 
 
@@ -56,7 +56,7 @@ class Command(BaseCommand):
                 f"{day.voids} voided rounds; {len(day.shifts) - 1} shifts closed and reconciled; "
                 f"{day.checkpoints} audit checkpoints signed"
             )
-        self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
+        self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}; signing PIN for all: {DEMO_PIN}):")
         for username, user in demo.users.items():
             roles = ", ".join(user.groups.values_list("name", flat=True))
             table = user.assignments.filter(shift=demo.shift).select_related("table").first()

@@ -4,7 +4,8 @@
  *
  * Fields: data-type="int" → a whole number; data-type="money" → a decimal amount turned into minor units
  * exactly (text arithmetic, no floats; the form's data-digits decimals); a checkbox → true/false; a multiple
- * select → a list; empty fields are left out. "{name}" in the form's data-api is filled from the field of that name. */
+ * select → a list; empty fields are left out; a dotted name ("supervisor.pin") goes into an object ("supervisor").
+ * "{name}" in the form's data-api is filled from the field of that name. */
 (() => {
   "use strict";
 
@@ -54,6 +55,12 @@
       } else {
         body[el.name] = text;
       }
+    }
+    for (const name of Object.keys(body)) { // "supervisor.username" → body.supervisor.username
+      const [outer, inner] = name.split(".");
+      if (inner === undefined) continue;
+      body[outer] = { ...(body[outer] || {}), [inner]: body[name] };
+      delete body[name];
     }
     let url = form.dataset.api;
     url = url.replace(/\{(\w+)\}/g, (_, name) => {
