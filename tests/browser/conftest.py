@@ -139,3 +139,15 @@ def assert_labelled(page: Any) -> None:
                       || el.getAttribute('aria-labelledby') || el.getAttribute('title')))
       .map(el => el.outerHTML.slice(0, 80))""")
     assert missing == []
+
+
+def axe_violations(page: Any) -> list[str]:
+    """Serious and critical axe-core violations on the page as it is now (axe-playwright-python)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -8,23 +8,11 @@ from playwright.sync_api import expect
 
 from casino.audit.models import AuditRecord
 from tables.models import Bet, BetWithdrawal, Round
-from tests.browser.conftest import PHONE, TABLET
+from tests.browser.conftest import PHONE, TABLET, axe_violations
 from tests.browser.dealer_steps import button, close_betting, idle, open_round, place_bet, say
 from tests.tables.helpers import counts
 
 pytestmark = pytest.mark.browser
-
-
-def axe_violations(page) -> list[str]:
-    """Serious and critical axe-core violations on the page as it is now."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_a_bet_over_the_limit_is_refused_at_placement_in_the_dealers_words(screens, floor):

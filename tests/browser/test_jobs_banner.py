@@ -10,21 +10,12 @@ from playwright.sync_api import expect
 
 from accounting.models import Alert, ExportStatus, ReportExport
 from casino.ops.tasks import check_jobs
-from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout
+from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout, axe_violations
 from tests.ops.helpers import heartbeat
 
 RECONCILE = "accounting.reconcile_due_shifts"
 pytestmark = pytest.mark.browser
 LAYOUT = ["header.app nav a", "header.app button", "h1", ".jobs-banner h2", ".jobs-banner li", "main h2"]
-
-
-def axe_violations(page) -> list[str]:
-    """Serious and critical axe-core violations on the page as it is now."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 @pytest.fixture

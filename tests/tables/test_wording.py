@@ -15,7 +15,7 @@ from tables.models import RoundStatus
 
 ROOT = Path(__file__).resolve().parents[2]
 # where refusals come from: the engines, the services, the API and access checks of the floor, and casino
-SOURCES = ["tables/engines", "tables/services", "tables/access.py", "tables/apis.py", "tables/views.py",
+SOURCES = ["tables/engines", "tables/services", "tables/access.py", "tables/apis.py", "floor/views.py",
            "tables/selectors.py", "casino"]
 RAISERS = {"EngineError", "DomainError", "InvalidInput", "Forbidden", "NotFound", "Conflict", "Unavailable"}
 DEFAULT_CODES = {"DomainError": "invalid", "InvalidInput": "invalid", "Forbidden": "forbidden",
