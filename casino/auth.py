@@ -53,15 +53,15 @@ from casino.core.models import LoginThrottle
 from casino.errors import InvalidInput
 from casino.exceptions import error_body
 from casino.idempotency import idempotent
+from casino.proxies import client_address_of
 
 NO_ADDRESS = "-"
 
 
 def client_address(request: Any) -> str | None:
-    """The address a request came from: the one place that decides it (a trusted proxy's
-    ``X-Forwarded-For`` is a later extension of this function alone)."""
+    """The address a request came from: behind a trusted proxy, the client's (casino/proxies.py)."""
     if request is not None and getattr(request, "META", None) is not None:
-        return request.META.get("REMOTE_ADDR")
+        return client_address_of(request.META)
     return current().client_addr
 
 

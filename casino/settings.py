@@ -13,6 +13,7 @@ import dj_database_url
 
 from casino import task_names
 from casino.env import EnvError, env_bool, env_int, env_list, env_str
+from casino.proxies import parse_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -315,6 +316,13 @@ X_FRAME_OPTIONS = "DENY"
 
 # -- Sign-in and browser protections (casino/auth.py, casino/security.py) --------------------------
 AUTHENTICATION_BACKENDS = ["casino.auth.LockoutBackend"]
+# Proxies (addresses or networks) whose X-Forwarded-For is believed: behind them the client is the rightmost
+# hop that is not one of them (casino/proxies.py); from anyone else the header is ignored. Empty: REMOTE_ADDR.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+try:
+    parse_networks(TRUSTED_PROXIES)
+except ValueError as exc:
+    raise EnvError(f"TRUSTED_PROXIES={','.join(TRUSTED_PROXIES)!r}: {exc}") from None
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username from one address
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)  # per client address
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # quiet seconds that reset a count

@@ -40,6 +40,7 @@ from casino.core.models import LoginThrottle
 from casino.exceptions import error_body
 from casino.ops import registry, status
 from casino.ops.jobs import BEAT
+from casino.proxies import client_address_of
 
 log = logging.getLogger("croupier.ops")
 
@@ -194,7 +195,7 @@ def metrics_allowed(request: HttpRequest) -> bool:
     if token and header.startswith("Bearer ") and hmac.compare_digest(header[7:].strip().encode(), token.encode()):
         return True
     try:
-        addr = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+        addr = ipaddress.ip_address(client_address_of(request.META) or "")
     except ValueError:
         return False
     return any(addr in network for network in _networks())

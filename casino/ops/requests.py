@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 
 from casino.context import serving
 from casino.ops.metrics import observe_request
+from casino.proxies import client_address_of
 
 log = logging.getLogger("croupier.request")
 
@@ -82,7 +83,7 @@ class RequestTelemetryMiddleware:
             fields = {"request_id": rid, "method": request.method, "path": request.path, "view": view,
                       "status": response.status_code, "duration_ms": round(seconds * 1000, 1),
                       "user": _user(request), "table": table, "round": round_,
-                      "client_addr": request.META.get("REMOTE_ADDR", "")}
+                      "client_addr": client_address_of(request.META) or ""}
             level = logging.ERROR if response.status_code >= 500 else logging.INFO
             log.log(level, "%s %s %s", request.method, request.path, response.status_code,
                     extra={"croupier": fields})
