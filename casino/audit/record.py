@@ -65,6 +65,25 @@ def canonical_text(chain: str, seq: int, created_at: str, actor_id: int | None, 
             f'{rid}"seq":{int(seq)},"table_code":{s(table_code)}}}')
 
 
+def canonical_parts(chain: str, created_at: str, actor_id: int | None, actor_username: str, actor_role: str,
+                    client_addr: str, device: str, channel: str, action: str, object_type: str, object_id: str,
+                    table_code: str, before_text: str, after_text: str,
+                    request_id: str = "") -> tuple[str, str, str]:
+    """The canonical text of a record not yet written, around the two values only its chain's head
+    decides: ``head + prev_hash + middle + str(seq) + tail`` is :func:`canonical_text` (held byte for
+    byte equal to it by a property test). ``before_text``/``after_text`` are the values' :func:`json_text`.
+    The writer hands the three parts to PostgreSQL, which appends the record and hashes it in the one
+    statement that reads the head (casino/audit/services.py)."""
+    s = encode_basestring
+    head = (f'{{"action":{s(action)},"actor_id":{"null" if actor_id is None else int(actor_id)},'
+            f'"actor_role":{s(actor_role)},"actor_username":{s(actor_username)},"after":{after_text},'
+            f'"before":{before_text},"chain":{s(chain)},"channel":{s(channel)},'
+            f'"client_addr":{s(client_addr)},"created_at":{s(created_at)},"device":{s(device)},'
+            f'"object_id":{s(object_id)},"object_type":{s(object_type)},"prev_hash":"')
+    rid = f'"request_id":{s(request_id)},' if request_id else ""
+    return head, f'",{rid}"seq":', f',"table_code":{s(table_code)}}}'
+
+
 def record_hash(*values: Any) -> str:
     """SHA-256 (hex) of the canonical text of the :data:`HASHED` values, in that order."""
     return hashlib.sha256(canonical_text(*values).encode()).hexdigest()

@@ -7,6 +7,8 @@ wait for each other (a transaction-scoped advisory lock on PostgreSQL; SQLite ha
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import zlib
 from typing import Any
@@ -51,26 +53,84 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_log must be called inside the transaction of the change it records")
     chain = chain or (chain_for_table(table_code) if table_code else CASINO_CHAIN)
-    _lock_chain(chain)
-    # written once, not built by the ORM: every audited request reads its chain's head (casino/core/sql.py)
-    last = sql.fetch_one(f"SELECT seq, hash FROM {sql.table(AuditRecord)} WHERE chain = %s ORDER BY seq DESC LIMIT 1",
-                         [chain])
-    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS)
     ctx = current()
     user = actor if getattr(actor, "pk", None) is not None else None
     # No actor is the system (a job, a command); an actor without an account is someone
     # unauthenticated (a failed login).
     role = primary_role(user) if user is not None or actor is None else "anonymous"
     rec = AuditRecord(
-        chain=chain, seq=seq, created_at=timezone.now(), actor=user,
+        chain=chain, created_at=timezone.now(), actor=user,
         actor_username=getattr(user, "username", "") or "", actor_role=role,
         client_addr=ctx.client_addr or "", device=ctx.device or "", channel=ctx.channel,
         action=action, object_type=object_type, object_id=str(object_id), table_code=table_code,
-        before=_jsonable(before), after=_jsonable(after), prev_hash=prev_hash, request_id=request_id(),
+        before=_jsonable(before), after=_jsonable(after), request_id=request_id(),
     )
-    rec.hash = compute_hash(rec)
     note(table=table_code, round=object_id if object_type == "round" else None)  # for the request's log line
-    return sql.insert(rec)  # every audited change inserts one: written once (casino/core/sql.py)
+    if connection.vendor == "postgresql":
+        return _append(rec)
+    _lock_chain(chain)
+    last = sql.fetch_one(f"SELECT seq, hash FROM {sql.table(AuditRecord)} WHERE chain = %s ORDER BY seq DESC LIMIT 1",
+                         [chain])
+    rec.seq, rec.prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS)
+    rec.hash = compute_hash(rec)
+    return sql.insert(rec)
+
+
+# -- PostgreSQL: one round trip per record ------------------------------------------------------------------
+#
+# Every audited change appends a record, so what that costs is added to every card and every settlement.
+# Three statements (lock the chain, read its head, insert) were three round trips and two parses. Here the
+# lock and the append are one query string sent at once (Django's client-side binding runs both in one
+# round trip; each statement still takes its own snapshot, so the head is read *after* the lock is held, as
+# before): the INSERT reads the chain's last seq and hash itself and hashes the record with PostgreSQL's
+# sha256 over the canonical text that Python prepared around those two values (record.canonical_parts).
+# Python then recomputes the same hash from the returned seq and prev_hash and refuses the transaction if
+# the two differ, so a record is never written with a hash the canonical form (and the verifier) would not
+# give it. Invariants unchanged: (chain, seq) unique, seq in commit order under the lock, append-only
+# triggers on the table.
+
+_APPEND_COLUMNS = ("chain", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
+                   "channel", "action", "object_type", "object_id", "table_code")
+
+
+@functools.cache
+def _append_sql(table: str) -> str:
+    values = ", ".join(["%s"] * len(_APPEND_COLUMNS))
+    return (
+        "SELECT pg_advisory_xact_lock(%s, %s); "
+        f"INSERT INTO {table} ({', '.join(_APPEND_COLUMNS)}, before, after, request_id, seq, prev_hash, hash) "
+        f"SELECT {values}, %s::jsonb, %s::jsonb, %s, h.seq + 1, h.hash, "
+        "encode(sha256(convert_to(%s || h.hash || %s || (h.seq + 1)::text || %s, 'UTF8')), 'hex') "
+        "FROM (SELECT coalesce(l.seq, 0) AS seq, coalesce(l.hash, %s) AS hash FROM (SELECT 1) o "
+        f"LEFT JOIN LATERAL (SELECT seq, hash FROM {table} WHERE chain = %s ORDER BY seq DESC LIMIT 1) l ON true) h "
+        "RETURNING id, seq, prev_hash, hash")
+
+
+def _append(rec: AuditRecord) -> AuditRecord:
+    created_at = rec.created_at.isoformat()
+    before_text, after_text = record.json_text(rec.before), record.json_text(rec.after)
+    head, middle, tail = record.canonical_parts(
+        rec.chain, created_at, rec.actor_id, rec.actor_username, rec.actor_role, rec.client_addr, rec.device,
+        rec.channel, rec.action, rec.object_type, rec.object_id, rec.table_code, before_text, after_text,
+        rec.request_id)
+    params = [0x0A0D17, zlib.crc32(rec.chain.encode()) - 2**31,
+              rec.chain, rec.created_at, rec.actor_id, rec.actor_username, rec.actor_role, rec.client_addr,
+              rec.device, rec.channel, rec.action, rec.object_type, rec.object_id, rec.table_code,
+              None if rec.before is None else before_text, None if rec.after is None else after_text,
+              rec.request_id, head, middle, tail, GENESIS, rec.chain]
+    with connection.cursor() as cursor:
+        cursor.execute(_append_sql(sql.table(AuditRecord)), params)
+        cursor.nextset()  # past the lock's empty row
+        row = cursor.fetchone()
+    assert row is not None  # INSERT … SELECT from one row
+    rec.id, rec.seq, rec.prev_hash, rec.hash = row
+    expected = hashlib.sha256(f"{head}{rec.prev_hash}{middle}{rec.seq}{tail}".encode()).hexdigest()
+    if rec.hash != expected:
+        raise RuntimeError(f"audit record {rec.chain}#{rec.seq} was hashed by the database as {rec.hash}, not as "
+                           f"its canonical form gives ({expected}): is the database's encoding UTF8?")
+    rec._state.adding = False
+    rec._state.db = connection.alias
+    return rec
 
 
 def audit_export_logged(actor: Any, report: str, filters: Any = None, *, rows: int | None = None) -> AuditRecord:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.audit.record import PG_CREATED_AT, canonical_text
+from casino.audit.record import PG_CREATED_AT, canonical_parts, canonical_text, json_text
 
 text = st.text(max_size=12)
 json_values = st.recursive(
@@ -37,6 +38,34 @@ def test_canonical_text_is_byte_for_byte_the_canonical_form(chain, seq, actor_id
                           action, object_type, object_id, table_code, before, after, prev_hash, request_id)
     # the form docs/audit.md states (and casino/audit/offline.py implements on its own)
     assert fast == json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # and the writer's three parts around the head's prev_hash and seq (casino/audit/services.py) are the same text
+    head, middle, tail = canonical_parts(chain, created_at, actor_id, actor_username, actor_role, client_addr,
+                                         device, channel, action, object_type, object_id, table_code,
+                                         json_text(before), json_text(after), request_id)
+    hex_hash = hashlib.sha256(prev_hash.encode()).hexdigest()  # a prev_hash is always a hex digest
+    assert f"{head}{hex_hash}{middle}{seq}{tail}" == canonical_text(
+        chain, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action,
+        object_type, object_id, table_code, before, after, hex_hash, request_id)
+
+
+def test_records_with_awkward_text_are_hashed_by_the_database_as_the_verifier_hashes_them(db):
+    """The writer's single statement hashes in PostgreSQL; quotes, backslashes, control characters and
+    non-ASCII text come out as the canonical form has them, and the chain verifies."""
+    from django.db import transaction
+
+    from casino.audit.models import AuditRecord
+    from casino.audit.services import audit_log
+    from casino.audit.verification import audit_verify
+
+    awkward = ["it's \\ \"quoted\"", "tab\there\nnew line\r\x01\x1f", "Ünïcødé ♠♥ 🂡 \u2028", "%s %(x)s %%", ""]
+    with transaction.atomic():
+        for word in awkward:
+            audit_log(actor=None, action=f"test.{word}"[:64], object_type="x", object_id=word[:64], table_code="T9",
+                      before={word: [word, 1.5, None, True]}, after={"k": word, "n": -(2**62), "e": {}})
+    records = AuditRecord.objects.filter(chain="table:T9").order_by("seq")
+    assert [r.seq for r in records] == [1, 2, 3, 4, 5]
+    assert [r.after["k"] for r in records] == awkward
+    assert audit_verify(trigger="test").ok
 
 
 def test_the_database_writes_the_time_as_python_does(db):
