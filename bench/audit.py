@@ -6,14 +6,19 @@ unless ``--keep``) on the PostgreSQL of the tests (``BENCH_DATABASE_URL`` to use
 it, and:
 
 1. writes ``records`` valid audit records over 24 chains with COPY (hashes computed here, chains
-   interleaved as tables write them), then times ``audit_verify`` over all of them — the same
-   service the job runs — against a baseline in the same run: streaming the same rows in the
-   same order without hashing (what the database and the driver cost alone);
+   interleaved as tables write them), then times ``audit_verify(full=True)`` over all of them — the
+   same service the job runs, with its default walkers (one per core) and with one — against a
+   baseline in the same run, taken before and after: reading the same rows in the same order through
+   the same reader (COPY, one connection) without hashing (what the database and the driver cost
+   alone); then signs every chain's head, appends 1 % more records and times the default
+   (incremental) verification, which reads only what follows the checkpoints;
 2. plays ``rounds`` baccarat rounds (open, three bets, close, six cards, settle with its ledger
    posting: 12 audited changes) through the services, alternately in blocks with ``audit_log``
-   as it is and replaced by a no-op, and reports rounds per second both ways.
+   as it is and replaced by a no-op, and reports rounds per second both ways and the audit's share
+   of an audited round's time.
 
-The last line printed is one JSON object. ``--keep`` leaves the database for inspection.
+The last line printed is one JSON object (``verify_per_s``, ``scan_per_s``, ``verify_over_scan``,
+``audit_share_of_round`` and the rest). ``--keep`` leaves the database for inspection.
 """
 
 from __future__ import annotations
@@ -102,7 +107,8 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
 
 
 def scan_rate() -> tuple[float, int]:
-    """Baseline: the same rows, same order, same snapshot and cursor, nothing computed."""
+    """Baseline: the same rows, in the same order, through the same reader (COPY of the stored columns, one
+    connection, in one snapshot), each row split into its columns; nothing computed."""
     from casino.audit.verification import _ordered_rows, _snapshot
 
     start = time.perf_counter()
@@ -114,12 +120,30 @@ def scan_rate() -> tuple[float, int]:
     return n / (time.perf_counter() - start), n
 
 
-def verify_rate() -> tuple[float, int, bool]:
+def verify_rate(*, workers: int = 0, full: bool = True) -> tuple[float, int, bool, int]:
+    """``audit_verify`` as the job runs it; ``workers`` walkers (0: the setting's default, one per core)."""
+    from django.conf import settings
+
     from casino.audit.verification import audit_verify
 
+    settings.AUDIT_VERIFY_WORKERS = workers
+    start = time.perf_counter()
+    result = audit_verify(trigger="bench", full=full)
+    return result.records / (time.perf_counter() - start), result.records, bool(result.ok), result.skipped
+
+
+def incremental(new_records: int, *, actor_id: int) -> tuple[float, int, int]:
+    """Sign every chain's head, append ``new_records``, verify as the hourly job does: seconds, records read,
+    records vouched for by the checkpoints."""
+    from casino.audit.verification import audit_checkpoint_create, audit_verify
+
+    audit_checkpoint_create()
+    generate(new_records, actor_id=actor_id, seed=11)
     start = time.perf_counter()
     result = audit_verify(trigger="bench")
-    return result.records / (time.perf_counter() - start), result.records, bool(result.ok)
+    if not result.ok:
+        raise SystemExit(f"incremental verification failed on generated data: {result.breaks[:1]}")
+    return time.perf_counter() - start, result.records, result.skipped
 
 
 def play_round(floor) -> None:
@@ -186,25 +210,42 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
     from django.core.management import call_command
     from django.db import transaction
 
+    from casino.audit.verification import verify_workers
+
     call_command("migrate", verbosity=0)
     with transaction.atomic():
         actor = get_user_model().objects.create(username="bench-dealer")
     out: dict[str, float] = {"records": records, "chains": len(CHAINS)}
     out["generate_records_per_s"] = generate(records, actor_id=actor.pk)
     out["scan_records_per_s"], scanned = scan_rate()
-    out["verify_records_per_s"], verified, ok = verify_rate()
+    out["verify_records_per_s"], verified, ok, _ = verify_rate()
     if not ok or verified != scanned:
         raise SystemExit(f"verification failed on generated data: ok={ok}, {verified} of {scanned} records")
-    out["verify_vs_scan_ratio"] = out["verify_records_per_s"] / out["scan_records_per_s"]
+    out["verify_one_walker_records_per_s"], _, ok1, _ = verify_rate(workers=1)
+    out["scan_again_records_per_s"], _ = scan_rate()  # the machine's load drifts: the baseline before and after
+    scan = (out["scan_records_per_s"] + out["scan_again_records_per_s"]) / 2
+    out["verify_vs_scan_ratio"] = out["verify_records_per_s"] / scan
+    out["verify_one_walker_vs_scan_ratio"] = out["verify_one_walker_records_per_s"] / scan
     out["verify_seconds"] = records / out["verify_records_per_s"]
+    out["workers"] = verify_workers()
+    new = max(1, records // 100)
+    out["incremental_new_records"] = new
+    out["incremental_seconds"], out["incremental_records_read"], out["incremental_records_vouched"] = \
+        incremental(new, actor_id=actor.pk)
     out["rounds"] = rounds_total
     with_audit, without_audit, audit_ms = round_rates(rounds_total)
     out["rounds_per_s_with_audit"] = with_audit
     out["rounds_per_s_without_audit"] = without_audit
     out["with_vs_without_ratio"] = with_audit / without_audit
     out["audit_overhead_pct"] = (without_audit / with_audit - 1) * 100
+    # the share of an audited round's time that the audit adds: (t_with - t_without) / t_with
+    out["audit_share_of_round_pct"] = (1 - with_audit / without_audit) * 100
     out["audit_log_ms_per_round"] = audit_ms
     out["audit_log_share_pct"] = audit_ms / 1000 * with_audit * 100
+    out["verify_per_s"] = out["verify_records_per_s"]
+    out["scan_per_s"] = scan
+    out["verify_over_scan"] = out["verify_vs_scan_ratio"]
+    out["audit_share_of_round"] = out["audit_share_of_round_pct"] / 100
     return out
 
 
@@ -215,13 +256,19 @@ if __name__ == "__main__":
     res = main(n_records, n_rounds, keep="--keep" in sys.argv)
     print(f"audit trail, {res['records']:,} records in {res['chains']} chains")
     print(f"  generate (hash + COPY)           {res['generate_records_per_s']:>12,.0f} records/s")
-    print(f"  baseline: stream rows, no hash   {res['scan_records_per_s']:>12,.0f} records/s")
-    print(f"  verify_audit (hash every record) {res['verify_records_per_s']:>12,.0f} records/s "
+    print(f"  baseline: read rows, no hash     {res['scan_per_s']:>12,.0f} records/s "
+          f"(COPY, one connection; {res['scan_records_per_s']:,.0f} before, {res['scan_again_records_per_s']:,.0f} after)")
+    print(f"  verify_audit --full, {res['workers']} walkers  {res['verify_records_per_s']:>12,.0f} records/s "
           f"({res['verify_seconds']:.1f} s, {res['verify_vs_scan_ratio']:.2f}x the bare scan)")
+    print(f"  verify_audit --full, 1 walker    {res['verify_one_walker_records_per_s']:>12,.0f} records/s "
+          f"({res['verify_one_walker_vs_scan_ratio']:.2f}x the bare scan)")
+    print(f"  incremental (hourly job) after {res['incremental_new_records']:,} new records: "
+          f"{res['incremental_seconds']:.2f} s, {res['incremental_records_read']:,} read, "
+          f"{res['incremental_records_vouched']:,} vouched for by checkpoints")
     print(f"settled baccarat rounds (12 audited changes each), {res['rounds']} rounds, same run")
-    print(f"  with audit                       {res['rounds_per_s_with_audit']:>12,.1f} rounds/s")
-    print(f"  without audit (audit_log no-op)  {res['rounds_per_s_without_audit']:>12,.1f} rounds/s")
-    print(f"  overhead of auditing             {res['audit_overhead_pct']:>12.1f} % (wall clock, both ways)")
+    print(f"  with audit                       {res['rounds_per_s_with_audit']:>12,.2f} rounds/s")
+    print(f"  without audit (audit_log no-op)  {res['rounds_per_s_without_audit']:>12,.2f} rounds/s")
+    print(f"  audit's share of a round         {res['audit_share_of_round_pct']:>12.1f} % (wall clock, both ways)")
     print(f"  inside audit_log, per round      {res['audit_log_ms_per_round']:>12.1f} ms "
           f"({res['audit_log_share_pct']:.1f} % of an audited round, timed directly)")
     print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in res.items()}))

@@ -224,6 +224,13 @@ CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": task_names.AUDIT_CHECKPOINT,
                                             "schedule": env_int("AUDIT_CHECKPOINT_EVERY", 900, minimum=10)}
 CELERY_BEAT_SCHEDULE["audit-verify"] = {"task": task_names.AUDIT_VERIFY,
                                         "schedule": env_int("AUDIT_VERIFY_EVERY", 3600, minimum=10)}
+# …from each chain's last signed checkpoint; every record of every chain once a week (or as set).
+CELERY_BEAT_SCHEDULE["audit-verify-full"] = {"task": task_names.AUDIT_VERIFY, "kwargs": {"full": True},
+                                             "schedule": env_int("AUDIT_FULL_VERIFY_EVERY", 7 * 86400, minimum=10)}
+# Walkers of a verification (forked processes, one connection each; 0: one per core, at most 4), used once it
+# has at least AUDIT_VERIFY_PARALLEL_MIN records to read (docs/audit.md, "Speed").
+AUDIT_VERIFY_WORKERS = env_int("AUDIT_VERIFY_WORKERS", 0, minimum=0)
+AUDIT_VERIFY_PARALLEL_MIN = env_int("AUDIT_VERIFY_PARALLEL_MIN", 100_000, minimum=0)
 # Transactional outbox (casino/outbox.py): jobs are rows first; the relay sends what Redis refused.
 CELERY_IMPORTS = ["casino.outbox", "casino.idempotency"]
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # deployments (and benches) sharing one Redis

@@ -154,13 +154,16 @@ class VerificationView(generics.ListAPIView):
     queryset = AuditVerification.objects.select_related("requested_by").order_by("-id")
     filter_backends: list[Any] = []
 
-    @extend_schema(request=None, responses={200: AuditVerificationSerializer,
+    @extend_schema(request=None, parameters=[OpenApiParameter(
+        "full", bool, description="walk every chain from its first record, not from its last signed checkpoint")],
+        responses={200: AuditVerificationSerializer,
                                             202: OpenApiResponse(AuditVerificationSerializer,
                                                                  description="queued: GET verify/{id}/ later")})
     @idempotent
     def post(self, request: Request) -> Response:
         """Runs the ``verify_audit`` job: 200 with the result when it ran in process, 202 while it is queued."""
-        verification = audit_verification_request(actor=request.user, trigger="api")
+        full = request.query_params.get("full", "").lower() in ("1", "true", "yes")
+        verification = audit_verification_request(actor=request.user, trigger="api", full=full)
         verification.refresh_from_db()
         done = verification.status == VerificationStatus.DONE
         return Response(AuditVerificationSerializer(verification).data,

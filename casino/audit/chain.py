@@ -15,9 +15,20 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from json.encoder import encode_basestring  # the C function when available
+from json.scanner import make_scanner
 from typing import Any
 
-from casino.audit.record import GENESIS, canonical_text
+from casino.audit.record import GENESIS
+from casino.audit.record import json_text as json_value_text
+
+# JSON text straight from the database: the C scanner, built once (``json.loads`` wraps it in two calls
+# and a whitespace check per value; the database's text has no surrounding whitespace).
+_scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: make_scanner takes its context
+
+
+def _parse_json(text: str) -> Any:
+    return _scan(text, 0)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,32 +67,42 @@ Anchors = Mapping[str, Mapping[int, Sequence[Anchor]]]
 
 
 def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
-         starts: Mapping[str, tuple[int, str]] | None = None, json_text: bool = False) -> WalkResult:
+         starts: Mapping[str, tuple[int, str | None]] | None = None, json_text: bool = False) -> WalkResult:
     """Check rows (columns as :data:`FIELDS`, sorted by chain then seq) and report each chain's first break.
 
     ``created_at`` may be a datetime or already its ``isoformat()``; with ``json_text``, ``before``
-    and ``after`` arrive as JSON text (straight from the database) and are parsed here.
+    and ``after`` arrive as JSON text (straight from the database; empty or ``None`` for none) and are
+    parsed here, and ``id``, ``seq`` and ``actor_id`` may be their text (COPY's rows).
     ``starts`` continues a chain from a known (seq, hash), for checking only the records after a
-    checkpoint. ``anchors`` are the signed hashes each chain must match.
+    checkpoint; a start whose hash is ``None`` begins *at* the record after that seq without judging its
+    link (an incremental verification starts at a signed checkpoint's record, which its anchor holds to
+    the signed hash). ``anchors`` are the signed hashes each chain must match.
     """
     anchors = anchors or {}
     starts = starts or {}
     sha256 = hashlib.sha256
-    text_of = canonical_text
-    loads = json.loads
+    s = encode_basestring
+    encode = json_value_text
+    parse = _parse_json
     result = WalkResult()
     breaks = result.breaks
     heads = result.heads
     count = 0
     chain: str | None = None
     broken = False
-    exp_seq, exp_prev = 1, GENESIS
+    exp_seq: int = 1
+    exp_prev: str | None = GENESIS
     marks: Mapping[int, Sequence[Anchor]] = {}
     last_seq, last_hash = 0, GENESIS
-    # The tight loop: one canonical text, one SHA-256 per record; everything else is a comparison.
+    # Records of one kind repeat their JSON values (a round's "before", a bet's shape): each text is
+    # canonicalised once, and the remembered ones forgotten wholesale when there are many.
+    canonical: dict[str, str] = {}
+    # The tight loop: one canonical text, one SHA-256 per record; everything else is a comparison. The text is
+    # record.canonical_text written out in place (a call with seventeen arguments costs more than the hash).
     for (rid, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action,
          object_type, object_id, table_code, before, after, prev_hash, stored, request_id) in rows:
         count += 1
+        seq = int(seq)
         if ch != chain:
             if chain is not None:
                 heads[chain] = (last_seq, last_hash)
@@ -93,13 +114,32 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
         last_seq, last_hash = seq, stored
         if broken:
             continue
-        if json_text:
-            before = None if before is None else loads(before)
-            after = None if after is None else loads(after)
-        computed = sha256(text_of(
-            ch, seq, created_at if created_at.__class__ is str else created_at.isoformat(), actor_id,
-            actor_username, actor_role, client_addr, device, channel, action, object_type, object_id, table_code,
-            before, after, prev_hash, request_id).encode()).hexdigest()
+        if json_text:  # the canonical text of the database's JSON text: a pure function, so remembered
+            if not before:
+                before_text = "null"
+            elif (known := canonical.get(before)) is not None:
+                before_text = known
+            else:
+                before_text = canonical[before] = encode(parse(before))
+            if not after:
+                after_text = "null"
+            elif (known := canonical.get(after)) is not None:
+                after_text = known
+            else:
+                after_text = canonical[after] = encode(parse(after))
+            if len(canonical) > 20_000:
+                canonical.clear()
+        else:
+            before_text, after_text = encode(before), encode(after)
+        rid_part = f'"request_id":{s(request_id)},' if request_id else ""
+        computed = sha256((
+            f'{{"action":{s(action)},"actor_id":{"null" if actor_id is None or actor_id == "" else actor_id},'
+            f'"actor_role":{s(actor_role)},"actor_username":{s(actor_username)},"after":{after_text},'
+            f'"before":{before_text},"chain":{s(ch)},"channel":{s(channel)},"client_addr":{s(client_addr)},'
+            f'"created_at":"{created_at if created_at.__class__ is str else created_at.isoformat()}",'
+            f'"device":{s(device)},"object_id":{s(object_id)},"object_type":{s(object_type)},'
+            f'"prev_hash":{s(prev_hash)},{rid_part}"seq":{seq},"table_code":{s(table_code)}}}'
+        ).encode()).hexdigest()
         if computed != stored:
             reason, message = "hash", (f"{ch}#{seq} (record {rid}) was altered: its content hashes to "
                                        f"{computed}, not to its stored hash {stored}")
@@ -109,7 +149,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
                 reason, message = "missing", f"{ch}: {gap} missing (deleted) before {ch}#{seq} (record {rid})"
             else:
                 reason, message = "seq", f"{ch}#{seq} (record {rid}) repeats or goes back: expected seq {exp_seq}"
-        elif prev_hash != exp_prev:
+        elif exp_prev is not None and prev_hash != exp_prev:
             reason, message = "link", (f"{ch}#{seq} (record {rid}) does not link to the record before it: "
                                        f"prev_hash {prev_hash}, expected {exp_prev}")
         elif seq in marks and any(a.hash != stored for a in marks[seq]):
@@ -120,7 +160,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
             exp_seq = seq + 1
             exp_prev = stored
             continue
-        breaks.append(Break(ch, seq, rid, reason, message))
+        breaks.append(Break(ch, seq, int(rid), reason, message))
         broken = True
     if chain is not None:
         heads[chain] = (last_seq, last_hash)
@@ -135,6 +175,11 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
         if head is None and ch not in starts:
             breaks.append(Break(ch, None, None, "chain_missing",
                                 f"{ch} has no records, but {label} signed it up to seq {top_seq}"))
+        elif head is None and starts[ch][0] < top_seq:
+            first = starts[ch][0] + 1
+            breaks.append(Break(ch, first, None, "truncated",
+                                f"{ch} has no records from seq {first} on, but {label} signed seq {top_seq}: "
+                                f"seqs {first} to {top_seq} were removed"))
         elif head is not None and head[0] < top_seq:
             breaks.append(Break(ch, head[0] + 1, None, "truncated",
                                 f"{ch} ends at seq {head[0]}, but {label} signed seq {top_seq}: "

@@ -68,6 +68,10 @@ class AuditVerification(models.Model):
     chains = models.PositiveIntegerField(default=0)
     records = models.PositiveBigIntegerField(default=0)
     checkpoints = models.PositiveIntegerField(default=0, help_text="signed checkpoints the chains were held to")
+    # Incremental (the default): each chain walked from its latest signed checkpoint; full: from its first record.
+    full = models.BooleanField(default=False, db_default=True)
+    skipped = models.PositiveBigIntegerField(default=0, help_text="records before the checkpoints a walk began at, "
+                                                                  "vouched for by those checkpoints, not read")
     # Not a database foreign key: the record a break points at may be exactly the one an attacker removed.
     first_broken_record = models.ForeignKey(AuditRecord, null=True, blank=True, on_delete=models.DO_NOTHING,
                                             db_constraint=False, related_name="+")

@@ -33,7 +33,7 @@ class AuditVerificationSerializer(serializers.ModelSerializer):
     class Meta:
         model = AuditVerification
         fields = ["id", "trigger", "requested_by", "requested_at", "status", "started_at", "finished_at", "ok",
-                  "chains", "records", "checkpoints", "first_broken_record", "first_broken_chain",
+                  "full", "chains", "records", "skipped", "checkpoints", "first_broken_record", "first_broken_chain",
                   "first_broken_seq", "first_broken_reason", "breaks", "warnings"]
 
 

@@ -113,7 +113,7 @@ def _append(rec: AuditRecord) -> AuditRecord:
         rec.chain, created_at, rec.actor_id, rec.actor_username, rec.actor_role, rec.client_addr, rec.device,
         rec.channel, rec.action, rec.object_type, rec.object_id, rec.table_code, before_text, after_text,
         rec.request_id)
-    params = [0x0A0D17, zlib.crc32(rec.chain.encode()) - 2**31,
+    params: list[Any] = [0x0A0D17, zlib.crc32(rec.chain.encode()) - 2**31,
               rec.chain, rec.created_at, rec.actor_id, rec.actor_username, rec.actor_role, rec.client_addr,
               rec.device, rec.channel, rec.action, rec.object_type, rec.object_id, rec.table_code,
               None if rec.before is None else before_text, None if rec.after is None else after_text,

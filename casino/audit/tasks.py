@@ -18,11 +18,12 @@ _RETRY = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 
 
 
 @shared_task(name=task_names.AUDIT_VERIFY, acks_late=True, **_RETRY)
-def verify_audit(verification_id: int | None = None) -> int | None:
-    """Walk every chain. With an id, run that requested verification (API, web); without, a scheduled one."""
+def verify_audit(verification_id: int | None = None, full: bool = False) -> int | None:
+    """Walk every chain. With an id, run that requested verification (API, web); without, a scheduled one
+    (from each chain's last signed checkpoint, or ``full``: from the first record)."""
     with acting_as(RequestContext(channel="task")):
         if verification_id is None:
-            return audit_verify(trigger="beat").pk
+            return audit_verify(trigger="beat", full=full).pk
         verification = audit_verification_run(verification_id=verification_id)
     return verification.pk if verification is not None else None
 

@@ -309,8 +309,14 @@ def test_the_command_checks_a_kept_digest_and_signs(trail, tmp_path):
     call_command("verify_audit", "--digest", stdout=(buf := io.StringIO()))
     digest.write_text(buf.getvalue())
     out = io.StringIO()
-    call_command("verify_audit", "--against", str(digest), stdout=out)
+    call_command("verify_audit", "--against", str(digest), "--full", stdout=out)
     assert out.getvalue().startswith("OK: 10 records in 2 chains, 4 checkpoints")
+    # by default each chain is walked from its last signed checkpoint: the two signed heads are read, and the
+    # eight records before them are vouched for by their checkpoints
+    out = io.StringIO()
+    call_command("verify_audit", "--against", str(digest), stdout=out)
+    assert out.getvalue().startswith("OK: 2 records in 2 chains, 4 checkpoints")
+    assert "8 earlier records vouched for by their checkpoints" in out.getvalue()
 
 
 # -- the walk itself -----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """``python manage.py verify_audit``: walk every chain now; exit 1 and name the broken record if any.
 
-Options: ``--against DIGEST.json`` also holds the chains to a digest kept outside the database;
+Options: ``--full`` walks every chain from its first record (by default each from its last signed
+checkpoint); ``--against DIGEST.json`` also holds the chains to a digest kept outside the database;
 ``--checkpoint`` signs the chains' heads after a clean verification; ``--digest`` prints the
 current digest (the latest signed checkpoint of every chain) instead of verifying.
 """
@@ -23,6 +24,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--against", metavar="DIGEST", help="a digest JSON file kept outside the database")
+        parser.add_argument("--full", action="store_true",
+                            help="walk every chain from its first record (default: from its last signed checkpoint)")
         parser.add_argument("--checkpoint", action="store_true", help="sign each chain's head if all is intact")
         parser.add_argument("--digest", action="store_true", help="print the digest (JSON) and do nothing else")
 
@@ -37,11 +40,14 @@ class Command(BaseCommand):
                     against = parse_digest(json.loads(Path(options["against"]).read_text()))
                 except (OSError, ValueError, InvalidInput) as exc:
                     raise CommandError(f"cannot read the digest {options['against']}: {exc}") from None
-            verification = audit_verify(trigger="command", against=against)
+            verification = audit_verify(trigger="command", against=against, full=options["full"])
             for warning in verification.warnings:
                 self.stderr.write(f"warning: {warning}")
             summary = (f"{verification.records} records in {verification.chains} chains, "
                        f"{verification.checkpoints} checkpoints (verification #{verification.pk})")
+            if verification.skipped:
+                summary += (f"; walked from each chain's last signed checkpoint: {verification.skipped} earlier "
+                            f"records vouched for by their checkpoints (--full walks them too)")
             if not verification.ok:
                 for b in verification.breaks:
                     self.stdout.write(f"BROKEN {b['chain']} seq {b['seq']} record {b['record_id']}: "
