@@ -221,13 +221,13 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
     out["verify_records_per_s"], verified, ok, _ = verify_rate()
     if not ok or verified != scanned:
         raise SystemExit(f"verification failed on generated data: ok={ok}, {verified} of {scanned} records")
+    out["workers"] = verify_workers()
     out["verify_one_walker_records_per_s"], _, ok1, _ = verify_rate(workers=1)
     out["scan_again_records_per_s"], _ = scan_rate()  # the machine's load drifts: the baseline before and after
     scan = (out["scan_records_per_s"] + out["scan_again_records_per_s"]) / 2
     out["verify_vs_scan_ratio"] = out["verify_records_per_s"] / scan
     out["verify_one_walker_vs_scan_ratio"] = out["verify_one_walker_records_per_s"] / scan
     out["verify_seconds"] = records / out["verify_records_per_s"]
-    out["workers"] = verify_workers()
     new = max(1, records // 100)
     out["incremental_new_records"] = new
     out["incremental_seconds"], out["incremental_records_read"], out["incremental_records_vouched"] = \

@@ -112,14 +112,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     })
 else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# Optional read replica for the dashboards and reports (casino/dbrouter.py, docs/scaling.md).
-DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL", "")
+# Optional read replicas for the dashboards, reports and exports (casino/dbrouter.py, docs/scaling.md):
+# DATABASE_REPLICA_URLS, comma-separated (DATABASE_REPLICA_URL, one, as before). Aliases replica, replica_2, …
+DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", [])
+if env_str("DATABASE_REPLICA_URL", ""):
+    DATABASE_REPLICA_URLS.insert(0, env_str("DATABASE_REPLICA_URL", ""))
 DATABASE_REPLICA_PATHS = env_list("DATABASE_REPLICA_PATHS", ["/pit/", "/reports/", "/api/accounting/reports/"])
-if DATABASE_REPLICA_URL:
-    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL,
-                                                 conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))
-    DATABASES["replica"]["CONN_HEALTH_CHECKS"] = True
-    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+DATABASE_REPLICA_RETRY_AFTER = env_int("DATABASE_REPLICA_RETRY_AFTER", 30, minimum=1)  # seconds a lost one is left
+for _n, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
+    _alias = "replica" if _n == 1 else f"replica_{_n}"
+    DATABASES[_alias] = dj_database_url.parse(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))
+    DATABASES[_alias]["CONN_HEALTH_CHECKS"] = True
+    DATABASES[_alias].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_REPLICA_CONNECT_TIMEOUT", 2,
+                                                                             minimum=1)
+    DATABASES[_alias]["TEST"] = {"MIRROR": "default"}
+if DATABASE_REPLICA_URLS:
     DATABASE_ROUTERS = ["casino.dbrouter.ReplicaRouter"]
     MIDDLEWARE.append("casino.dbrouter.ReplicaReadsMiddleware")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

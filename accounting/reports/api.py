@@ -37,6 +37,7 @@ from accounting.reports.base import (
 )
 from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
+from casino.dbrouter import replica_stream
 from casino.errors import Conflict, Forbidden, NotFound
 from casino.permissions import role_permission
 
@@ -134,7 +135,8 @@ class ReportView(APIView):
         label = f"{self.audit_prefix}{name}.{fmt}"
         if fmt == "csv":
             audit_export_logged(request.user, label, filters.as_json())
-            response = StreamingHttpResponse(csv_chunks(report), content_type=CONTENT_TYPES["csv"])
+            # produced after this view returned: the chunks carry the replica chosen now (casino/dbrouter.py)
+            response = StreamingHttpResponse(replica_stream(csv_chunks(report)), content_type=CONTENT_TYPES["csv"])
             response["Content-Disposition"] = f'attachment; filename="{report.filename("csv")}"'
             return response
         rows = report.count()

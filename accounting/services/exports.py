@@ -17,6 +17,7 @@ from accounting.models import ExportStatus, ReportExport
 from accounting.reports import WRITERS, Filters, get_report, parse_filters
 from casino import task_names
 from casino.audit.services import audit_export_logged
+from casino.dbrouter import replica_down, replica_reads
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError, Forbidden, InvalidInput, NotFound
 from casino.outbox import enqueue
@@ -67,30 +68,45 @@ def export_run(*, export_id: int) -> ReportExport:
     if not claimed:
         return export
     try:
-        report = get_report(export.report, parse_filters(export.report, export.filters))
-        total = report.count()
-        _set(export.pk, rows_total=total)
-        last = [0.0]
-
-        def progress(done: int) -> None:
-            now = time.monotonic()
-            if done >= 0 and now - last[0] >= PROGRESS_EVERY_S:
-                last[0] = now
-                _set(export.pk, rows_done=done, progress=min(99, done * 100 // max(total, 1)))
-
-        folder = Path(settings.MEDIA_ROOT) / "exports" / "tmp"
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, suffix=f".{export.format}", delete=True) as tmp:
-            WRITERS[export.format](
-                report, tmp, progress=progress, generated_by=export.requested_by.get_username(),
-                generated_at=export.created_at,
-            )
-            tmp.flush()
-            tmp.seek(0)
-            stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
-            name = default_storage.save(f"exports/{export.report}-{export.pk}-{stamp}.{export.format}", File(tmp))
-        _set(export.pk, status=ExportStatus.DONE, file=name, progress=100, rows_done=total, finished_at=timezone.now())
+        with replica_reads() as replica:  # the report's rows from a replica when there is one (casino/dbrouter.py)
+            try:
+                return _write(export)
+            except DatabaseError as exc:
+                if replica is None:
+                    raise
+                replica_down(replica, exc)  # lost midway: the file is written again, from the primary
+        return _write(export)
     except (DomainError, OSError, DatabaseError) as exc:
         _set(export.pk, status=ExportStatus.FAILED, error=str(exc)[:300], finished_at=timezone.now())
     export.refresh_from_db()
+    return export
+
+
+def _write(export: ReportExport) -> ReportExport:
+    """Build the file (reads through the router: a replica inside ``replica_reads``; the export's own row is
+    written on the primary and read back from it)."""
+    report = get_report(export.report, parse_filters(export.report, export.filters))
+    total = report.count()
+    _set(export.pk, rows_total=total)
+    last = [0.0]
+
+    def progress(done: int) -> None:
+        now = time.monotonic()
+        if done >= 0 and now - last[0] >= PROGRESS_EVERY_S:
+            last[0] = now
+            _set(export.pk, rows_done=done, progress=min(99, done * 100 // max(total, 1)))
+
+    folder = Path(settings.MEDIA_ROOT) / "exports" / "tmp"
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=folder, suffix=f".{export.format}", delete=True) as tmp:
+        WRITERS[export.format](
+            report, tmp, progress=progress, generated_by=export.requested_by.get_username(),
+            generated_at=export.created_at,
+        )
+        tmp.flush()
+        tmp.seek(0)
+        stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+        name = default_storage.save(f"exports/{export.report}-{export.pk}-{stamp}.{export.format}", File(tmp))
+    _set(export.pk, status=ExportStatus.DONE, file=name, progress=100, rows_done=total, finished_at=timezone.now())
+    export.refresh_from_db(using="default")
     return export

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import weakref
 import zlib
 from typing import Any
 
@@ -79,8 +80,9 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
 # -- PostgreSQL: one round trip per record ------------------------------------------------------------------
 #
 # Every audited change appends a record, so what that costs is added to every card and every settlement.
-# Three statements (lock the chain, read its head, insert) were three round trips and two parses. Here the
-# lock and the append are one query string sent at once (Django's client-side binding runs both in one
+# Three statements (lock the chain, read its head, insert) were three round trips and three parses. Here the
+# append is a statement prepared once per connection (parsed and planned once), and the lock and its
+# EXECUTE are one query string sent at once (Django's client-side binding runs both in one
 # round trip; each statement still takes its own snapshot, so the head is read *after* the lock is held, as
 # before): the INSERT reads the chain's last seq and hash itself and hashes the record with PostgreSQL's
 # sha256 over the canonical text that Python prepared around those two values (record.canonical_parts).
@@ -91,19 +93,31 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
 
 _APPEND_COLUMNS = ("chain", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
                    "channel", "action", "object_type", "object_id", "table_code")
+_APPEND_TYPES = ("text", "timestamptz", "bigint", *["text"] * 9, "jsonb", "jsonb", "text", "text", "text", "text",
+                 "text", "text")
+_STATEMENT = "croupier_audit_append"
 
 
 @functools.cache
-def _append_sql(table: str) -> str:
-    values = ", ".join(["%s"] * len(_APPEND_COLUMNS))
+def _prepare_sql(table: str) -> str:
+    """The append, prepared once per connection: parsed and planned once, not for every record."""
+    n = len(_APPEND_COLUMNS)
+    values = ", ".join(f"${i}" for i in range(1, n + 1))
+    head, middle, tail, genesis, chain = (f"${n + i}" for i in range(4, 9))
     return (
-        "SELECT pg_advisory_xact_lock(%s, %s); "
+        f"PREPARE {_STATEMENT} ({', '.join(_APPEND_TYPES)}) AS "
         f"INSERT INTO {table} ({', '.join(_APPEND_COLUMNS)}, before, after, request_id, seq, prev_hash, hash) "
-        f"SELECT {values}, %s::jsonb, %s::jsonb, %s, h.seq + 1, h.hash, "
-        "encode(sha256(convert_to(%s || h.hash || %s || (h.seq + 1)::text || %s, 'UTF8')), 'hex') "
-        "FROM (SELECT coalesce(l.seq, 0) AS seq, coalesce(l.hash, %s) AS hash FROM (SELECT 1) o "
-        f"LEFT JOIN LATERAL (SELECT seq, hash FROM {table} WHERE chain = %s ORDER BY seq DESC LIMIT 1) l ON true) h "
-        "RETURNING id, seq, prev_hash, hash")
+        f"SELECT {values}, ${n + 1}, ${n + 2}, ${n + 3}, h.seq + 1, h.hash, "
+        f"encode(sha256(convert_to({head} || h.hash || {middle} || (h.seq + 1)::text || {tail}, 'UTF8')), 'hex') "
+        f"FROM (SELECT coalesce(l.seq, 0) AS seq, coalesce(l.hash, {genesis}) AS hash FROM (SELECT 1) o "
+        f"LEFT JOIN LATERAL (SELECT seq, hash FROM {table} WHERE chain = {chain} ORDER BY seq DESC LIMIT 1) l "
+        f"ON true) h RETURNING id, seq, prev_hash, hash")
+
+
+_APPEND_SQL = (f"SELECT pg_advisory_xact_lock(%s, %s); "
+               f"EXECUTE {_STATEMENT} ({', '.join(['%s'] * len(_APPEND_TYPES))})")
+# Connections (psycopg's) on which the statement is prepared; a prepared statement outlives a rollback.
+_prepared: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _append(rec: AuditRecord) -> AuditRecord:
@@ -119,7 +133,11 @@ def _append(rec: AuditRecord) -> AuditRecord:
               None if rec.before is None else before_text, None if rec.after is None else after_text,
               rec.request_id, head, middle, tail, GENESIS, rec.chain]
     with connection.cursor() as cursor:
-        cursor.execute(_append_sql(sql.table(AuditRecord)), params)
+        raw = connection.connection
+        if raw not in _prepared:
+            cursor.execute(_prepare_sql(sql.table(AuditRecord)))
+            _prepared.add(raw)
+        cursor.execute(_APPEND_SQL, params)
         cursor.nextset()  # past the lock's empty row
         row = cursor.fetchone()
     assert row is not None  # INSERT … SELECT from one row

@@ -28,7 +28,8 @@ def test_reads_inside_replica_reads_go_to_the_replica_and_writes_never(monkeypat
     assert router.allow_migrate("default", "tables") is True
 
 
-def test_the_middleware_serves_only_dashboard_and_report_gets_from_the_replica(settings, floor):
+def test_the_middleware_serves_only_dashboard_and_report_gets_from_the_replica(settings, floor, monkeypatch):
+    monkeypatch.setattr(dbrouter, "replica_alias", lambda: "replica")  # a replica that answers
     settings.DATABASE_REPLICA_PATHS = ["/pit/", "/api/accounting/reports/"]
     seen = {}
 
@@ -47,3 +48,29 @@ def test_the_middleware_serves_only_dashboard_and_report_gets_from_the_replica(s
         assert dbrouter.reads_from_replica() is False  # reset after each request
     assert seen == {("GET", "/pit/"): True, ("POST", "/pit/"): False, ("GET", "/api/rounds/"): False,
                     ("GET", "/api/accounting/reports/revenue/"): True}
+
+
+def test_several_replicas_are_read_in_turn_and_one_that_fails_is_left_alone(settings, monkeypatch):
+    # given two replicas, the second of which does not answer
+    settings.DATABASES = {**settings.DATABASES, "replica": {}, "replica_2": {}}
+    answering = {"replica": True, "replica_2": False}
+    tried = []
+
+    def answers(alias):
+        tried.append(alias)
+        if not answering[alias]:
+            dbrouter._down[alias] = dbrouter.time.monotonic() + 30
+        return answering[alias]
+
+    monkeypatch.setattr(dbrouter, "_answers", answers)
+    monkeypatch.setattr(dbrouter, "_down", {})
+    assert dbrouter.replica_aliases() == ["replica", "replica_2"]
+    # when reads are routed several times
+    chosen = [dbrouter.replica_alias() for _ in range(4)]
+    # then the lost one is tried once and then left alone; the other serves every read
+    assert chosen == ["replica"] * 4
+    assert tried.count("replica_2") == 1
+    # and with both lost the reads go to the primary
+    answering["replica"] = False
+    dbrouter._down.clear()
+    assert dbrouter.replica_alias() is None
