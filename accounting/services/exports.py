@@ -17,8 +17,8 @@ from accounting.models import ExportStatus, ReportExport
 from accounting.reports import WRITERS, Filters, get_report, parse_filters
 from casino import task_names
 from casino.audit.services import audit_export_logged
-from casino.dbrouter import replica_down, replica_reads
 from casino.core.roles import Role, has_role
+from casino.dbrouter import replica_down, replica_reads
 from casino.errors import DomainError, Forbidden, InvalidInput, NotFound
 from casino.outbox import enqueue
 
