@@ -28,6 +28,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 from unittest import mock
@@ -203,6 +204,8 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
 
     os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_audit",
                                                                                           keep=keep)
+    # the checkpoints this run signs are anchored in a directory of its own, not the project's
+    os.environ["AUDIT_ANCHOR_DIR"] = tempfile.mkdtemp(prefix="croupier-bench-anchors-")
     import django
 
     django.setup()

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +42,8 @@ class Replica:
         self.bin = binaries
         self.primary = primary
         self.port = free_port()
+        self.slot = f"croupier_test_{uuid.uuid4().hex[:12]}"
+        self.conninfo: dict = {}
         self.dir = Path(tempfile.mkdtemp(prefix="croupier-replica-"))
         self.data = self.dir / "data"
         self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -55,8 +58,10 @@ class Replica:
         host, port = self.primary["HOST"] or "127.0.0.1", str(self.primary["PORT"] or 5432)
         # the role that set up the test database (postgres in CI), not the service role the suite runs as
         user = (self.primary.get("TEST", {}).get("PRIVILEGED") or {}).get("USER") or self.primary["USER"]
+        # a replication slot of its own: the busy primary keeps the WAL the replica has not received yet
+        self.conninfo = {"host": host, "port": int(port), "user": user, "dbname": "postgres"}
         made = self._run("pg_basebackup", "-h", host, "-p", port, "-U", user, "-D", str(self.data), "-R",
-                         "-X", "stream", "-c", "fast", "--no-sync")
+                         "-X", "stream", "-C", "-S", self.slot, "-c", "fast", "--no-sync")
         if made.returncode != 0:
             why = made.stderr.strip()
             if "no pg_hba.conf entry for replication" in why or "replication" in why and "not allowed" in why:
@@ -106,9 +111,15 @@ class Replica:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop", timeout=60)
 
     def destroy(self) -> None:
+        import psycopg
+
         with contextlib.suppress(subprocess.SubprocessError, OSError):
             self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+        if self.conninfo:  # the primary would keep its WAL for the slot for ever
+            with contextlib.suppress(psycopg.Error), psycopg.connect(**self.conninfo, autocommit=True) as conn:
+                conn.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
+                             "WHERE slot_name = %s", [self.slot])
 
 
 @pytest.fixture
