@@ -255,7 +255,8 @@ def test_dealers_and_auditors_are_refused_the_cage(screens: Any, floor: Any, use
     for path in ("/accounting/cage/", "/accounting/cage/slips/", "/accounting/cage/slips/numbers/",
                  "/accounting/cage/drop/", "/accounting/cage/markers/"):
         answer = page.goto(path)
-        assert answer is not None and answer.status == 403
+        assert answer is not None
+        assert answer.status == 403
         expect()(page.get_by_role("alert")).to_contain_text("The cage screens are for the pit managers")
 
 
