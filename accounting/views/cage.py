@@ -303,7 +303,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: {money(done.total)}.")
             return _back("cage-counts", place)
     prefill = previous.chips if due == CountKind.OPENER and previous is not None else None
-    rows, grid_total = _chip_rows(table, data, beside=previous.chips if prefill is not None else None, filled=prefill)
+    rows, grid_total = _chip_rows(table, data, beside=prefill, filled=prefill)
     return _page(
         request,
         "counts.html",
