@@ -20,6 +20,7 @@ from accounting.models import (
     LedgerTransaction,
     Marker,
     MarkerPayment,
+    MarkerWriteOff,
     Reconciliation,
     ReportExport,
     SerialCounter,
@@ -108,6 +109,14 @@ class MarkerPaymentAdmin(ReadOnlyAdmin):
     list_filter = ["at_table", "paid_at"]
     search_fields = ["marker__player", "marker__number", *(f"signer__{f}" for f in SIGNER)]
     date_hierarchy = "paid_at"
+
+
+@admin.register(MarkerWriteOff)
+class MarkerWriteOffAdmin(ReadOnlyAdmin):
+    list_display = ["marker", "amount", "reason", "accountant_signer", "second_signer", "written_off_at"]
+    list_filter = ["written_off_at"]
+    search_fields = ["marker__player", "marker__number", "reason"]
+    date_hierarchy = "written_off_at"
 
 
 @admin.register(TableShiftClose)

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
-from accounting.models import CountKind, DropCount, InventoryCount, Marker, Slip, SlipKind, SlipStatus
+from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
 from accounting.money import digits
 from accounting.services import counts, slips
 from casino.core.roles import Role, has_role
@@ -613,21 +613,32 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
 
 
 MARKER_LABELS = {"supervisor": "The supervisor's signature", "dealer": "The dealer's signature",
+                 "accountant": "The accountant's signature", "second": "The second signature", "reason": "The reason",
                  "signer": "The signature of who takes the money", "amount": "The amount", "player": "The player"}
 
 
+def _written_off(m: Marker) -> MarkerWriteOff | None:
+    try:
+        return m.write_off  # the reverse one-to-one of MarkerWriteOff.marker
+    except MarkerWriteOff.DoesNotExist:
+        return None
+
+
 def _marker_row(m: Marker) -> dict[str, Any]:
+    written_off = _written_off(m)
     return {
         "pk": m.pk, "reference": m.reference, "player": m.player, "table": m.table.code, "shift": str(m.shift),
-        "amount": money(m.amount), "paid": money(m.paid), "due": money(m.amount - m.paid),
-        "state": "Redeemed" if m.paid >= m.amount else "Part paid" if m.paid else "Outstanding",
+        "amount": money(m.amount), "paid": money(m.paid),
+        "due": money(0 if written_off else m.amount - m.paid),
+        "state": "Written off" if written_off else "Redeemed" if m.paid >= m.amount
+        else "Part paid" if m.paid else "Outstanding",
         "issued_at": _when(m.issued_at),
     }
 
 
 def _visible_markers(request: HttpRequest) -> Any:
     return Marker.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
-        "table", "shift__shift_type", "supervisor_signer__user", "dealer_signer__user"
+        "table", "shift__shift_type", "supervisor_signer__user", "dealer_signer__user", "write_off"
     )
 
 
@@ -642,9 +653,11 @@ def marker_list(request: HttpRequest) -> HttpResponse:
     state = request.GET.get("state", "outstanding")
     found = _visible_markers(request)
     if state == "outstanding":
-        found = found.filter(paid__lt=F("amount"))
+        found = found.filter(paid__lt=F("amount"), write_off__isnull=True)
     elif state == "redeemed":
         found = found.filter(paid=F("amount"))
+    elif state == "written_off":
+        found = found.filter(write_off__isnull=False)
     data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
     may_issue = table is not None and shift is not None and manages_table(request.user, table) and has_role(
         request.user, Role.PIT_MANAGER)
@@ -677,7 +690,7 @@ def marker_list(request: HttpRequest) -> HttpResponse:
         error=error,
         markers=[_marker_row(m) for m in found.order_by("-issued_at")[:100]],
         state=state,
-        states=[("outstanding", "Outstanding"), ("redeemed", "Redeemed"), ("all", "All")],
+        states=[("outstanding", "Outstanding"), ("redeemed", "Redeemed"), ("written_off", "Written off"), ("all", "All")],
         may_issue=may_issue,
         values={k: str(data.get(k, "")) for k in ("player", "amount")},
         supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
@@ -698,7 +711,23 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
     place = {**_place(request), "table": marker.table, "shift": marker.shift}
     data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
     error = None
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "write_off":
+        try:
+            accountant = _signature(request.POST, "accountant", "The accountant's signature", request.user)
+            second = _signature(request.POST, "second", "The second signature", request.user)
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            reason = str(request.POST.get("reason", ""))
+            done, error = _attempt(
+                lambda: slips.marker_write_off(actor=request.user, marker_id=marker.pk, reason=reason,
+                                               accountant=accountant, second=second),
+                MARKER_LABELS,
+            )
+            if error is None:
+                messages.success(request, f"Marker {marker.reference} written off: {money(done.amount)}.")
+                return _back("cage-marker", place, pk=marker.pk)
+    elif request.method == "POST":
         at_table = request.POST.get("where") == "table"
         try:
             amount = _minor(request.POST.get("amount"), "The amount")
@@ -719,6 +748,10 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, f"{money(amount)} paid on marker {marker.reference}"
                                           f"{' at the table' if at_table else ' at the cage'}.")
                 return _back("cage-marker", place, pk=marker.pk)
+    written_off = _written_off(marker)
+    if written_off is not None:
+        written_off = MarkerWriteOff.objects.select_related("accountant_signer__user", "second_signer__user").get(
+            pk=written_off.pk)
     payments = [
         {"amount": money(p.amount), "where": f"At the table {p.table.code}" if p.at_table and p.table else "At the cage",
          "signer": _who(p.signer), "received_by": str(p.received_by), "at": _when(p.paid_at)}
@@ -734,7 +767,15 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         supervisor=_who(marker.supervisor_signer),
         dealer=_who(marker.dealer_signer),
         payments=payments,
-        may_pay=marker.paid < marker.amount and has_role(request.user, *CAGE),
+        may_pay=marker.paid < marker.amount and written_off is None and has_role(request.user, *CAGE),
+        may_write_off=marker.paid < marker.amount and written_off is None and has_role(request.user, Role.ACCOUNTANT),
+        written_off=written_off and {
+            "amount": money(written_off.amount), "reason": written_off.reason, "at": _when(written_off.written_off_at),
+            "accountant": _who(written_off.accountant_signer), "second": _who(written_off.second_signer),
+        },
+        reason=str(data.get("reason", "")),
+        accountant=_signer_box("accountant", "The accountant", "An accountant.", data, me=True),
+        second=_signer_box("second", "The second person", "A pit manager or another accountant.", data, me=False),
         left=_major(marker.amount - marker.paid),
         where=str(data.get("where", "cage")),
         amount_value=str(data.get("amount", "")),

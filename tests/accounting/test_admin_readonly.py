@@ -10,7 +10,7 @@ from accounting.models import Marker, Slip
 from accounting.services import slips
 
 ACCOUNTING_MODELS = ["account", "ledgertransaction", "entry", "chipset", "inventorycount", "dropcount",
-                     "serialcounter", "slip", "marker", "markerpayment", "tableshiftclose", "shiftreconciliation",
+                     "serialcounter", "slip", "marker", "markerpayment", "markerwriteoff", "tableshiftclose", "shiftreconciliation",
                      "reconciliation", "alert", "reportexport", "houseedgecache"]
 
 
