@@ -9,8 +9,17 @@ from typing import Any
 
 import pytest
 
-from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerPayment, Slip, SlipStatus
-from accounting.services import counts, shifts
+from accounting.models import (
+    CountKind,
+    DropCount,
+    InventoryCount,
+    Marker,
+    MarkerPayment,
+    MarkerWriteOff,
+    Slip,
+    SlipStatus,
+)
+from accounting.services import counts, shifts, slips
 from tables.models import Shift
 from tests.browser.conftest import axe_violations
 from tests.factories import open_shift
@@ -202,7 +211,6 @@ def test_drop_box_is_counted_and_signed_by_two_counters(screens: Any, floor: Any
     assert (drop.cash, drop.chips, drop.markers, drop.total) == (150_000, 20_050, 0, 170_050)
     assert (drop.counter_one.user, drop.counter_two.user, drop.recorded_by) == (
         floor.accountant, floor.manager, floor.accountant)
-    check_screen(screens, page, "cage-drop-done")
 
 
 def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor: Any) -> None:
@@ -244,6 +252,26 @@ def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor
     assert [(p.amount, p.at_table, p.signer.user, p.received_by) for p in payments] == [
         (20_000, False, floor.accountant, floor.accountant), (30_000, False, floor.accountant, floor.accountant)]
 
+    # given a second marker the player will never pay
+    unpaid = slips.marker_issue(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
+                                player="Mr Roe", amount=30_000, supervisor={"username": "pm"},
+                                dealer={"username": "dealer", "password": "pass"})
+
+    # when the accountant writes it off from the outstanding markers, the pit manager signing second
+    cage.get_by_role("link", name="Back to the markers").click()
+    cage.get_by_role("link", name=unpaid.reference).click()
+    cage.get_by_label("Reason for the write-off").fill("Player declared bankrupt")
+    sign_as_other(cage, "The second person", "pm", "pass")
+    cage.get_by_role("button", name="Both sign: write off €300.00").click()
+
+    # then it is written off with both signatures and the reason, and takes no payment
+    expect()(cage.get_by_text(f"Marker {unpaid.reference} written off: €300.00.")).to_be_visible()
+    expect()(cage.get_by_role("heading", name="Mr Roe · Written off")).to_be_visible()
+    expect()(cage.get_by_role("button", name="Sign: payment taken")).to_have_count(0)
+    write_off = MarkerWriteOff.objects.get(marker=unpaid)
+    assert (write_off.amount, write_off.reason) == (30_000, "Player declared bankrupt")
+    assert (write_off.accountant_signer.user, write_off.second_signer.user) == (floor.accountant, floor.manager)
+
 
 @pytest.mark.parametrize("username", ["dealer", "auditor"])
 def test_dealers_and_auditors_are_refused_the_cage(screens: Any, floor: Any, username: str) -> None:
@@ -265,8 +293,6 @@ def test_the_accountant_reads_counts_and_slips_without_counting(screens: Any, fl
     counts.inventory_count_record(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
                                   kind="opener", chips={"2500": 4}, dealer={"username": "dealer", "password": "pass"},
                                   supervisor={"username": "pm"})
-    from accounting.services import slips
-
     slip = slips.slip_request(actor=floor.manager, kind="fill", table_id=floor.table.pk, shift_id=floor.shift.pk,
                               chips={"500": 2})
 
