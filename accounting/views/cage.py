@@ -68,7 +68,10 @@ def _place(request: HttpRequest) -> dict[str, Any]:
     """The table and shift the screen is about (chosen with ``?table=&shift=``) and the choices."""
     tables = list(visible_tables(request.user).order_by("code"))
     wanted = _int(request.GET.get("table") or request.POST.get("table"))
-    table = next((t for t in tables if t.pk == wanted), tables[0] if tables else None)
+    if wanted is None:
+        table = tables[0] if tables else None
+    else:  # a table the user may not see is no table (never another one in its place)
+        table = next((t for t in tables if t.pk == wanted), None)
     shifts = list(Shift.objects.select_related("shift_type").order_by("-starts_at")[:12])
     wanted = _int(request.GET.get("shift") or request.POST.get("shift"))
     shift = next((s for s in shifts if s.pk == wanted), None)
@@ -302,6 +305,8 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         if error is None:
             messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: {money(done.total)}.")
             return _back("cage-counts", place)
+    elif request.method == "POST":
+        error = "Choose one of your tables and a shift first."
     prefill = previous.chips if due == CountKind.OPENER and previous is not None else None
     rows, grid_total = _chip_rows(table, data, beside=prefill, filled=prefill)
     return _page(
@@ -586,6 +591,8 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
             if error is None:
                 messages.success(request, f"Drop box of {table.code} counted: {money(drop.total)}.")
                 return _back("cage-drop", place)
+    elif request.method == "POST":
+        error = "Choose one of your tables and a shift first."
     recent = DropCount.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
         "table", "shift__shift_type", "counter_one__user", "counter_two__user").order_by("-recorded_at")[:20]
     return _page(
