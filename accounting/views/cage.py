@@ -95,6 +95,8 @@ def _back(name: str, place: Mapping[str, Any], **kwargs: Any) -> HttpResponseRed
 
 def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
     """A service's refusal in the screen's words: the form's own names for the people and fields."""
+    if exc.code == "same_signer":
+        return "Two different people sign here: one person cannot sign twice."
     text = exc.message
     if exc.field and text.startswith(f"{exc.field}: "):
         text = text[len(exc.field) + 2 :]

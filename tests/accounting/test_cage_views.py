@@ -81,3 +81,33 @@ def test_a_void_cannot_be_approved_by_who_asked_for_it(floor):
     assert answer.status_code == 400
     assert "must be approved by someone other than who requested it" in answer.content.decode()
     assert Slip.objects.get(pk=slip.pk).status == "requested"
+
+
+def test_the_last_closer_rolls_into_the_next_opener_from_the_screen(floor):
+    # given BAC1's shift counted, soft-counted and closed, and the next shift under way
+    from accounting.services import counts, shifts
+    from tables.models import Shift
+    from tests.factories import open_shift
+
+    pm = {"username": "pm"}
+    dealer = {"username": "dealer", "password": "pass"}
+    for kind, chips in (("opener", {"2500": 4}), ("closer", {"2500": 3, "500": 5})):
+        counts.inventory_count_record(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
+                                      kind=kind, chips=chips, dealer=dealer, supervisor=pm)
+    counts.drop_count_record(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0, chips=0,
+                             markers=0, counter_one=pm, counter_two={"username": "accountant", "password": "pass"})
+    shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
+    swing = open_shift(floor.manager, code="swing")
+    Shift.objects.filter(pk=swing.pk).update(starts_at=floor.shift.ends_at,
+                                             ends_at=floor.shift.ends_at + (floor.shift.ends_at - floor.shift.starts_at))
+    client = signed_in(floor.manager)
+    # when the pit manager opens the next shift's screen, then the last closer is filled in
+    page = client.get(COUNTS, {"table": floor.table.pk, "shift": swing.pk}).content.decode()
+    assert 'name="chips_2500" value="3"' in page
+    assert "The tray stayed locked" in page
+    # when they open with it as it is
+    answer = client.post(COUNTS, {"table": floor.table.pk, "shift": swing.pk, "action": "roll"})
+    # then the opener is the closer, rolled
+    assert answer.status_code == 302
+    opener = InventoryCount.objects.get(shift=swing, kind="opener")
+    assert (opener.chips, opener.total, opener.rolled) == ({"500": 5, "2500": 3}, 10_000, True)
