@@ -25,7 +25,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
 from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
-from accounting.money import digits
+from accounting.money import digits, money_text
 from accounting.services import counts, slips
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
@@ -170,12 +170,6 @@ def _minor(text: Any, title: str, *, required: bool = True) -> int:
     whole = int(found.group(1)) * 10**places
     part = (found.group(2) or "") if places else ""
     return whole + (int(part.ljust(places, "0")) if part else 0)
-
-
-def _major(minor: int) -> str:
-    places = digits()
-    whole, part = divmod(minor, 10**places)
-    return f"{whole}.{part:0{places}d}" if places else str(whole)
 
 
 def _chip_rows(table: Table | None, data: Mapping[str, Any], *, beside: Mapping[str, int] | None = None,
@@ -785,7 +779,7 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         reason=str(data.get("reason", "")),
         accountant=_signer_box("accountant", "The accountant", "An accountant.", data, me=True),
         second=_signer_box("second", "The second person", "A pit manager or another accountant.", data, me=False),
-        left=_major(marker.amount - marker.paid),
+        left=money_text(marker.amount - marker.paid),  # as typed: major units, no currency
         where=str(data.get("where", "cage")),
         amount_value=str(data.get("amount", "")),
         signer=_signer_box("signer", "Who takes the money",
