@@ -96,6 +96,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
+            links.append(("Closing", reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
             links.append(("Card room", reverse("cardroom-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
