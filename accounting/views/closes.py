@@ -143,7 +143,8 @@ def who(user: Any) -> str:
         return "the system"
     staff = getattr(user, "staff", None)
     name = getattr(staff, "display_name", "") if staff is not None else ""
-    return f"{name} ({user.get_username()})" if name else user.get_username()
+    username = user.get_username()
+    return f"{name} ({username})" if name and name != username else username
 
 
 def when(moment: dt.datetime | None) -> str:
