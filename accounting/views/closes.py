@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -108,7 +109,7 @@ CAUSE_WORDS = {
     "count_variance": "The counts and the rounds differ by {amount}.",
     "hold_outside_interval": "The hold is outside what the games' odds allow for (95 % interval).",
 }
-RECONCILED = {ReconciliationStatus.BALANCED: "balanced", ReconciliationStatus.VARIANCE: "differences found"}
+RECONCILED: dict[str, str] = {ReconciliationStatus.BALANCED: "balanced", ReconciliationStatus.VARIANCE: "differences found"}
 
 
 def refusal_text(exc: DomainError) -> str:
@@ -211,6 +212,7 @@ def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, 
     for table in tables:
         f = found[table.pk]
         close = closes.get(table.pk)
+        values: dict[str, Any]
         if close is not None:
             values = {
                 "opener": close.opener_total, "closer": close.closer_total, "fills": close.fills,
@@ -529,7 +531,7 @@ def report_screen(request: HttpRequest) -> HttpResponse:
     if name not in REPORTS:
         name, error = next(iter(REPORTS)), "That report does not exist: here is the first one."
     cls = REPORTS[name]
-    params = {k: request.GET.get(k) for k in cls.filters_used if request.GET.get(k)}
+    params = {k: v for k in cls.filters_used if (v := request.GET.get(k))}
     header: list[str] = []
     shown: list[list[Any]] = []
     total: list[Any] | None = None
@@ -592,7 +594,7 @@ def export_start(request: HttpRequest) -> HttpResponse:
     name = request.POST.get("report") or ""
     fmt = request.POST.get("format") or ""
     cls = REPORTS.get(name)
-    params = {k: request.POST.get(k) for k in (cls.filters_used if cls else ()) if request.POST.get(k)}
+    params = {k: v for k in (cls.filters_used if cls else ()) if (v := request.POST.get(k))}
     try:
         export = exports.export_request(actor=request.user, report=name, fmt=fmt, filters=params)
     except DomainError as exc:
@@ -608,7 +610,7 @@ def export_start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def export_download(request: HttpRequest, export_id: int) -> HttpResponse:
+def export_download(request: HttpRequest, export_id: int) -> HttpResponseBase:
     if not has_role(request.user, Role.ACCOUNTANT):
         return _forbidden(request, "The reports are for accountants.")
     export = ReportExport.objects.filter(pk=export_id).first()
