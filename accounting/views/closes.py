@@ -304,6 +304,17 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
             "accepted_at": when(alert.acknowledged_at) if alert else "",
             "can_accept": bool(over and alert and alert.acknowledged_at is None and manages_table(user, r.table)),
         })
+        row = rows[-1]
+        if row["accepted_by"]:
+            row["acceptance"] = f"Accepted {row['accepted_at']} by {row['accepted_by']}: “{alert.ack_note if alert else ''}”"
+        elif over:
+            row["acceptance"] = f"Over the tolerance of {amount(tolerance)}: not accepted yet."
+        elif r.count_win is None:
+            row["acceptance"] = "No count win: a count was missing."
+        else:
+            row["acceptance"] = f"Within the tolerance of {amount(tolerance)}."
+        row["details"] = bool(row["causes"] or row["can_accept"] or row["accepted_by"])
+    rows.sort(key=lambda row: (not row["details"], row["table"].code))  # what needs reading first
     pending = None
     if run is None:
         asked = (AuditRecord.objects.filter(action="shift.reconcile_request", object_type="shift",
@@ -315,6 +326,7 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
         "status": RECONCILED.get(run.status, run.status) if run else None,
         "at": when(run.created_at) if run else "",
         "rows": rows,
+        "balanced": sum(1 for row in rows if row["balanced"]),
         "tolerance": amount(tolerance),
         "due": run is None and reconcile.shift_is_due(shift),
         "pending": pending,
