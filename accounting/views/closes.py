@@ -327,6 +327,7 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
         "at": when(run.created_at) if run else "",
         "rows": rows,
         "balanced": sum(1 for row in rows if row["balanced"]),
+        "differing": sum(1 for row in rows if not row["balanced"]),
         "tolerance": amount(tolerance),
         "due": run is None and reconcile.shift_is_due(shift),
         "pending": pending,
