@@ -282,7 +282,7 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
         for a in Alert.objects.filter(shift=shift, kind="variance", table_id__in=visible).select_related(
             "acknowledged_by")
     }
-    rows = []
+    rows: list[dict[str, Any]] = []
     for r in results.order_by("table__code"):
         over = r.variance is not None and abs(r.variance) >= tolerance
         alert = accepted.get(r.table_id)
