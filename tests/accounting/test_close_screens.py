@@ -32,7 +32,10 @@ def page_text(response) -> str:
 @pytest.mark.parametrize("code", sorted(REFUSALS))
 def test_each_refusal_is_a_sentence_without_codes(code):
     text = REFUSALS[code]
-    assert text.endswith(".") and "_" not in text and "POST" not in text and "API" not in text
+    assert text.endswith(".")
+    assert "_" not in text
+    assert "POST" not in text
+    assert "API" not in text
 
 
 def test_a_filter_refusal_names_the_filter_in_words():
