@@ -13,6 +13,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -32,6 +33,7 @@ from accounting.money import money_text, percent_text
 from accounting.selectors import table_shift_figures
 from accounting.services import counts, reconcile, shifts, slips
 from casino.audit.models import AuditRecord
+from casino.audit.services import audit_log
 from tables.models import Settlement, ShiftStatus
 from tests.accounting.helpers import BANKER_WINS, play_round, sig
 from tests.accounting.test_worked_shift import CLOSER, OPENER, count, slip, work_the_shift
@@ -208,6 +210,10 @@ def test_an_accountant_runs_the_reconciliation_nobody_ran(screens, floor):
     type(floor.shift).objects.filter(pk=floor.shift.pk).update(starts_at=now - dt.timedelta(hours=56),
                                                                ends_at=now - dt.timedelta(hours=48))
     assert reconcile.shift_is_due(type(floor.shift).objects.get(pk=floor.shift.pk))
+    # and a pit manager asked for it while no job worker was running (the request is on record, the job never ran)
+    with transaction.atomic():
+        audit_log(actor=floor.manager, action="shift.reconcile_request", object_type="shift", object_id=floor.shift.pk,
+                  after={"queued": True})
 
     # when the accountant goes from their home to the shift
     page = screens.page("accountant")
@@ -218,6 +224,7 @@ def test_an_accountant_runs_the_reconciliation_nobody_ran(screens, floor):
     row.get_by_role("link").click()
     # then it is not reconciled, and they may run it; they may not close anything (pit managers close)
     expect(page.locator("[data-field='reconciled']")).to_have_text("This shift has not been reconciled yet.")
+    expect(page.locator("[data-field='pending']")).to_contain_text(re.compile(r"Asked for .*: waiting 0\xa0minutes"))
     expect(page.get_by_role("button", name=re.compile("^Close"))).to_have_count(0)
     check_screen(screens, page, "closing-reconcile-due")
 
