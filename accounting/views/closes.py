@@ -551,6 +551,7 @@ def report_screen(request: HttpRequest) -> HttpResponse:
     count = 0
     filters: Filters | None = None
     numeric: list[bool] = []
+    too_many = 0
     try:
         filters = parse_filters(name, params)
         report = get_report(name, filters)
@@ -561,11 +562,16 @@ def report_screen(request: HttpRequest) -> HttpResponse:
         numeric = [c.kind in ("money", "percent", "int") for c in report.columns]
         fmt = cell_formatters(report, grouping=True)
         sums: dict[str, int] = {}
+        limit = int_knob("EXPORT_SYNC_MAX_ROWS")  # beyond it the screen stops reading: the export has it all
         for row in accumulate(report, report.rows(), sums):
             if count < SHOWN_ROWS:
                 shown.append(["" if v is None else v for v in text_row(fmt, row)])
             count += 1
-        total = ["" if v is None else v for v in text_row(fmt, total_of(report, sums))]
+            if count > limit:
+                too_many = limit
+                break
+        else:
+            total = ["" if v is None else v for v in text_row(fmt, total_of(report, sums))]
         audit_export_logged(request.user, f"{name}.screen", filters.as_json(), rows=count)  # figures leave: audited
     return render(
         request,
@@ -582,6 +588,7 @@ def report_screen(request: HttpRequest) -> HttpResponse:
             "total": list(zip(total, numeric)) if total else None,
             "count": count,
             "more": max(0, count - SHOWN_ROWS),
+            "too_many": too_many,
             "formats": [(f, FORMAT_NAMES[f]) for f in WRITERS],
             "filters_words": _filters_words(filters) if filters else "",
             "shown": SHOWN_ROWS,

@@ -13,6 +13,7 @@ from accounting.services import exports, shifts
 from accounting.views.closes import REFUSALS, refusal_text
 from casino.core.roles import Role
 from casino.errors import InvalidInput
+from tests.accounting.helpers import BANKER_WINS, play_round
 from tests.accounting.test_worked_shift import work_the_shift
 from tests.factories import UserFactory
 
@@ -101,3 +102,15 @@ def test_a_report_with_a_reversed_date_range_shows_why_and_no_figures(floor):
     assert response.status_code == 200
     assert "The start date is after the end date." in text
     assert "Export as CSV" not in text
+
+
+def test_a_report_too_long_for_the_screen_is_cut_and_points_to_the_export(floor, settings):
+    # given a screen limit of one row and a round with three bets
+    settings.CROUPIER = {**settings.CROUPIER, "EXPORT_SYNC_MAX_ROWS": 1}
+    play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 1000), (3, "tie", 500)], BANKER_WINS)
+    # when the accountant shows the settled bets
+    text = page_text(signed_in(floor.accountant).get("/accounting/reports/?report=bets"))
+    # then the screen stops reading after the limit, says so, and shows no total it did not compute
+    assert "More than 1 rows · everything · the first 100 are shown here; narrow the filters, or export it" in text
+    assert "Total" not in text
+    assert "Export as XLSX (Excel)" in text
