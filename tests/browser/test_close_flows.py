@@ -319,8 +319,8 @@ def test_a_queued_export_shows_how_long_it_has_waited_and_its_progress_follows(s
 
 
 def test_who_may_do_what_on_the_closing_screens(screens, floor):
-    # given BAC1's worked shift, counted but not closed
-    work_the_shift(floor)
+    # given BAC1's shift under way: its opener counted
+    count(floor, CountKind.OPENER, OPENER)
     shift_url = f"/accounting/shifts/{floor.shift.pk}/"
 
     # a dealer is refused every screen
@@ -337,7 +337,7 @@ def test_who_may_do_what_on_the_closing_screens(screens, floor):
     # the auditor reads the shift, with no button to close, reconcile or accept; the reports are not theirs
     page = screens.page("auditor")
     page.goto(shift_url)
-    expect(page.locator("article[data-table='BAC1'] [data-field='count_win']")).to_have_text("90.00 EUR")
+    expect(page.locator("article[data-table='BAC1'] [data-field='opener']")).to_have_text("2,500.00 EUR")
     expect(page.locator("main form")).to_have_count(0)
     auditor = Client()
     auditor.force_login(floor.auditor)
