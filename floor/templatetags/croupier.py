@@ -98,6 +98,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("accounting-web:cage-counts"):
             links.append(("Cage", reverse("accounting-web:cage-counts")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
+            links.append(("Closing", reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
             links.append(("Card room", reverse("cardroom-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
