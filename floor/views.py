@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounting.models import Alert
 from accounting.money import currency
+from accounting.money import digits as money_digits
 from accounting.reports.definitions import REPORTS
 from accounting.services import alerts as alert_services
 from accounting.services import slips
@@ -277,13 +278,13 @@ def _managed_round(request: HttpRequest, pk: int) -> Round | HttpResponse:
 
 def _step() -> str:
     """The step of a money field: one minor unit in major units (0.01 with two decimals)."""
-    digits = settings.CROUPIER["MINOR_UNIT_DIGITS"]
+    digits = money_digits()
     return "1" if digits == 0 else f"0.{'0' * (digits - 1)}1"
 
 
 def _minor(text: str, what: str) -> int:
     """An amount typed in major units (``25`` or ``25.00``) in minor units; refused in words if it is not one."""
-    digits = settings.CROUPIER["MINOR_UNIT_DIGITS"]
+    digits = money_digits()
     try:
         value = Decimal((text or "").strip().replace(",", "."))
     except InvalidOperation:
@@ -463,7 +464,7 @@ def pit_rotate(request: HttpRequest, code: str) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, "These screens are for pit managers.")
     pit = get_object_or_404(Pit, code=code)
-    if not has_role(request.user) and not pit.managers.filter(pk=request.user.pk).exists():
+    if not has_role(request.user) and not pit.managers.filter(pk=getattr(request.user, "pk", 0)).exists():
         return _forbidden(request, f"{pit.name} is not one of your pits: only its own pit managers can act there.")
     incoming = str(request.POST.get("dealer") or "")
     return _act(request, reverse("pit-dealers"),
