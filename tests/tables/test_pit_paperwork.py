@@ -115,3 +115,45 @@ def test_the_database_refuses_a_resolution_before_the_acknowledgement(floor):
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("UPDATE accounting_alert SET resolved_by_id = %s, resolved_at = now() WHERE id = %s",
                        [floor.manager.pk, alert.pk])
+
+
+def test_the_api_refuses_a_void_through_the_same_service(floor, manager_api, dealer_api):
+    from tests.fixtures import as_user
+
+    rnd = rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
+    url = f"/api/rounds/{rnd.pk}"
+    assert dealer_api.post(f"{url}/void/", {"reason": "misdeal"}, format="json").status_code == 200
+    # the dealer who asked and another pit's manager are refused; the reason is required
+    assert dealer_api.post(f"{url}/void/refuse/", {"reason": "no"}, format="json").status_code == 403
+    assert as_user(floor.other_manager).post(f"{url}/void/refuse/", {"reason": "no"}, format="json").status_code == 403
+    assert manager_api.post(f"{url}/void/refuse/", {"reason": ""}, format="json").status_code == 400
+    refused_void = manager_api.post(f"{url}/void/refuse/", {"reason": "the shoe is fine"}, format="json")
+    assert (refused_void.status_code, refused_void.json()["status"]) == (200, "open")
+    assert Round.objects.get(pk=rnd.pk).void_refused_by == floor.manager
+    assert manager_api.post(f"{url}/void/approve/").json()["error"]["code"] == "void_refused"
+
+
+@pytest.mark.parametrize("who", ["dealer", "accountant", "auditor"])
+def test_the_pit_managers_forms_refuse_other_roles_in_words(floor, who):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(getattr(floor, who))
+    rnd = rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
+    for path, form in (("/pit/tables/BAC1/status/", {"status": "closed"}), ("/pit/tables/BAC1/chips/", {"kind": "fill"}),
+                       (f"/pit/rounds/{rnd.pk}/void/", {"reason": "Misdeal"}), ("/pit/pits/main/rotate/", {}),
+                       ("/pit/voids/", None), ("/pit/alerts/", None), ("/pit/dealers/", None)):
+        response = client.post(path, form) if form is not None else client.get(path)
+        assert response.status_code == 403, path
+        assert "These screens are for pit managers." in response.content.decode()
+    assert Round.objects.get(pk=rnd.pk).void_requested_by is None
+    assert floor.table.__class__.objects.get(pk=floor.table.pk).status == "open"
+
+
+def test_the_forms_need_a_sign_in_and_a_post(floor):
+    from django.test import Client
+
+    assert Client().post("/pit/tables/BAC1/status/", {"status": "closed"})["Location"].startswith("/login/")
+    client = Client()
+    client.force_login(floor.manager)
+    assert client.get("/pit/tables/BAC1/status/").status_code == 405
