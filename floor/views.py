@@ -31,6 +31,7 @@ from accounting.services import slips
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import DomainError, Forbidden, InvalidInput
+from casino.idempotency import once_per_form
 from floor import selectors as dashboard
 from floor.templatetags.croupier import _url, accounting_home
 from tables import wording
@@ -250,15 +251,16 @@ def _not_your_pit(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) -> HttpResponse:
-    """Run one service; a refusal comes back on the page in words (a 403 page when the person may not act)."""
+    """Run one service, once per rendered form (a double tap writes once); a refusal comes back on the page
+    in words (a 403 page when the person may not act)."""
     try:
-        action()
+        _, again = once_per_form(request, action)
     except Forbidden as exc:
         return _forbidden(request, _words(exc))
     except DomainError as exc:
         messages.error(request, _words(exc))
     else:
-        messages.success(request, done)
+        messages.success(request, f"Already done: {done}" if again else done)
     return redirect(back)
 
 

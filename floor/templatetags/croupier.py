@@ -169,3 +169,13 @@ def state_say(state: Any) -> str:
 @register.filter
 def get_line(lines: dict[int, Any], bet_id: int) -> Any:
     return lines.get(bet_id) if isinstance(lines, dict) else None
+
+
+@register.simple_tag
+def form_key() -> str:
+    """A form's hidden once-only key (casino.idempotency.once_per_form): submitted twice, it writes once."""
+    from django.utils.html import format_html
+
+    from casino.idempotency import FORM_FIELD, new_form_key
+
+    return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, new_form_key())

@@ -157,3 +157,30 @@ def test_the_forms_need_a_sign_in_and_a_post(floor):
     client = Client()
     client.force_login(floor.manager)
     assert client.get("/pit/tables/BAC1/status/").status_code == 405
+
+
+def test_a_form_submitted_twice_writes_once(floor):
+    import re
+
+    from django.test import Client
+
+    from accounting.models import Slip
+
+    client = Client()
+    client.force_login(floor.manager)
+    # given the table's screen, with its fill form and that form's once-only key
+    page = client.get("/pit/tables/BAC1/").content.decode()
+    chips_form = page[page.index('action="/pit/tables/BAC1/chips/"'):]
+    key = re.search(r'name="form_key" value="([0-9a-f]+)"', chips_form).group(1)
+    form = {"form_key": key, "kind": "fill", "chips-2500": "4"}
+    # when it is sent twice (a double tap, a resent page)
+    first = client.post("/pit/tables/BAC1/chips/", form, follow=True)
+    second = client.post("/pit/tables/BAC1/chips/", form, follow=True)
+    # then one fill is requested, and the second answer says it was already done
+    assert Slip.objects.filter(table=floor.table).count() == 1
+    assert "The fill for BAC1 is requested" in first.content.decode()
+    assert "Already done: The fill for BAC1 is requested" in second.content.decode()
+    # and the same key on another form's contents is refused
+    third = client.post("/pit/tables/BAC1/chips/", {**form, "chips-2500": "5"}, follow=True)
+    assert "reload the page" in third.content.decode()
+    assert Slip.objects.filter(table=floor.table).count() == 1
