@@ -83,3 +83,22 @@ def test_verify_now_from_the_page(floor, trail, django_capture_on_commit_callbac
     assert (response.status_code, response["Location"]) == (302, f"/audit/?verification={verification.pk}#verify-result")
     assert (verification.trigger, verification.ok, verification.requested_by_id) == ("web", True, floor.admin.pk)
     assert verification.records == AuditRecord.objects.count()
+
+
+def test_the_result_is_polled_until_the_job_has_walked_every_chain(floor, trail):
+    # given a verification asked for and not yet run (a worker runs it)
+    from django.utils import timezone
+
+    pending = AuditVerification.objects.create(trigger="web", requested_by=floor.auditor, requested_at=timezone.now())
+    client = browser(floor.auditor)
+    # then its result part says so and asks to be polled again
+    html = client.get(f"/audit/verify/{pending.pk}/").content.decode()
+    assert "Verifying every chain" in html
+    assert f'hx-get="/audit/verify/{pending.pk}/"' in html
+    # and once a run has walked the chains, it gives the result and stops polling
+    done = audit_verify(actor=floor.auditor, trigger="web")
+    html = client.get(f"/audit/verify/{done.pk}/").content.decode()
+    assert "Every chain is intact." in html
+    assert "hx-get" not in html
+    # and nobody but an auditor reads it
+    assert browser(floor.manager).get(f"/audit/verify/{done.pk}/").status_code == 403
