@@ -41,7 +41,7 @@ from tables.models import (
     ShiftStatus,
     Table,
 )
-from tables.selectors import current_shift
+from tables.selectors import current_shift, pit_tables
 
 TRIANGLE_DECK_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
 
@@ -417,3 +417,13 @@ def table_slips(table: Table, shift: Shift | None) -> list[Any]:
         return []
     return list(Slip.objects.filter(table=table, shift=shift).select_related("requested_by")
                 .order_by("-requested_at", "-id"))
+
+
+def waiting_for(user: Any) -> dict[str, int]:
+    """The voids to decide at the pit manager's tables (not their own requests) and their new alerts."""
+    tables = list(pit_tables(user))
+    voids = Round.objects.filter(table__in=tables, status__in=LIVE_STATUSES, void_requested_by__isnull=False,
+                                 void_refused_at__isnull=True).exclude(void_requested_by=user).count()
+    alerts = visible_alerts(user).filter(acknowledged_at__isnull=True).filter(
+        Q(table__isnull=True) | Q(table__in=tables)).count()
+    return {"voids": voids, "alerts": alerts}

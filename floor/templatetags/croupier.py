@@ -179,3 +179,15 @@ def form_key() -> str:
     from casino.idempotency import FORM_FIELD, new_form_key
 
     return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, new_form_key())
+
+
+@register.simple_tag(takes_context=True)
+def pit_waiting(context: dict[str, Any]) -> dict[str, int]:
+    """How many voids and new alerts wait for the signed-in pit manager (the pit screens' menu shows them)."""
+    from floor.selectors import waiting_for
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not has_role(user, Role.PIT_MANAGER):
+        return {"voids": 0, "alerts": 0}
+    return waiting_for(user)

@@ -57,6 +57,7 @@ def test_a_dealers_void_request_is_approved_by_a_pit_manager_never_by_who_asked(
     item = page.locator(f'#pending-voids [data-round="{rnd.pk}"]')
     expect(item).to_contain_text("Asked for by dealer")
     expect(item).to_contain_text("misdeal: two cards stuck together")
+    expect(page.locator(".pit-nav")).to_contain_text("Voids (1 to decide)")
     screens.shots(page, "pit-voids", LAYOUT + [".void"])
     assert axe_violations(page) == []
     # and opens the round: the trail (bets, events, audit) is under the decision
@@ -91,6 +92,7 @@ def test_a_pit_manager_asks_for_a_void_and_only_the_other_pit_manager_decides(sc
     page.get_by_role("button", name="Ask for a void").click()
     # then the request is theirs, and the screen says in words that someone else decides it
     expect(page.locator("#own-request")).to_contain_text("You asked for this void yourself")
+    expect(page.locator(".pit-nav")).not_to_contain_text("to decide")  # their own request is not theirs to decide
     expect(page.get_by_role("button", name="Approve the void")).to_have_count(0)
     stored = Round.objects.get(pk=rnd.pk)
     assert (stored.void_requested_by, stored.void_reason) == (floor.manager, "Exposed card")
@@ -121,6 +123,7 @@ def test_an_alert_is_acknowledged_then_resolved_with_who_and_when(screens, floor
     page.goto("/pit/alerts/")
     expect(page.locator("#open-alerts")).to_contain_text("large bet 5000.00 on banker at BAC1")
     expect(page.locator("#open-alerts")).not_to_contain_text("BAC2")
+    expect(page.locator(".pit-nav")).to_contain_text("Alerts (1 new)")
     screens.shots(page, "pit-alerts", LAYOUT + [".alert-item .btn", ".alert-item input"])
     assert axe_violations(page) == []
     # when the pit manager acknowledges it with a note
