@@ -42,7 +42,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounting", "0005_sealed_shifts_slips_markers_alerts"),
+        ("accounting", "0006_marker_write_off"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
     operations = [
