@@ -473,6 +473,12 @@ class Alert(models.Model):
     )
     acknowledged_at = models.DateTimeField(null=True, blank=True)
     ack_note = models.CharField(max_length=300, blank=True)
+    # resolved once the cause is dealt with, after the acknowledgement: who, when and what was done
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolve_note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -481,6 +487,11 @@ class Alert(models.Model):
                 condition=Q(acknowledged_by__isnull=True, acknowledged_at__isnull=True)
                 | Q(acknowledged_by__isnull=False, acknowledged_at__isnull=False),
                 name="alert_ack_has_who_and_when",
+            ),
+            models.CheckConstraint(
+                condition=Q(resolved_by__isnull=True, resolved_at__isnull=True)
+                | Q(resolved_by__isnull=False, resolved_at__isnull=False, acknowledged_at__isnull=False),
+                name="alert_resolution_has_who_when_after_ack",
             ),
         ]
         indexes = [models.Index(fields=["acknowledged_at", "severity"]), models.Index(fields=["table", "created_at"])]

@@ -41,7 +41,7 @@ from tables.models import (
     ShiftStatus,
     Table,
 )
-from tables.selectors import current_shift
+from tables.selectors import current_shift, pit_tables
 
 TRIANGLE_DECK_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
 
@@ -340,3 +340,90 @@ def round_trail(rnd: Round) -> RoundTrail:
         ).order_by("created_at", "id")
     )
     return RoundTrail(rnd, bets, lines, steps, audit)
+
+
+# -- the pit manager's paperwork: voids, alerts, dealers, chips -----------------------------------
+
+
+def pending_voids(tables: Iterable[Table]) -> list[Round]:
+    """Live rounds at these tables with a void asked for and not yet decided, oldest request first."""
+    return list(
+        Round.objects.filter(table__in=list(tables), status__in=LIVE_STATUSES, void_requested_by__isnull=False,
+                             void_refused_at__isnull=True)
+        .select_related("table__pit", "dealer", "void_requested_by")
+        .order_by("void_requested_at", "id")
+    )
+
+
+def decided_voids(tables: Iterable[Table], *, limit: int = 12) -> list[Round]:
+    """The latest voids decided at these tables: approved (the round voided) or refused."""
+    rounds = Round.objects.filter(table__in=list(tables), void_requested_by__isnull=False).filter(
+        Q(status=RoundStatus.VOIDED) | Q(void_refused_at__isnull=False))
+    return list(rounds.select_related("table", "void_requested_by", "voided_by", "void_refused_by")
+                .order_by("-void_requested_at", "-id")[:limit])
+
+
+@dataclass
+class PitAlerts:
+    open: list[Any]
+    acknowledged: list[Any]
+    resolved: list[Any]
+
+
+def pit_alerts(user: Any, tables: Iterable[Table], *, resolved_limit: int = 20) -> PitAlerts:
+    """The alerts of these tables and the casino's: open, acknowledged and not yet resolved, lately resolved."""
+    alerts = visible_alerts(user).filter(Q(table__isnull=True) | Q(table__in=list(tables))).select_related(
+        "resolved_by")
+    return PitAlerts(
+        open=list(alerts.filter(acknowledged_at__isnull=True).order_by("-created_at", "-id")),
+        acknowledged=list(alerts.filter(acknowledged_at__isnull=False, resolved_at__isnull=True)
+                          .order_by("-acknowledged_at", "-id")),
+        resolved=list(alerts.filter(resolved_at__isnull=False).order_by("-resolved_at", "-id")[:resolved_limit]),
+    )
+
+
+def on_duty(table: Table) -> Assignment | None:
+    """The table's dealer now (its latest assignment under way)."""
+    now = timezone.now()
+    return (Assignment.objects.filter(table=table, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
+                                      shift__status=ShiftStatus.OPEN)
+            .select_related("dealer", "shift").order_by("-starts_at").first())
+
+
+def free_dealers() -> list[Any]:
+    """Active dealers with no table now (on a break or not yet placed), by username."""
+    from django.contrib.auth import get_user_model
+
+    now = timezone.now()
+    busy = Assignment.objects.filter(starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
+                                     shift__status=ShiftStatus.OPEN).values("dealer_id")
+    return list(get_user_model().objects.filter(groups__name="dealer", is_active=True).exclude(pk__in=busy)
+                .order_by("username").distinct())
+
+
+def table_assignments(table: Table, shift: Shift | None) -> list[Assignment]:
+    """Who dealt at the table this shift, latest first (relieved ones too)."""
+    if shift is None:
+        return []
+    return list(Assignment.objects.filter(table=table, shift=shift).select_related("dealer", "assigned_by")
+                .order_by("-starts_at", "-id"))
+
+
+def table_slips(table: Table, shift: Shift | None) -> list[Any]:
+    """The table's fills and credits this shift, latest first."""
+    from accounting.models import Slip
+
+    if shift is None:
+        return []
+    return list(Slip.objects.filter(table=table, shift=shift).select_related("requested_by")
+                .order_by("-requested_at", "-id"))
+
+
+def waiting_for(user: Any) -> dict[str, int]:
+    """The voids to decide at the pit manager's tables (not their own requests) and their new alerts."""
+    tables = list(pit_tables(user))
+    voids = Round.objects.filter(table__in=tables, status__in=LIVE_STATUSES, void_requested_by__isnull=False,
+                                 void_refused_at__isnull=True).exclude(void_requested_by=user).count()
+    alerts = visible_alerts(user).filter(acknowledged_at__isnull=True).filter(
+        Q(table__isnull=True) | Q(table__in=tables)).count()
+    return {"voids": voids, "alerts": alerts}

@@ -114,6 +114,21 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "dealer_busy": ("That dealer is assigned to another table at that time.",),
     "bad_period": ("An assignment must end after it starts.",),
     "already_relieved": ("That dealer was already relieved.",),
+    "void_refused": ("A void of this round was asked for and refused: finish the round.",),
+    "void_already_requested": ("A void of this round is already asked for: a pit manager decides it.",),
+    "nothing_to_rotate": ("A rotation needs two dealers at the pit's open tables, or one coming back from a break.",),
+    # -- the pit's paperwork and alerts (the pit manager's screens) ----------------------------------
+    "unknown_alert": ("That alert does not exist.",),
+    "already_acknowledged": ("Someone acknowledged that alert already.",),
+    "not_acknowledged": ("Acknowledge the alert first, then resolve it.",),
+    "already_resolved": ("Someone resolved that alert already.",),
+    "bad_chips": ("Give a whole number of chips for each denomination, and at least one chip in all.",),
+    "unknown_denomination": ("This table does not use one of those chips.",),
+    "shift_closed": ("That shift is closed: its paperwork is sealed.",),
+    "unknown_shift": ("That shift does not exist.",),
+    "table_shift_closed": ("This table's shift is closed: its paperwork is sealed.",),
+    "bad_kind": ("Choose a fill or a credit.",),
+    "bad_amount_text": ("Type an amount in the house currency, such as 25 or 25.50.",),
     # -- signing in, requests, the server ------------------------------------------------------------
     "invalid_credentials": ("Wrong username or password.",),
     "locked_out": ("Too many wrong passwords: wait a few minutes, then try again.",),
@@ -167,3 +182,22 @@ def money(minor: int) -> str:
 def catalogue() -> dict[str, list[str]]:
     """The refusal wordings as the dealer screen receives them (JSON), with the fallback under ``""``."""
     return {**{code: list(texts) for code, texts in REFUSALS.items()}, "": list(FALLBACK)}
+
+
+def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> str:
+    """A refusal in the screens' words, for the server-rendered screens (the dealer screen does the same in
+    JavaScript): the first wording of ``code`` whose placeholders are all known, filled in."""
+    known: dict[str, Any] = {**(params or {}), "table": table} if table else dict(params or {})
+    for template in REFUSALS.get(code, FALLBACK):
+        names = placeholders(template)
+        if all(name in known for name, _ in names):
+            def fill(match: re.Match[str]) -> str:
+                value, kind = known[match.group(1)], match.group(2)
+                if kind == "money":
+                    return money(int(value))
+                if kind == "bet":
+                    return str(value).replace("_", " ")
+                return str(value)
+
+            return PLACEHOLDER.sub(fill, template)
+    return FALLBACK[0]

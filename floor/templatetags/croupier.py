@@ -174,3 +174,25 @@ def state_say(state: Any) -> str:
 @register.filter
 def get_line(lines: dict[int, Any], bet_id: int) -> Any:
     return lines.get(bet_id) if isinstance(lines, dict) else None
+
+
+@register.simple_tag
+def form_key() -> str:
+    """A form's hidden once-only key (casino.idempotency.once_per_form): submitted twice, it writes once."""
+    from django.utils.html import format_html
+
+    from casino.idempotency import FORM_FIELD, new_form_key
+
+    return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, new_form_key())
+
+
+@register.simple_tag(takes_context=True)
+def pit_waiting(context: dict[str, Any]) -> dict[str, int]:
+    """How many voids and new alerts wait for the signed-in pit manager (the pit screens' menu shows them)."""
+    from floor.selectors import waiting_for
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not has_role(user, Role.PIT_MANAGER):
+        return {"voids": 0, "alerts": 0}
+    return waiting_for(user)

@@ -378,6 +378,9 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     if rnd.status not in LIVE_STATUSES:
         raise Conflict(f"round #{rnd.number} is {rnd.status}: only a live round can be voided",
                        code=f"round_{rnd.status}")
+    if rnd.void_refused_at is not None:
+        raise Conflict(f"a void of round #{rnd.number} was already asked for and refused: finish the round",
+                       code="void_refused")
     if rnd.void_requested_by_id is not None:
         # one request per round: a second would put another name on it, and the first requester could then
         # approve their own void
@@ -405,6 +408,8 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
         raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
     if rnd.void_requested_by_id is None:
         raise Conflict("no void was requested for this round", code="no_void_request")
+    if rnd.void_refused_at is not None:
+        raise Conflict(f"the void of round #{rnd.number} was refused", code="void_refused")
     if rnd.void_requested_by_id == actor.pk:
         raise Forbidden("a void must be approved by someone other than who requested it", code="same_person")
     before = rnd.status
@@ -416,6 +421,34 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
     audit_log(actor=actor, action="round.void", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": before}, after={"status": rnd.status, "reason": rnd.void_reason,
                                                 "requested_by": rnd.void_requested_by_id})
+    return rnd
+
+
+@transaction.atomic
+def round_void_refuse(*, round_id: int, actor: Any, reason: str) -> Round:
+    """A pit manager, never the one who asked, refuses a requested void with a reason; the round goes on. The
+    request stays on record beside the refusal, both written once."""
+    rnd = lock_round(round_id)
+    ensure_manages(actor, rnd.table)
+    if rnd.status not in LIVE_STATUSES:
+        raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
+    if rnd.void_requested_by_id is None:
+        raise Conflict("no void was requested for this round", code="no_void_request")
+    if rnd.void_refused_at is not None:
+        raise Conflict(f"the void of round #{rnd.number} was already refused", code="void_refused")
+    if rnd.void_requested_by_id == actor.pk:
+        raise Forbidden("a void must be decided by someone other than who requested it", code="same_person")
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise InvalidInput("a refusal needs a written reason", code="reason_required", field="reason")
+    updated = Round.objects.filter(pk=rnd.pk, status__in=LIVE_STATUSES, void_refused_at__isnull=True).update(
+        void_refused_by=actor, void_refused_at=timezone.now(), void_refusal_reason=reason)
+    if updated != 1:
+        raise Conflict("the round changed meanwhile", code="concurrent_change")
+    rnd.refresh_from_db()
+    audit_log(actor=actor, action="round.void_refuse", object_type="round", object_id=rnd.pk,
+              table_code=rnd.table.code, after={"reason": reason, "requested_by": rnd.void_requested_by_id,
+                                                "request_reason": rnd.void_reason})
     return rnd
 
 
