@@ -11,7 +11,8 @@ the workers and beat connect as) gets, on every table:
 * ``DELETE`` only where a row is a session, a token, a sign-in count or a many-to-many link (a pit's
   managers, a user's roles), never on a record;
 * only ``SELECT`` on what the owner alone writes (:data:`OWNER_WRITES`) and on the archived months;
-* on every monthly partition the same as on its table (the function that makes partitions copies the
+* ``EXECUTE`` on the functions that make monthly partitions, and on every monthly partition the same as on
+  its table (the function that makes partitions copies the
   table's grants: casino/core/partitions.py);
 * never ``TRUNCATE``, ``REFERENCES`` or ``TRIGGER``, and nothing it could own or alter. Not being a
   superuser, it cannot set ``session_replication_role`` either.
@@ -134,6 +135,11 @@ def grant_service(cursor: Any, *, service: str, database: str) -> None:
         cursor.execute(sql.SQL("GRANT DELETE ON {} TO {}").format(_identifier(table), role))
     for table in sorted(tables & set(OWNER_WRITES)):
         cursor.execute(sql.SQL("REVOKE INSERT, UPDATE ON {} FROM {}").format(_identifier(table), role))
+    # the owner's functions that make monthly partitions (the maintenance job runs them as the service)
+    cursor.execute("""SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                      WHERE n.nspname = 'public' AND p.proname LIKE '%\\_add\\_month' AND p.prosecdef""")
+    for (function,) in cursor.fetchall():
+        cursor.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), role))
     cursor.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [ARCHIVE_SCHEMA])
     if cursor.fetchone():  # archived months: read, never written (reports and audits over them)
         schema = _identifier(ARCHIVE_SCHEMA)
