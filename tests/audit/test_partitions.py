@@ -327,13 +327,18 @@ def test_a_changed_archive_does_not_verify_and_is_not_restored(transactional_db,
     first, _, january, _ = two_months_of_records(clock)
     part = partitions.partition_name("audit_auditrecord", first)
     call_command("archive_month", f"{first:%Y-%m}")
-    # when the owner turns the seal off and alters a record of the archived month
+    # when the owner turns the seal off, alters a record of the archived month and removes another
     qualified = f"{partitions.ARCHIVE_SCHEMA}.{part}"
-    as_owner((f"UPDATE {qualified} SET object_id = 'x' WHERE id = %s", [january[1].pk]), triggers_off=[qualified])
-    # then the archived month does not verify, and the command says so
+    as_owner((f"UPDATE {qualified} SET object_id = 'x' WHERE id = %s", [january[1].pk]),
+             (f"DELETE FROM {qualified} WHERE id = %s", [january[4].pk]), triggers_off=[qualified])
+    # then the archived month does not verify: the altered record, the count, the checksum, the chain's end
     report = archive.verify_archived_month(first)
     assert not report.ok
-    assert any("altered" in p for p in report.problems) and any("checksum" in p for p in report.problems)
+    assert any(f"casino#2 (record {january[1].pk}) was altered" in p for p in report.problems)
+    assert any("holds 4 records; its manifest says 5" in p for p in report.problems)
+    assert any("checksum" in p for p in report.problems)
+    assert any("table:BAC1 ends at #1" in p for p in report.problems)
+    # and the command says so
     with pytest.raises(CommandError, match="does not verify"):
         call_command("archive_month", f"{first:%Y-%m}", "--verify")
     # and it is not restored
