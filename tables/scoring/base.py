@@ -117,7 +117,7 @@ class ScoredGame:
                           + (f" (checks: {', '.join(self.checks)})" if self.checks else ""), field="check")
 
     def describe(self) -> Json:
-        return {"game": self.name, "title": self.title, "seed": self.seed, "min_players": self.min_players,
+        return {"game": self.name, "title": self.title, "rules": self.rules, "min_players": self.min_players,
                 "max_players": self.max_players, "lowest_wins": self.lowest_wins,
                 "settings": [{"name": s.name, "kind": s.kind.value, "default": s.default, "help": s.help}
                              for s in self.settings],
