@@ -42,6 +42,9 @@ from casino.core import partitions
 from casino.errors import Conflict, InvalidInput
 
 RECORDS = AuditRecord._meta.db_table
+# DETACH and ATTACH lock the records' table exclusively for a moment; while a long read (a verification) holds it,
+# they wait at most this long and fail (run the command again) instead of queueing every audited write behind them.
+LOCK_TIMEOUT = "5s"
 SCHEMA = partitions.ARCHIVE_SCHEMA
 _COLUMNS = ", ".join(PG_CREATED_AT if f == "created_at" else f"{f}::text" if f in ("before", "after") else f
                      for f in FIELDS)
@@ -223,6 +226,7 @@ def archive_month(month: str | dt.date, *, by: str = "") -> AuditArchive:
         _ensure_schema(cursor)
         grantees = _grantees(cursor, part)
         qualified = sql.Identifier(SCHEMA, part)
+        cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")  # never queue the floor's writes behind us
         cursor.execute(sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(sql.Identifier(RECORDS),
                                                                             sql.Identifier(part)))
         cursor.execute(sql.SQL("ALTER TABLE {} SET SCHEMA {}").format(sql.Identifier(part), sql.Identifier(SCHEMA)))
@@ -319,6 +323,7 @@ def restore_month(month: str | dt.date, *, by: str = "") -> AuditArchive:
     qualified = sql.Identifier(archive.schema, archive.table)
     with transaction.atomic(), connection.cursor() as cursor:
         _require_owner(cursor)
+        cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
         cursor.execute(sql.SQL("DROP TRIGGER archived_sealed ON {}").format(qualified))
         cursor.execute(sql.SQL("COMMENT ON TABLE {} IS NULL").format(qualified))
         cursor.execute(sql.SQL("ALTER TABLE {} SET SCHEMA public").format(qualified))
@@ -353,16 +358,19 @@ def _copy_grants(cursor: Any, part: str) -> None:
 
 
 def partitions_ensure(months_ahead: int = 3) -> list[str]:
-    """Make the audit records' partitions of this month and the next ``months_ahead`` if missing (the beat's
-    maintenance job; the service may run it: the function it calls runs as the owner). Nothing on SQLite."""
+    """Make the audit records' partitions of last month, this month and the next ``months_ahead`` if missing
+    (an archived month is not made again) — the beat's maintenance job; the service may run it: the function it
+    calls runs as the owner. Nothing on SQLite. Last month: a record may be written with an earlier shift's
+    time (the demo plays the shifts before the current one)."""
     if connection.vendor != "postgresql":
         return []
-    now = timezone.now()
-    last = partitions.month_start(now)
+    this = partitions.month_start(timezone.now())
+    first = partitions.month_start(this - dt.timedelta(days=1))
+    last = this
     for _ in range(months_ahead):
         last = partitions.next_month(last)
     with connection.cursor() as cursor:
-        return partitions.add_months(cursor, RECORDS_SPEC, partitions.months(partitions.month_start(now), last))
+        return partitions.add_months(cursor, RECORDS_SPEC, partitions.months(first, last))
 
 
 RECORDS_SPEC = partitions.Partitioned(table=RECORDS, key="created_at", what="audit records",

@@ -86,7 +86,9 @@ def _partition(apps, schema_editor):
         cursor.execute("SELECT min(created_at) FROM audit_auditrecord")
         oldest = cursor.fetchone()[0]
     now = dt.datetime.now(partitions.zone())
-    first = partitions.month_start(oldest if oldest is not None else now)
+    # from the oldest record's month, and at least last month (the demo plays the shifts before the current one)
+    last_month = partitions.month_start(partitions.month_start(now) - dt.timedelta(days=1))
+    first = min(partitions.month_start(oldest), last_month) if oldest is not None else last_month
     last = partitions.months(now.date(), now.date())[0]
     for _ in range(MONTHS_AHEAD):
         last = partitions.next_month(last)
