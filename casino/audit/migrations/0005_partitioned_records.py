@@ -15,7 +15,8 @@ table's global unique constraints said is now said by:
 
 The append-only trigger is recreated on the partitioned parent (PostgreSQL clones it onto every partition,
 present and future) and its TRUNCATE trigger on the parent and on each partition. SQLite keeps its plain
-table; ``audit_chainhead`` stays empty there.
+table (its append-only triggers, lost when SQLite rebuilt the table for migration 0004, are put back);
+``audit_chainhead`` stays empty there.
 """
 
 import datetime as dt
@@ -80,6 +81,10 @@ CHAIN_HEAD = [
 
 def _partition(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
+        # SQLite: migration 0004's new column made SQLite rebuild the table, which dropped its append-only
+        # triggers; they are put back here (dropped first if a database still has them)
+        run(schema_editor, [*drop_append_only_sql("audit_auditrecord", "sqlite"),
+                            *append_only_sql("audit_auditrecord", "sqlite", what="audit records")])
         return
     tz = settings.TIME_ZONE or "UTC"
     with schema_editor.connection.cursor() as cursor:
