@@ -46,7 +46,7 @@ class ScoredGame:
 
     name: ClassVar[str]
     title: ClassVar[str]
-    seed: ClassVar[str]  # which seed text holds the rules, e.g. "004 HEARTS"
+    rules: ClassVar[str]  # the rule book's section the game follows, e.g. "HEARTS"
     settings: ClassVar[tuple[Setting, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
