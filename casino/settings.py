@@ -223,6 +223,10 @@ CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": task_names.AUDIT_CHECKPOINT,
                                             "schedule": env_int("AUDIT_CHECKPOINT_EVERY", 900, minimum=10)}
 CELERY_BEAT_SCHEDULE["audit-verify"] = {"task": task_names.AUDIT_VERIFY,
                                         "schedule": env_int("AUDIT_VERIFY_EVERY", 3600, minimum=10)}
+# The audit records' monthly partitions (PostgreSQL; docs/scaling.md, "Partitioning"): this month's and the next
+# AUDIT_PARTITIONS_AHEAD months' are made every few hours if missing, so a month never begins without one.
+AUDIT_PARTITIONS_AHEAD = env_int("AUDIT_PARTITIONS_AHEAD", 3, minimum=1)
+CELERY_BEAT_SCHEDULE["audit-partitions"] = {"task": task_names.AUDIT_PARTITIONS, "schedule": 6 * 3600}
 # Transactional outbox (casino/outbox.py): jobs are rows first; the relay sends what Redis refused.
 CELERY_IMPORTS = ["casino.outbox", "casino.idempotency"]
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # deployments (and benches) sharing one Redis

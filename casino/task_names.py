@@ -15,6 +15,7 @@ OUTBOX_PURGE = "casino.outbox.purge"
 IDEMPOTENCY_PURGE = "casino.idempotency.purge"
 AUDIT_VERIFY = "casino.audit.tasks.verify_audit"
 AUDIT_CHECKPOINT = "casino.audit.tasks.audit_checkpoint"
+AUDIT_PARTITIONS = "casino.audit.tasks.audit_partitions"
 
 # accounting
 RECONCILE_SHIFT = "accounting.reconcile_shift"

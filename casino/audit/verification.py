@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from casino import task_names
+from casino.audit import boundary
 from casino.audit.chain import Anchor, Break, WalkResult, walk
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
 from casino.audit.record import FIELDS, GENESIS, PG_CREATED_AT
@@ -241,8 +242,10 @@ def _first(breaks: list[Break]) -> Break | None:
 def _walk_all(against: list[Mapping[str, Any]] | None) -> tuple[WalkResult, list[Break], list[str], int]:
     with _snapshot():
         anchors, problems, warnings, checkpoints = _anchors(_anchored(against))
+        starts, archive_breaks = boundary.live_starts()  # chains begin after the archived months (archive.py)
+        problems += archive_breaks
         rows, json_text = _ordered_rows()
-        result = walk(rows, anchors=anchors, json_text=json_text)
+        result = walk(rows, anchors=anchors, starts=starts, json_text=json_text)
         problems += _record_checks()
     return result, problems, warnings, checkpoints
 
@@ -350,11 +353,12 @@ def audit_checkpoint_create() -> list[AuditCheckpoint]:
     key = checkpoint_key()
     kid = key_id(key)
     created = []
+    archived, _ = boundary.live_starts()  # a chain's older months may be archived: it begins after them
     for chain in audit_chains():
         with transaction.atomic():
             last = AuditCheckpoint.objects.filter(chain=chain).order_by("-seq").first()
-            start = (0, GENESIS)
-            if last is not None and last.key_id == kid and signature_valid(
+            start = archived.get(chain, (0, GENESIS))
+            if last is not None and last.seq > start[0] and last.key_id == kid and signature_valid(
                     chain, last.seq, last.record_hash, last.created_at, last.signature, key=key):
                 start = (last.seq, last.record_hash)
             rows, json_text = _ordered_rows(chain=chain, after_seq=start[0])
