@@ -45,7 +45,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import BigIntegerField, Count, QuerySet, Sum, Value
+from django.db.models import BigIntegerField, Count, F, QuerySet, Sum, Value
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
 
@@ -101,6 +101,11 @@ def handle_of(rows: Iterable[Mapping[str, Any]]) -> int:
 def count_win(*, opener: int, closer: int, fills: int, credits: int, drop: int, marker_payments: int) -> int:
     """closer + credits + drop − opener − fills − marker payments in chips at the table."""
     return closer + credits + drop - opener - fills - marker_payments
+
+
+# the same two formulas over running rows (accounting.models.TableFigures), summed in SQL by the reports
+COUNT_WIN = F("closer") + F("credits") + F("drop") - F("opener") - F("fills") - F("marker_payments")
+VARIANCE = COUNT_WIN - F("rounds_win") - F("pool_change")
 
 
 def hold(win: int | None, drop: int | None) -> Fraction | None:
@@ -275,14 +280,15 @@ def marker_part(*, issued: int = 0, paid_at_table: int = 0) -> dict[str, int]:
     return {k: v for k, v in (("markers_issued", issued), ("marker_payments", paid_at_table)) if v}
 
 
-def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL") -> str:
+def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", insert: bool = True) -> str:
     """One ``INSERT … SELECT`` writing the running row of every table shift that has a record, summed
     from the records set-based by the definitions above (Σ settlements as :data:`ROUND_SUMS` and
     :data:`POOL_CHANGE`, received slips, markers, counts, big bets): what a migration's backfill and a
     bulk loader run where replaying the records one by one would take hours. One parameter, the big-bet
     threshold. ``shifts``: a condition on the shift id column ``{col}`` (``"{col} >= 100"``); the table
     shifts it selects must have no running row yet. tests/accounting/test_running_figures.py holds it
-    equal to the records' recomputation."""
+    equal to the records' recomputation. ``insert=False``: the rows alone (table id, shift id, then
+    :data:`RUNNING` in order)."""
 
     def where(col: str) -> str:
         return shifts.format(col=col)
@@ -325,12 +331,14 @@ def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL") 
         UNION SELECT table_id, shift_id FROM paid UNION SELECT table_id, shift_id FROM issued
         UNION SELECT table_id, shift_id FROM counted UNION SELECT table_id, shift_id FROM dropped
         UNION SELECT table_id, shift_id FROM big)
-    INSERT INTO accounting_tablefigures (table_id, shift_id, rounds, handle, rounds_win, commission, rake,
-        pool_change, fills, credits, marker_payments, markers_issued, big_bets, opener, closer, "drop")
-    SELECT k.table_id, k.shift_id, COALESCE(st.rounds, 0), COALESCE(st.handle, 0), COALESCE(st.rounds_win, 0),
-           COALESCE(st.commission, 0), COALESCE(st.rake, 0), COALESCE(st.pool_change, 0), COALESCE(sl.fills, 0),
-           COALESCE(sl.credits, 0), COALESCE(p.marker_payments, 0), COALESCE(i.markers_issued, 0),
-           COALESCE(b.big_bets, 0), c.opener, c.closer, d.drop_total
+    {'INSERT INTO accounting_tablefigures (table_id, shift_id, ' + ', '.join(f'"{c}"' for c in RUNNING) + ')'
+     if insert else ''}
+    SELECT k.table_id, k.shift_id, COALESCE(st.rounds, 0) AS rounds, COALESCE(st.handle, 0) AS handle,
+           COALESCE(st.rounds_win, 0) AS rounds_win, COALESCE(st.commission, 0) AS commission,
+           COALESCE(st.rake, 0) AS rake, COALESCE(st.pool_change, 0) AS pool_change, COALESCE(sl.fills, 0) AS fills,
+           COALESCE(sl.credits, 0) AS credits, COALESCE(p.marker_payments, 0) AS marker_payments,
+           COALESCE(i.markers_issued, 0) AS markers_issued, COALESCE(b.big_bets, 0) AS big_bets,
+           c.opener AS opener, c.closer AS closer, d.drop_total AS "drop"
     FROM keys k
     LEFT JOIN settled st ON st.table_id = k.table_id AND st.shift_id = k.shift_id
     LEFT JOIN slips sl ON sl.table_id = k.table_id AND sl.shift_id = k.shift_id

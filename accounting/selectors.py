@@ -198,13 +198,15 @@ def _recomputed(
             closer=mine[CountKind.CLOSER].total if CountKind.CLOSER in mine else None,
             drop=drops[pk].total if pk in drops else None,
         )
-    for r in (
+    slip_figure = {SlipKind.FILL.value: "fills", SlipKind.CREDIT.value: "credits"}
+    for table_id, kind, total in (
         Slip.objects.filter(table_id__in=ids, shift=shift, status=SlipStatus.RECEIVED)
         .values("table_id", "kind")
         .annotate(s=Sum("total"))
         .order_by()
+        .values_list("table_id", "kind", "s")
     ):
-        out[r["table_id"]][{SlipKind.FILL: "fills", SlipKind.CREDIT: "credits"}[r["kind"]]] = int(r["s"] or 0)
+        out[table_id][slip_figure[kind]] = int(total or 0)
     for table_id, total in (
         MarkerPayment.objects.filter(at_table=True, table_id__in=ids, shift=shift)
         .values("table_id")
@@ -224,9 +226,9 @@ def _recomputed(
     rounds = figures.round_figures(
         Settlement.objects.filter(round__table_id__in=ids, round__shift=shift), by=["round__table_id"]
     )
-    for (table_id,), r in rounds.items():
-        out[table_id].update(rounds=r.rounds, handle=r.handle, rounds_win=r.rounds_win, commission=r.commission,
-                             rake=r.rake, pool_change=r.pool_change)
+    for (table_id,), found in rounds.items():
+        out[table_id].update(rounds=found.rounds, handle=found.handle, rounds_win=found.rounds_win,
+                             commission=found.commission, rake=found.rake, pool_change=found.pool_change)
     big = figures.big_bets_of(Bet.objects.filter(round__table_id__in=ids, round__shift=shift))
     for table_id, n in big.values("round__table_id").annotate(n=Count("id")).order_by().values_list(
         "round__table_id", "n"

@@ -1,7 +1,8 @@
 """Reads for the screens: the dealer's table, the pit manager's floor, a table's rounds, a round's trail.
 
 Selectors only (no writes). Money stays in integer minor units; the templates format it. Every
-figure is accounting's (``accounting.figures``), and each part of a screen uses one basis, named
+figure is accounting's (``accounting.figures``), the tables' figures read from their running rows (one
+per table: the floor costs the same whatever the history), and each part of a screen uses one basis, named
 on it: the tiles and both charts show the rounds win and the statistical hold (rounds win ÷
 handle), live as rounds settle; the "counts" table shows, per table once its counts are in, the
 count win and the hold of the drop beside the rounds win, the pool change, the marker payments
@@ -16,7 +17,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.db.models.functions import TruncHour
 from django.utils import timezone
@@ -150,6 +150,10 @@ class TableRow:
         return self.figures.handle if self.figures else 0
 
     @property
+    def big_bets(self) -> int:
+        return self.figures.big_bets if self.figures else 0
+
+    @property
     def win(self) -> int:
         """The rounds win (every tile and chart on the floor has this one basis)."""
         return self.figures.rounds_win if self.figures else 0
@@ -262,12 +266,17 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
 
 
 def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -> list[Bet]:
-    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift."""
-    threshold = settings.CROUPIER["LARGE_BET"]
-    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold, withdrawal__isnull=True)
+    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift, not taken back (how
+    many there are is each table's running ``big_bets``: :func:`big_bets_count`)."""
+    bets = figures.big_bets_of(Bet.objects.filter(round__table__in=list(tables)))
     if shift is not None:
         bets = bets.filter(round__shift=shift)
     return list(bets.select_related("round__table", "placed_by").order_by("-placed_at", "-id")[:limit])
+
+
+def big_bets_count(rows: Iterable[TableRow]) -> int:
+    """The big bets of the tiles' tables this shift, from their running figures."""
+    return sum(r.big_bets for r in rows)
 
 
 def open_alerts(user: Any, tables: Iterable[Table], *, limit: int = 12) -> list[Any]:

@@ -39,8 +39,8 @@ from accounting.selectors import (
     table_shift_figures_many,
     tables_active_in,
 )
-from accounting.services.alerts import alert_raise
 from accounting.services import running
+from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_line_codes
 from casino import task_names
 from casino.audit.services import audit_log
