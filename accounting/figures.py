@@ -39,6 +39,7 @@ is the figure of a group of one: Σ over a table's shift of :func:`settlement_pa
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
@@ -48,6 +49,7 @@ from typing import Any
 from django.db.models import BigIntegerField, Count, F, QuerySet, Sum, Value
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
 
 from accounting.conf import int_knob
 from accounting.money import hold_fraction
@@ -244,6 +246,15 @@ def pool_change_of(document: Mapping[str, Any] | None) -> int:
     return int(pool.get("carry_out") or 0) - int(pool.get("carry_in") or 0)
 
 
+HOUR_SUMS = ("rounds", "handle", "rounds_win")  # what the hourly rows keep of a settlement's part
+
+
+def hour_of(at: dt.datetime) -> dt.datetime:
+    """The clock hour a round settled in (its start) in the casino's time zone (``TIME_ZONE``): the
+    pit dashboard's win by hour groups by it, as ``TruncHour(settled_at)`` does."""
+    return timezone.localtime(at, timezone.get_default_timezone()).replace(minute=0, second=0, microsecond=0)
+
+
 def settlement_part(settlement: Any) -> dict[str, int]:
     """What one settled round adds: one round, its handle, its house net (the rounds win), commission,
     rake and pool change (a group of one settlement, as :func:`round_figures` sums them)."""
@@ -347,3 +358,24 @@ def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", 
     LEFT JOIN counted c ON c.table_id = k.table_id AND c.shift_id = k.shift_id
     LEFT JOIN dropped d ON d.table_id = k.table_id AND d.shift_id = k.shift_id
     LEFT JOIN big b ON b.table_id = k.table_id AND b.shift_id = k.shift_id"""
+
+
+def running_hours_from_records_sql(*, shifts: str = "{col} IS NOT NULL") -> str:
+    """PostgreSQL: the hourly rows (:class:`accounting.models.TableHourFigures`) of the table shifts
+    ``shifts`` selects, summed from their settlements by :func:`hour_of`. Two parameters: the time
+    zone's name, twice."""
+    return f"""
+    INSERT INTO accounting_tablehourfigures (table_id, shift_id, hour, rounds, handle, rounds_win)
+    SELECT r.table_id, r.shift_id, date_trunc('hour', s.settled_at AT TIME ZONE %s) AT TIME ZONE %s,
+           count(*), sum(s.handle), sum(s.house_net)
+    FROM tables_settlement s JOIN tables_round r ON r.id = s.round_id
+    WHERE {shifts.format(col="r.shift_id")} GROUP BY 1, 2, 3"""
+
+
+def big_bets_from_records_sql(*, shifts: str = "{col} IS NOT NULL") -> str:
+    """The big bets (:class:`accounting.models.BigBet`) of the shifts ``shifts`` selects, from the bets
+    (those taken back too: the list leaves them out by their withdrawal). One parameter: the threshold."""
+    return f"""
+    INSERT INTO accounting_bigbet (bet_id, table_id, shift_id, placed_at)
+    SELECT b.id, r.table_id, r.shift_id, b.placed_at FROM tables_bet b JOIN tables_round r ON r.id = b.round_id
+    WHERE b.amount >= %s AND {shifts.format(col="r.shift_id")}"""

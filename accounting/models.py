@@ -413,6 +413,39 @@ class TableFigures(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "shift"], name="one_running_figures_per_table_shift")]
 
 
+class TableHourFigures(models.Model):
+    """The rounds' part of a table's running figures by clock hour of settlement (the pit dashboard's
+    win-by-hour chart): rounds, handle and rounds win, added with the table's :class:`TableFigures` in
+    the settlement's own statement. Their sum over a table's shift is its running row's."""
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
+    hour = models.DateTimeField(help_text="the clock hour the rounds settled in (its start, the casino's time zone)")
+    rounds = models.BigIntegerField(default=0)
+    handle = models.BigIntegerField(default=0)
+    rounds_win = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["shift", "hour", "table"]
+        constraints = [models.UniqueConstraint(fields=["table", "shift", "hour"], name="one_hour_figures_per_table_shift")]
+        indexes = [models.Index(fields=["shift", "hour"], name="hour_figures_by_shift")]
+
+
+class BigBet(models.Model):
+    """A bet at or above the large-bet threshold when it was placed: the pit dashboard's list of big bets
+    reads these (a handful per shift) instead of the shift's bets. Written with the bet; a bet taken back
+    keeps its row and drops out of the list through its withdrawal."""
+
+    bet = models.OneToOneField("tables.Bet", on_delete=models.PROTECT, primary_key=True, related_name="+")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
+    placed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-placed_at", "-bet"]
+        indexes = [models.Index(fields=["shift", "placed_at"], name="big_bets_by_shift")]
+
+
 class ReconciliationStatus(models.TextChoices):
     BALANCED = "balanced", "Balanced"
     VARIANCE = "variance", "Variance"

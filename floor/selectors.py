@@ -18,11 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from accounting import figures
-from accounting.models import Reconciliation, TableShiftClose
+from accounting.models import BigBet, Reconciliation, TableHourFigures, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
 from players.selectors import pit_panels
@@ -36,7 +35,6 @@ from tables.models import (
     Round,
     RoundEvent,
     RoundStatus,
-    Settlement,
     Shift,
     ShiftStatus,
     Table,
@@ -223,11 +221,13 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
     """The rounds win and handle per clock hour of settlement in the shift (statistical hold)."""
     if shift is None:
         return []
-    tz = timezone.get_current_timezone()
-    settled = Settlement.objects.filter(round__table__in=list(tables), round__shift=shift).annotate(
-        hour=TruncHour("settled_at", tzinfo=tz)
-    )
-    by_hour = {key[0]: r for key, r in figures.round_figures(settled, by=["hour"], pools=False).items()}
+    tz = timezone.get_default_timezone()  # the hours the running rows keep (accounting.figures.hour_of)
+    by_hour: dict[dt.datetime, figures.RoundFigures] = {}
+    for row in TableHourFigures.objects.filter(shift=shift, table__in=list(tables)).values(
+            "hour", *figures.HOUR_SUMS):
+        found = figures.RoundFigures(rounds=row["rounds"], handle=row["handle"], rounds_win=row["rounds_win"])
+        hour = timezone.localtime(row["hour"], tz)
+        by_hour[hour] = by_hour.get(hour, figures.RoundFigures()) + found
     start = timezone.localtime(shift.starts_at, tz).replace(minute=0, second=0, microsecond=0)
     end = min(timezone.localtime(shift.ends_at, tz), timezone.localtime(timezone.now(), tz))
     hours: list[dt.datetime] = []
@@ -266,12 +266,15 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
 
 
 def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -> list[Bet]:
-    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift, not taken back (how
-    many there are is each table's running ``big_bets``: :func:`big_bets_count`)."""
-    bets = figures.big_bets_of(Bet.objects.filter(round__table__in=list(tables)))
-    if shift is not None:
-        bets = bets.filter(round__shift=shift)
-    return list(bets.select_related("round__table", "placed_by").order_by("-placed_at", "-id")[:limit])
+    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift, not taken back, from
+    the shift's list of big bets (a handful of rows, whatever the shift's bets); how many there are is
+    each table's running ``big_bets`` (:func:`big_bets_count`)."""
+    if shift is None:
+        return []
+    listed = BigBet.objects.filter(shift=shift, table__in=list(tables), bet__withdrawal__isnull=True)
+    ids = list(listed.order_by("-placed_at", "-bet_id").values_list("bet_id", flat=True)[:limit])
+    bets = {b.pk: b for b in Bet.objects.filter(pk__in=ids).select_related("round__table", "placed_by")}
+    return [bets[pk] for pk in ids]
 
 
 def big_bets_count(rows: Iterable[TableRow]) -> int:

@@ -24,16 +24,17 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
+from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from accounting import figures
 from accounting.conf import int_knob
-from accounting.models import AlertSeverity, TableFigures
+from accounting.models import AlertSeverity, BigBet, TableFigures, TableHourFigures
 from accounting.money import money_text
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, tables_active_in
 from accounting.services.alerts import alert_raise
 from casino.audit.services import audit_log
-from tables.models import Shift, ShiftStatus, Table
+from tables.models import Settlement, Shift, ShiftStatus, Table
 
 ALERT_KIND = "running_figures"
 LABELS = {  # how the alerts name each figure
@@ -82,19 +83,47 @@ def add(*, table_id: int, shift_id: int, part: Mapping[str, int]) -> None:
         cursor.execute(_upsert_sql(connection.vendor), [table_id, shift_id, *values])
 
 
+@functools.cache
+def _hour_sql(vendor: str) -> str:
+    q = connection.ops.quote_name
+    name = q(TableHourFigures._meta.db_table)
+    cols = ["table_id", "shift_id", "hour", *figures.HOUR_SUMS]
+    sets = [f"{q(c)} = {name}.{q(c)} + excluded.{q(c)}" for c in figures.HOUR_SUMS]
+    return (f"INSERT INTO {name} ({', '.join(q(c) for c in cols)}) VALUES ({', '.join(['%s'] * len(cols))}) "
+            f"ON CONFLICT ({q('table_id')}, {q('shift_id')}, {q('hour')}) DO UPDATE SET {', '.join(sets)}")
+
+
 def round_settled(*, settlement: Any) -> None:
-    """A settled round (registered in ``tables.listeners`` by ``accounting/apps.py``)."""
+    """A settled round (registered in ``tables.listeners`` by ``accounting/apps.py``): its part of the
+    table's shift and of the hour it settled in, in one statement on PostgreSQL (a writable CTE)."""
     rnd = settlement.round
-    add(table_id=rnd.table_id, shift_id=rnd.shift_id, part=figures.settlement_part(settlement))
+    part = figures.settlement_part(settlement)
+    values = [rnd.table_id, rnd.shift_id, *(part.get(c, 0) for c in figures.RUNNING_SUMS),
+              *(None for _ in figures.RUNNING_COUNTS)]
+    hourly = [rnd.table_id, rnd.shift_id, figures.hour_of(settlement.settled_at), *(part[c] for c in figures.HOUR_SUMS)]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"WITH shift_row AS ({_upsert_sql(connection.vendor)}) {_hour_sql(connection.vendor)}",
+                           [*values, *hourly])
+        else:
+            cursor.execute(_upsert_sql(connection.vendor), values)
+            cursor.execute(_hour_sql(connection.vendor), hourly)
 
 
 def bets_recorded(*, bets: Iterable[Any]) -> None:
-    """Bet rows written (placed, placed during the deal, or stakes a choice put down): the big ones count."""
+    """Bet rows written (placed, placed during the deal, or stakes a choice put down): the big ones count,
+    and join the shift's list of big bets."""
+    threshold = figures.big_bet_threshold()
+    big = [bet for bet in bets if figures.is_big_bet(bet.amount, threshold)]
+    if not big:
+        return
     by_table_shift: dict[tuple[int, int], list[int]] = {}
-    for bet in bets:
+    for bet in big:
         by_table_shift.setdefault((bet.round.table_id, bet.round.shift_id), []).append(bet.amount)
     for (table_id, shift_id), amounts in by_table_shift.items():
         add(table_id=table_id, shift_id=shift_id, part=figures.bets_part(amounts))
+    BigBet.objects.bulk_create([BigBet(bet=bet, table_id=bet.round.table_id, shift_id=bet.round.shift_id,
+                                       placed_at=bet.placed_at) for bet in big])
 
 
 def bet_withdrawn(*, bet: Any) -> None:
@@ -145,6 +174,7 @@ class Difference:
     figure: str
     running: int | None
     records: int | None
+    hour: dt.datetime | None = None  # a figure of the hourly rows (win by hour): the hour's start
 
     def text(self, value: int | None) -> str:
         if value is None:
@@ -153,12 +183,19 @@ class Difference:
 
     @property
     def message(self) -> str:
-        return (f"{self.table.code}, shift {self.shift}: the running {LABELS[self.figure]} shows "
+        at = "" if self.hour is None else f" of the hour from {timezone.localtime(self.hour):%H:%M}"
+        return (f"{self.table.code}, shift {self.shift}: the running {LABELS[self.figure]}{at} shows "
                 f"{self.text(self.running)} but the records add up to {self.text(self.records)}")
 
+    @property
+    def key(self) -> str:
+        at = "" if self.hour is None else f"@{self.hour:%Y%m%d%H}"
+        return f"{ALERT_KIND}:{self.shift.pk}:{self.table.pk}:{self.figure}{at}:{self.running}:{self.records}"
+
     def as_dict(self) -> dict[str, Any]:
-        return {"table": self.table.code, "shift": self.shift.pk, "figure": self.figure, "running": self.running,
-                "records": self.records}
+        out = {"table": self.table.code, "shift": self.shift.pk, "figure": self.figure, "running": self.running,
+               "records": self.records}
+        return out if self.hour is None else {**out, "hour": self.hour.isoformat()}
 
 
 def lock_rows(shift: Shift, table_ids: Collection[int] | None = None) -> None:
@@ -200,6 +237,23 @@ def differences(shift: Shift, *, recomputed: Mapping[int, TableShiftFigures] | N
                                          **dict.fromkeys(figures.RUNNING_COUNTS)}
         out += [Difference(tables[table_id], shift, name, kept[name], records[name])
                 for name in figures.RUNNING if kept[name] != records[name]]
+    return out + _hour_differences(shift, tables)
+
+
+def _hour_differences(shift: Shift, tables: Mapping[int, Table]) -> list[Difference]:
+    """The hourly rows against the settlements grouped by the hour they settled in (:func:`figures.hour_of`)."""
+    zero = dict.fromkeys(figures.HOUR_SUMS, 0)
+    kept = {(r["table_id"], r["hour"]): r for r in TableHourFigures.objects.filter(shift=shift, table_id__in=list(tables))
+            .values("table_id", "hour", *figures.HOUR_SUMS)}
+    settled = Settlement.objects.filter(round__shift=shift, round__table_id__in=list(tables)).annotate(
+        hour=TruncHour("settled_at", tzinfo=timezone.get_default_timezone()))
+    records = {key: {"rounds": f.rounds, "handle": f.handle, "rounds_win": f.rounds_win}
+               for key, f in figures.round_figures(settled, by=["round__table_id", "hour"], pools=False).items()}
+    out = []
+    for table_id, hour in sorted(set(kept) | set(records)):
+        mine, theirs = kept.get((table_id, hour), zero), records.get((table_id, hour), zero)
+        out += [Difference(tables[table_id], shift, name, mine[name], theirs[name], hour=hour)
+                for name in figures.HOUR_SUMS if mine[name] != theirs[name]]
     return out
 
 
@@ -207,8 +261,7 @@ def alert_differences(found: Iterable[Difference]) -> list[Any]:
     """One alert per difference, naming the table, the shift and the figure (raised once per values)."""
     alerts = []
     for d in found:
-        key = f"{ALERT_KIND}:{d.shift.pk}:{d.table.pk}:{d.figure}:{d.running}:{d.records}"
-        alerts.append(alert_raise(kind=ALERT_KIND, severity=AlertSeverity.CRITICAL, dedupe_key=key[:120],
+        alerts.append(alert_raise(kind=ALERT_KIND, severity=AlertSeverity.CRITICAL, dedupe_key=d.key[:120],
                                   table=d.table, shift=d.shift, message=d.message, data=d.as_dict()))
     return alerts
 

@@ -20,6 +20,7 @@ from accounting.selectors import table_shift_figures, table_shift_figures_many
 from accounting.services import counts, reconcile, running, shifts, slips
 from accounting.tasks import check_running_figures
 from casino.audit.models import AuditRecord
+from floor import selectors as dashboard
 from tables import listeners
 from tables.models import Bet, Round, RoundStatus, Settlement, Table
 from tables.services import rounds
@@ -168,6 +169,12 @@ def test_running_figures_equal_the_records_after_any_mix(floor, ops):
             # and the big bets are what the dashboard lists (placed, not taken back, voided rounds' too)
             big = figures.big_bets_of(Bet.objects.filter(round__shift=floor.shift))
             assert sum(kept[t.pk].big_bets for t in tables) == big.count()
+            listed = dashboard.big_bets(tables, floor.shift, limit=1_000)
+            assert [b.pk for b in listed] == list(big.order_by("-placed_at", "-id").values_list("pk", flat=True))
+            # and the hours of the win-by-hour chart add up to the shift's rounds
+            by_hour = dashboard.win_by_hour(tables, floor.shift)
+            assert sum(h["rounds"] for h in by_hour) == sum(kept[t.pk].rounds for t in tables)
+            assert sum(h["win"] for h in by_hour) == sum(kept[t.pk].rounds_win for t in tables)
             raise Rollback
     except Rollback:
         pass
