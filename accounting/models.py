@@ -436,7 +436,7 @@ class BigBet(models.Model):
     reads these (a handful per shift) instead of the shift's bets. Written with the bet; a bet taken back
     keeps its row and drops out of the list through its withdrawal."""
 
-    bet = models.OneToOneField("tables.Bet", on_delete=models.PROTECT, primary_key=True, related_name="+")
+    bet = models.OneToOneField("tables.Bet", on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
     shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
     placed_at = models.DateTimeField()

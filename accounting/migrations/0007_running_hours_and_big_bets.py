@@ -80,7 +80,8 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='BigBet',
             fields=[
-                ('bet', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, primary_key=True, related_name='+', serialize=False, to='tables.bet')),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('bet', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.bet')),
                 ('placed_at', models.DateTimeField()),
                 ('shift', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.shift')),
                 ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
