@@ -324,6 +324,29 @@ class MarkerPayment(models.Model):
         ]
 
 
+class MarkerWriteOff(models.Model):
+    """What was left to pay on a marker, written off as uncollectable: signed by an accountant and a second
+    person, with a written reason. Once per marker; the marker takes no payment after it. Append-only."""
+
+    marker = models.OneToOneField(Marker, on_delete=models.PROTECT, related_name="write_off")
+    amount = models.BigIntegerField(help_text="what was left to pay, minor units")
+    reason = models.TextField()
+    accountant_signer = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
+    second_signer = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    written_off_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="marker_write_off_positive"),
+            models.CheckConstraint(condition=~Q(reason=""), name="marker_write_off_has_reason"),
+            models.CheckConstraint(
+                condition=~Q(accountant_signer=F("second_signer")), name="marker_write_off_two_different_signers"
+            ),
+        ]
+
+
 # -- shift close and reconciliation ------------------------------------------------------------
 
 

@@ -22,6 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
+from casino.money import money_formatter
+
 # the symbol a dealer reads before an amount; other currencies are written after it with their code
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥", "HKD": "HK$", "MOP": "MOP$", "SGD": "S$", "AUD": "A$",
            "CAD": "C$", "NZD": "NZ$", "INR": "₹", "KRW": "₩", "PHP": "₱", "CNY": "CN¥", "ILS": "₪", "TRY": "₺"}
@@ -157,9 +159,7 @@ def money(minor: int) -> str:
     """Minor units in major units with the currency: ``2500`` → ``€25.00``; ``-2500`` → ``-€25.00``;
     a currency without a short symbol after the amount (``25.00 CHF``)."""
     cur = currency()
-    digits = cur["digits"]
-    whole, part = divmod(abs(int(minor)), 10**digits)
-    text = f"{whole}.{part:0{digits}d}" if digits else str(whole)
+    text = money_formatter(cur["digits"])(abs(int(minor)))
     sign = "-" if minor < 0 else ""
     return f"{sign}{cur['symbol']}{text}" if cur["symbol"] else f"{sign}{text} {cur['code']}"
 

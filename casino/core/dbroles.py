@@ -8,8 +8,10 @@ the workers and beat connect as) gets, on every table:
 * ``SELECT`` and ``INSERT``;
 * ``UPDATE``, except on the append-only tables: there only on ``id``, so that ``SELECT … FOR UPDATE`` can
   lock a row (their triggers refuse every UPDATE anyway: two locks, not one);
-* ``DELETE`` only where a row is a session, a token, a sign-in count or a many-to-many link (a pit's
-  managers, a user's roles), never on a record;
+* ``DELETE`` only where a row is a session, a token, a sign-in count, a many-to-many link (a pit's
+  managers, a user's roles) or plumbing the retention jobs purge once it is spent (an idempotency
+  record past its window, an outbox message already sent: casino/idempotency.py, casino/outbox.py),
+  never on a record;
 * never ``TRUNCATE``, ``REFERENCES`` or ``TRIGGER``, and nothing it could own or alter. Not being a
   superuser, it cannot set ``session_replication_role`` either.
 
@@ -24,8 +26,9 @@ from typing import Any
 from django.apps import apps
 from psycopg import sql
 
-# Rows that are not records: deleting them is how they end (sign-out, revocation, a cleared count, an unlink).
-EPHEMERAL = ("django_session", "authtoken_token", "core_loginthrottle")
+# Rows that are not records: deleting them is how they end (sign-out, revocation, a cleared count, an unlink,
+# the retention jobs' purge of spent idempotency records and sent outbox messages).
+EPHEMERAL = ("django_session", "authtoken_token", "core_loginthrottle", "core_idempotencyrecord", "core_outbox")
 
 
 def _identifier(name: str) -> sql.Identifier:

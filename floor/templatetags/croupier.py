@@ -96,6 +96,10 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("accounting-web:cage-counts"):
+            links.append(("Cage", reverse("accounting-web:cage-counts")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
+            links.append(("Closing", reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
             links.append(("Card room", reverse("cardroom-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
@@ -111,7 +115,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.PIT_MANAGER) and _url("staff-lockouts"):
             links.append(("Lockouts", reverse("staff-lockouts")))
     path = getattr(request, "path", "")
-    return [{"label": label, "url": url, "current": path.startswith(url)} for label, url in links]
+    here = max((url for _, url in links if path.startswith(url)), key=len, default=None)  # the most specific
+    return [{"label": label, "url": url, "current": url == here} for label, url in links]
 
 
 def _hand_label(name: str) -> str:
