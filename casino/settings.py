@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 from casino import task_names
 from casino.env import EnvError, env_bool, env_int, env_list, env_str
@@ -217,6 +218,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # accounting: reconcile every shift that has ended and is not reconciled yet (docs/accounting.md)
     "accounting-reconcile-due-shifts": {"task": task_names.RECONCILE_DUE_SHIFTS, "schedule": 15 * 60},
+    # every night: the running figures recomputed from the records, an alert for any difference
+    "accounting-check-running-figures": {"task": task_names.CHECK_RUNNING_FIGURES,
+                                         "schedule": crontab(hour=env_int("RUNNING_CHECK_HOUR", 5, minimum=0),
+                                                             minute=30)},
 }
 # Audit trail: sign each chain's head often, walk every chain less often (docs/audit.md).
 CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": task_names.AUDIT_CHECKPOINT,
@@ -272,6 +277,8 @@ CROUPIER = {
     "LARGE_LOSS": env_int("CROUPIER_LARGE_LOSS", 1_000_000, minimum=1),  # a round's house loss at or above
     "LARGE_TRANSACTION": env_int("CROUPIER_LARGE_TRANSACTION", 500_000, minimum=1),  # report threshold
     "RECONCILE_GRACE_HOURS": env_int("CROUPIER_RECONCILE_GRACE_HOURS", 24, minimum=0),
+    # the nightly check of the running figures covers the open shifts and those that ended this recently
+    "RUNNING_CHECK_HOURS": env_int("CROUPIER_RUNNING_CHECK_HOURS", 48, minimum=1),
     "EXPORT_SYNC_MAX_ROWS": env_int("CROUPIER_EXPORT_SYNC_MAX_ROWS", 10_000, minimum=0),
     "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
     "CURRENCY": _currency(env_str("CROUPIER_CURRENCY", "EUR")),  # ISO 4217: what the screens show amounts in

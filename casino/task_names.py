@@ -23,6 +23,7 @@ RECONCILE_DUE_SHIFTS = "accounting.reconcile_due_shifts"
 LARGE_BET_ALERT = "accounting.large_bet_alert"
 ROUND_RESULT_ALERT = "accounting.round_result_alert"
 REPORT_EXPORT = "accounting.report_export"
+CHECK_RUNNING_FIGURES = "accounting.check_running_figures"
 
 # players
 RATE_SLIP = "players.rate_slip"

@@ -1,7 +1,8 @@
 """Reads for the screens: the dealer's table, the pit manager's floor, a table's rounds, a round's trail.
 
 Selectors only (no writes). Money stays in integer minor units; the templates format it. Every
-figure is accounting's (``accounting.figures``), and each part of a screen uses one basis, named
+figure is accounting's (``accounting.figures``), the tables' figures read from their running rows (one
+per table: the floor costs the same whatever the history), and each part of a screen uses one basis, named
 on it: the tiles and both charts show the rounds win and the statistical hold (rounds win ÷
 handle), live as rounds settle; the "counts" table shows, per table once its counts are in, the
 count win and the hold of the drop beside the rounds win, the pool change, the marker payments
@@ -16,13 +17,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Q, QuerySet
-from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from accounting import figures
-from accounting.models import Reconciliation, TableShiftClose
+from accounting.models import BigBet, Reconciliation, TableHourFigures, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
 from players.selectors import pit_panels
@@ -36,7 +35,6 @@ from tables.models import (
     Round,
     RoundEvent,
     RoundStatus,
-    Settlement,
     Shift,
     ShiftStatus,
     Table,
@@ -150,6 +148,10 @@ class TableRow:
         return self.figures.handle if self.figures else 0
 
     @property
+    def big_bets(self) -> int:
+        return self.figures.big_bets if self.figures else 0
+
+    @property
     def win(self) -> int:
         """The rounds win (every tile and chart on the floor has this one basis)."""
         return self.figures.rounds_win if self.figures else 0
@@ -219,11 +221,13 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
     """The rounds win and handle per clock hour of settlement in the shift (statistical hold)."""
     if shift is None:
         return []
-    tz = timezone.get_current_timezone()
-    settled = Settlement.objects.filter(round__table__in=list(tables), round__shift=shift).annotate(
-        hour=TruncHour("settled_at", tzinfo=tz)
-    )
-    by_hour = {key[0]: r for key, r in figures.round_figures(settled, by=["hour"], pools=False).items()}
+    tz = timezone.get_default_timezone()  # the hours the running rows keep (accounting.figures.hour_of)
+    by_hour: dict[dt.datetime, figures.RoundFigures] = {}
+    for row in TableHourFigures.objects.filter(shift=shift, table__in=list(tables)).values(
+            "hour", *figures.HOUR_SUMS):
+        found = figures.RoundFigures(rounds=row["rounds"], handle=row["handle"], rounds_win=row["rounds_win"])
+        hour = timezone.localtime(row["hour"], tz)
+        by_hour[hour] = by_hour.get(hour, figures.RoundFigures()) + found
     start = timezone.localtime(shift.starts_at, tz).replace(minute=0, second=0, microsecond=0)
     end = min(timezone.localtime(shift.ends_at, tz), timezone.localtime(timezone.now(), tz))
     hours: list[dt.datetime] = []
@@ -262,12 +266,20 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
 
 
 def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -> list[Bet]:
-    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift."""
-    threshold = settings.CROUPIER["LARGE_BET"]
-    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold, withdrawal__isnull=True)
-    if shift is not None:
-        bets = bets.filter(round__shift=shift)
-    return list(bets.select_related("round__table", "placed_by").order_by("-placed_at", "-id")[:limit])
+    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift, not taken back, from
+    the shift's list of big bets (a handful of rows, whatever the shift's bets); how many there are is
+    each table's running ``big_bets`` (:func:`big_bets_count`)."""
+    if shift is None:
+        return []
+    listed = BigBet.objects.filter(shift=shift, table__in=list(tables), bet__withdrawal__isnull=True)
+    ids = list(listed.order_by("-placed_at", "-bet_id").values_list("bet_id", flat=True)[:limit])
+    bets = {b.pk: b for b in Bet.objects.filter(pk__in=ids).select_related("round__table", "placed_by")}
+    return [bets[pk] for pk in ids]
+
+
+def big_bets_count(rows: Iterable[TableRow]) -> int:
+    """The big bets of the tiles' tables this shift, from their running figures."""
+    return sum(r.big_bets for r in rows)
 
 
 def open_alerts(user: Any, tables: Iterable[Table], *, limit: int = 12) -> list[Any]:

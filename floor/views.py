@@ -156,6 +156,7 @@ def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
             "currency": currency(),
         },
         "big_bets": dashboard.big_bets(tables, shift),
+        "big_bets_count": dashboard.big_bets_count(rows),
         "alerts": dashboard.open_alerts(user, tables),
         "large_bet": settings.CROUPIER["LARGE_BET"],
         "players": dashboard.player_panels(tables, shift),

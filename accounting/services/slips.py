@@ -19,7 +19,7 @@ from accounting.models import (
     SlipKind,
     SlipStatus,
 )
-from accounting.services import ledger
+from accounting.services import ledger, running
 from accounting.services.counts import (
     chips_json,
     chips_of,
@@ -172,6 +172,7 @@ def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
         raise Conflict("the slip changed meanwhile", code="concurrent_change")
     slip.refresh_from_db()
     txn = _post_slip(slip, actor)
+    running.slip_received(slip)  # the table's running fills or credits, in this transaction
     audit_log(
         actor=actor,
         action=f"{slip.kind}.receive",
@@ -250,6 +251,7 @@ def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
             txn_id=original.pk, actor=actor, reason=f"void of {slip.reference}: {slip.void_reason}"
         )
     slip.refresh_from_db()
+    running.slip_voided(slip, was=before)  # a received slip no longer counts in fills or credits
     audit_log(
         actor=actor,
         action=f"{slip.kind}.void",
@@ -324,6 +326,7 @@ def marker_issue(
         memo=f"{marker.reference} {table.code}",
         lines=[(ledger.casino_accounts()["markers"], amount), (ledger.table_accounts(table)["tray"], -amount)],
     )
+    running.marker_issued(marker)
     audit_log(
         actor=actor,
         action="marker.issue",
@@ -392,6 +395,7 @@ def marker_pay(
         paid_at=timezone.now(),
     )
     Marker.objects.filter(pk=marker.pk).update(paid=F("paid") + amount)
+    running.marker_paid(payment)  # at a table: its running marker payments
     debit = ledger.table_accounts(table)["tray"] if at_table else ledger.casino_accounts()["cage"]
     ledger.ledger_post(
         kind="marker_payment",

@@ -139,8 +139,10 @@ def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, place
              event_index: int | None = None) -> Bet:
     """Record an engine's bet as a Bet row, with the table limits it was placed under."""
     limit_min, limit_max = engine.limits_of(bet.type, rnd.config)
-    return Bet.objects.create(round=rnd, limit_min=limit_min, limit_max=limit_max, event_index=event_index,
-                              placed_by_id=actor_id, placed_at=placed_at, **Bet.fields_of(bet))
+    row = Bet.objects.create(round=rnd, limit_min=limit_min, limit_max=limit_max, event_index=event_index,
+                             placed_by_id=actor_id, placed_at=placed_at, **Bet.fields_of(bet))
+    listeners.bets_recorded(bets=[row])  # in this transaction: accounting's running figures (big bets)
+    return row
 
 
 def _document_at_close(rnd: Round, *, extra_bets: list[Json] | None = None, without: str | None = None) -> Json:
@@ -241,6 +243,7 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
                           client_id=replacement.get("id"), without=bet.client_id)
     withdrawal = BetWithdrawal.objects.create(bet=bet, reason=reason, replaced_by=new, withdrawn_by=actor,
                                               withdrawn_at=timezone.now())
+    listeners.bet_withdrawn(bet=bet)  # in this transaction: it no longer counts among the big bets
     _write_bets(rnd, [*kept, new.as_document()] if new is not None else kept)
     audit_log(actor=actor, action="bet.withdraw", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               before={"round": rnd.pk, **bet.as_document()},
@@ -364,6 +367,7 @@ def _stakes_taken_by_choices(rnd: Round, engine: Engine, lines: Sequence[Line], 
         event = events[index]
         taken[bet.id] = Bet.objects.create(round=rnd, event_index=event.seq, placed_by_id=event.posted_by_id,
                                            placed_at=event.posted_at, **Bet.fields_of(bet))
+    listeners.bets_recorded(bets=list(taken.values()))
     for line in lines:
         if line.id not in bets and line.id not in taken:
             raise Conflict(f"the engine settles a bet {line.id} that no bet or choice placed", code="unknown_bet")

@@ -168,4 +168,10 @@ def settle_directly(floor: Any, docs: list[dict[str, Any]], *, table: Any = None
             for row in d["state"]["bets"]
         ]
     )
+    # and the table's running figures, as round_settle's listeners keep them in its transaction
+    from accounting.services import running
+
+    running.bets_recorded(bets=bets)
+    for settlement in settlements:
+        running.round_settled(settlement=settlement)
     return settlements
