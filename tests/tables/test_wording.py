@@ -24,8 +24,8 @@ DEFAULT_CODES = {"DomainError": "invalid", "InvalidInput": "invalid", "Forbidden
 STATUS_CODE = re.compile(r"^round_\{[^}]*status[^}]*\}$")
 
 
-# refusals only IT meets, at a command line (backups and restores), never on a screen
-COMMAND_LINE = {ROOT / "casino" / "ops" / "backup.py"}
+# refusals only IT meets, at a command line (backups, restores, archived months), never on a screen
+COMMAND_LINE = {ROOT / "casino" / "ops" / "backup.py", ROOT / "casino" / "audit" / "archive.py"}
 
 
 def _files() -> list[Path]:
