@@ -286,7 +286,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
 
 class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Markers issued at the tables and their payments."""
+    """Markers issued at the tables, their payments and write-offs."""
 
     serializer_class = s.MarkerSerializer
     permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
@@ -339,6 +339,22 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             shift_id=v.get("shift"),
         )
         return Response(s.MarkerPaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.MarkerWriteOffInput, responses={201: s.MarkerWriteOffSerializer})
+    @action(detail=True, methods=["post"], url_path="write-off")
+    @idempotent
+    def write_off(self, request: Request, pk: str | None = None) -> Response:
+        """Write off what is left to pay (an accountant, with a reason, and a second person signing)."""
+        data = s.MarkerWriteOffInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if not str(pk).isdigit():
+            raise NotFound(f"no marker {pk}")
+        write_off = slips.marker_write_off(
+            actor=request.user, marker_id=int(str(pk)), reason=v["reason"], accountant=v["accountant"],
+            second=v["second"],
+        )
+        return Response(s.MarkerWriteOffSerializer(write_off).data, status=status.HTTP_201_CREATED)
 
 
 # -- closing and reconciling ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ class AccountingConfig(AppConfig):
 
     def ready(self) -> None:
         from accounting import hooks, ops
+        from accounting.services import running
         from accounting.services.ledger import round_post
         from tables import listeners
 
@@ -16,5 +17,9 @@ class AccountingConfig(AppConfig):
         listeners.register_bet_placed(hooks.bet_placed)
         listeners.register_round_settled(hooks.round_settled)
         listeners.register_round_opening(hooks.round_opening)
+        # the running figures of the table's shift, in the same transaction (accounting/services/running.py)
+        listeners.register_round_settled(running.round_settled)
+        listeners.register_bets_recorded(running.bets_recorded)
+        listeners.register_bet_withdrawn(running.bet_withdrawn)
 
         ops.register()  # reconciliation lateness, stale-job alerts, variances, trial balance (casino/ops)

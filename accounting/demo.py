@@ -4,8 +4,9 @@
 services as the API: every table's opener (counted the first time, rolled from the last closer
 after), rounds, a voided round, fills and credits where a tray runs low or high, markers (one paid
 back in chips at the table, one at the cage), and for the earlier shifts the soft count, the closer,
-every table's close, the casino's close, the reconciliation, and a signed audit checkpoint. So a
-fresh ``make run`` has figures in every report and on every screen.
+every table's close, the casino's close, the reconciliation, and a signed audit checkpoint; the open
+shift ends with a void its pit manager asked for at the baccarat table, waiting for the pit's other pit
+manager on the voids screen. So a fresh ``make run`` has figures in every report and on every screen.
 
 Every signature is given in :class:`Clerk` (one place): today the services take staff credential
 ids; when they take authenticated signatures, only the Clerk changes.
@@ -160,6 +161,22 @@ class Clerk:
             return None
 
 
+    def pending_void(self, table: Table) -> Round | None:
+        """The open shift's last round at the table: a bet taken, then its pit manager asks for a void, left
+        for the pit's other pit manager to decide on the voids screen (the one who asks never decides)."""
+        dealer, manager = self.dealer(table), self.pit_manager(table)
+        try:
+            with transaction.atomic():
+                rnd = rounds.round_open(table_id=table.pk, actor=dealer)
+                rounds.bet_place(round_id=rnd.pk, actor=dealer, seat=1, type=next(iter(_bet_types(table))),
+                                 amount=table.min_bet, client_id="b1")
+                return rounds.round_void_request(round_id=rnd.pk, actor=manager,
+                                                 reason="exposed card: the first card was turned over in the shoe")
+        except (DomainError, EngineError) as exc:
+            log.info("demo: no void request at %s: %s", table.code, exc)
+            return None
+
+
 def _bet_types(table: Table) -> list[str]:
     from tables.engines.registry import get_engine
 
@@ -310,6 +327,8 @@ class Day:
         if unpaid and closed:
             self.clerk.pay_at_cage(unpaid[0], unpaid[0].amount)  # the player settles at the cage
         if not closed:
+            baccarat = next((t for t in self.demo.tables if t.game == "baccarat"), self.demo.tables[0])
+            self.clerk.pending_void(baccarat)  # for pitboss2 (or salonboss2) on the voids screen
             return
         clock.set(end - dt.timedelta(minutes=30))
         self.count_and_close(shift, first=first)

@@ -324,6 +324,29 @@ class MarkerPayment(models.Model):
         ]
 
 
+class MarkerWriteOff(models.Model):
+    """What was left to pay on a marker, written off as uncollectable: signed by an accountant and a second
+    person, with a written reason. Once per marker; the marker takes no payment after it. Append-only."""
+
+    marker = models.OneToOneField(Marker, on_delete=models.PROTECT, related_name="write_off")
+    amount = models.BigIntegerField(help_text="what was left to pay, minor units")
+    reason = models.TextField()
+    accountant_signer = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
+    second_signer = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    written_off_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="marker_write_off_positive"),
+            models.CheckConstraint(condition=~Q(reason=""), name="marker_write_off_has_reason"),
+            models.CheckConstraint(
+                condition=~Q(accountant_signer=F("second_signer")), name="marker_write_off_two_different_signers"
+            ),
+        ]
+
+
 # -- shift close and reconciliation ------------------------------------------------------------
 
 
@@ -379,6 +402,73 @@ class TableShiftClose(models.Model):
         ]
 
 
+class TableFigures(models.Model):
+    """A table's running figures for a shift: :mod:`accounting.figures`' definitions kept up to date.
+
+    Each settlement, bet, fill, credit, marker, count, soft count or void that changes a figure adds its
+    part here in its own transaction (``accounting.services.running``), with one ``INSERT … ON CONFLICT
+    DO UPDATE SET x = x + delta``: the row of one table and shift is all it locks, so tables never wait
+    for each other. The pit dashboard and the revenue report read these rows (one per table and shift)
+    instead of summing the records; the nightly check and the reconciliation recompute them from the
+    records and raise an alert on any difference. A table shift with no row has every figure at 0 and no
+    count. Never deleted; sealed with its table's shift (migration 0006).
+    """
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
+    rounds = models.BigIntegerField(default=0, help_text="settled rounds")
+    handle = models.BigIntegerField(default=0)
+    rounds_win = models.BigIntegerField(default=0, help_text="Σ settlement house_net")
+    commission = models.BigIntegerField(default=0)
+    rake = models.BigIntegerField(default=0)
+    pool_change = models.BigIntegerField(default=0, help_text="Σ (carry_out − carry_in) of pots and pools")
+    fills = models.BigIntegerField(default=0, help_text="received fill slips")
+    credits = models.BigIntegerField(default=0, help_text="received credit slips")
+    marker_payments = models.BigIntegerField(default=0, help_text="paid in chips at this table")
+    markers_issued = models.BigIntegerField(default=0)
+    big_bets = models.BigIntegerField(default=0, help_text="bets at or above the large-bet threshold, not taken back")
+    opener = models.BigIntegerField(null=True, blank=True, help_text="opening inventory count's total")
+    closer = models.BigIntegerField(null=True, blank=True, help_text="closing inventory count's total")
+    drop = models.BigIntegerField(null=True, blank=True, help_text="the soft count's total")
+
+    class Meta:
+        ordering = ["shift", "table"]
+        constraints = [models.UniqueConstraint(fields=["table", "shift"], name="one_running_figures_per_table_shift")]
+
+
+class TableHourFigures(models.Model):
+    """The rounds' part of a table's running figures by clock hour of settlement (the pit dashboard's
+    win-by-hour chart): rounds, handle and rounds win, added with the table's :class:`TableFigures` in
+    the settlement's own statement. Their sum over a table's shift is its running row's."""
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
+    hour = models.DateTimeField(help_text="the clock hour the rounds settled in (its start, the casino's time zone)")
+    rounds = models.BigIntegerField(default=0)
+    handle = models.BigIntegerField(default=0)
+    rounds_win = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["shift", "hour", "table"]
+        constraints = [models.UniqueConstraint(fields=["table", "shift", "hour"], name="one_hour_figures_per_table_shift")]
+        indexes = [models.Index(fields=["shift", "hour"], name="hour_figures_by_shift")]
+
+
+class BigBet(models.Model):
+    """A bet at or above the large-bet threshold when it was placed: the pit dashboard's list of big bets
+    reads these (a handful per shift) instead of the shift's bets. Written with the bet; a bet taken back
+    keeps its row and drops out of the list through its withdrawal."""
+
+    bet = models.OneToOneField("tables.Bet", on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
+    placed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-placed_at", "-bet"]
+        indexes = [models.Index(fields=["shift", "placed_at"], name="big_bets_by_shift")]
+
+
 class ReconciliationStatus(models.TextChoices):
     BALANCED = "balanced", "Balanced"
     VARIANCE = "variance", "Variance"
@@ -402,7 +492,8 @@ class Reconciliation(models.Model):
     """One table's result within a shift's reconciliation. Append-only.
 
     ``causes`` lists each variance with its cause: ``missing_count``, ``unposted_round``, ``mismatch``,
-    ``live_round``, ``count_variance``, ``round_after_close``, ``hold_outside_interval``.
+    ``live_round``, ``count_variance``, ``round_after_close``, ``hold_outside_interval``, ``running_figures``
+    (a running figure differs from its records).
     """
 
     shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="table_reconciliations")
@@ -450,6 +541,12 @@ class Alert(models.Model):
     )
     acknowledged_at = models.DateTimeField(null=True, blank=True)
     ack_note = models.CharField(max_length=300, blank=True)
+    # resolved once the cause is dealt with, after the acknowledgement: who, when and what was done
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolve_note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -458,6 +555,11 @@ class Alert(models.Model):
                 condition=Q(acknowledged_by__isnull=True, acknowledged_at__isnull=True)
                 | Q(acknowledged_by__isnull=False, acknowledged_at__isnull=False),
                 name="alert_ack_has_who_and_when",
+            ),
+            models.CheckConstraint(
+                condition=Q(resolved_by__isnull=True, resolved_at__isnull=True)
+                | Q(resolved_by__isnull=False, resolved_at__isnull=False, acknowledged_at__isnull=False),
+                name="alert_resolution_has_who_when_after_ack",
             ),
         ]
         indexes = [models.Index(fields=["acknowledged_at", "severity"]), models.Index(fields=["table", "created_at"])]

@@ -1,7 +1,8 @@
 """Exact money and percentage text: integers in, strings out, one rounding rule, no floats.
 
-This is the one money formatter: the screens (``tables.templatetags.croupier.money``), the reports'
-CSV, JSON, XLSX and PDF writers and the services' messages all write money through it.
+The back office's money text: the screens (``floor.templatetags.croupier.money``), the reports' CSV, JSON,
+XLSX and PDF writers and the services' messages write money through it, and it through ``casino.money``
+(which the dealer's wording, ``tables.wording.money``, uses too).
 
 >>> money_text(123456), money_text(-5), money_text(0)
 ('1234.56', '-0.05', '0.00')
@@ -22,6 +23,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from accounting.conf import int_knob, knob
+from casino.money import money_formatter as formatter
 
 
 def digits() -> int:
@@ -34,18 +36,9 @@ def currency() -> str:
 
 
 def money_formatter(places: int | None = None, *, grouping: bool = False) -> Callable[[int], str]:
-    """A function writing minor units with exactly ``places`` decimals (the currency's), optionally
-    with thousands separators. Made once per column by the report writers, which write millions."""
-    places = digits() if places is None else places
-    scale = 10**places
-
-    def text(minor: int) -> str:
-        whole, part = divmod(-minor if minor < 0 else minor, scale)
-        head = f"{whole:,}" if grouping else str(whole)
-        sign = "-" if minor < 0 else ""
-        return f"{sign}{head}.{part:0{places}d}" if places else f"{sign}{head}"
-
-    return text
+    """A function writing minor units with exactly ``places`` decimals (the currency's by default),
+    optionally with thousands separators (``casino.money``)."""
+    return formatter(digits() if places is None else places, grouping=grouping)
 
 
 def money_text(minor: int, places: int | None = None, *, grouping: bool = False) -> str:

@@ -22,22 +22,27 @@ from accounting.models import (
     Slip,
     SlipKind,
     SlipStatus,
+    TableFigures,
     TableShiftClose,
 )
 from casino.core.roles import Role, has_role, roles_of
-from tables.models import LIVE_STATUSES, Round, Settlement, Shift, Table
+from tables.models import LIVE_STATUSES, Bet, Round, Settlement, Shift, Table
 
 
 @dataclass
 class TableShiftFigures:
     """Everything that goes into a table's win for a shift (docs/accounting.md, "The figures");
-    every formula is :mod:`accounting.figures`'."""
+    every formula is :mod:`accounting.figures`'. Read from the table's running figures
+    (:class:`TableFigures`) or recomputed from the records (``recompute=True``): the same figures."""
 
     table: Table
     shift: Shift
     opener: InventoryCount | None
     closer: InventoryCount | None
     drop_count: DropCount | None
+    opener_total: int | None = None
+    closer_total: int | None = None
+    drop: int | None = None  # the soft count's total
     fills: int = 0
     credits: int = 0
     marker_payments: int = 0  # paid in chips at this table during the shift
@@ -48,32 +53,21 @@ class TableShiftFigures:
     commission: int = 0
     rake: int = 0
     pool_change: int = 0  # Σ (carry_out − carry_in)
+    big_bets: int = 0  # bets at or above the large-bet threshold, not taken back
     live_rounds: list[Round] = field(default_factory=list)
     slips_in_transit: list[Slip] = field(default_factory=list)
 
     @property
-    def opener_total(self) -> int | None:
-        return self.opener.total if self.opener else None
-
-    @property
-    def closer_total(self) -> int | None:
-        return self.closer.total if self.closer else None
-
-    @property
-    def drop(self) -> int | None:
-        return self.drop_count.total if self.drop_count else None
-
-    @property
     def count_win(self) -> int | None:
         """closer + credits + drop − opener − fills − marker payments at the table; None if a count is missing."""
-        if self.opener is None or self.closer is None or self.drop_count is None:
+        if self.opener_total is None or self.closer_total is None or self.drop is None:
             return None
         return figures.count_win(
-            opener=self.opener.total,
-            closer=self.closer.total,
+            opener=self.opener_total,
+            closer=self.closer_total,
             fills=self.fills,
             credits=self.credits,
-            drop=self.drop_count.total,
+            drop=self.drop,
             marker_payments=self.marker_payments,
         )
 
@@ -90,14 +84,19 @@ class TableShiftFigures:
     def statistical_hold(self) -> Fraction | None:
         return figures.statistical_hold(self.rounds_win, self.handle)
 
+    def running(self) -> dict[str, int | None]:
+        """The figures a running row keeps (:data:`accounting.figures.RUNNING`), by name."""
+        return {**{name: getattr(self, name) for name in figures.RUNNING_SUMS},
+                "opener": self.opener_total, "closer": self.closer_total, "drop": self.drop}
+
     def missing(self) -> list[str]:
         """What keeps the table's shift from closing, in words a pit manager acts on."""
         what = []
-        if self.opener is None:
+        if self.opener_total is None:
             what.append("opening inventory count")
-        if self.closer is None:
+        if self.closer_total is None:
             what.append("closing inventory count")
-        if self.drop_count is None:
+        if self.drop is None:
             what.append("soft count of the drop")
         what += [f"round #{r.number} is {r.status.replace('_', ' ')}" for r in self.live_rounds]
         what += [f"{s.kind} slip {s.reference} is {s.status}, not received" for s in self.slips_in_transit]
@@ -124,6 +123,7 @@ class TableShiftFigures:
             "commission": self.commission,
             "rake": self.rake,
             "pool_change": self.pool_change,
+            "big_bets": self.big_bets,
             "variance": self.variance,
             "hold": figures.ratio_text(self.hold),
             "statistical_hold": figures.ratio_text(self.statistical_hold),
@@ -131,42 +131,26 @@ class TableShiftFigures:
         }
 
 
-def table_shift_figures(table: Table, shift: Shift) -> TableShiftFigures:
-    return table_shift_figures_many([table], shift)[table.pk]
+def table_shift_figures(table: Table, shift: Shift, *, recompute: bool = False) -> TableShiftFigures:
+    return table_shift_figures_many([table], shift, recompute=recompute)[table.pk]
 
 
-def table_shift_figures_many(tables: list[Table], shift: Shift) -> dict[int, TableShiftFigures]:
-    """A table's figures for a shift, for many tables at once in a fixed number of queries (one per
-    kind of record, whatever the number of tables: the pit dashboard's floor, the reconciliation)."""
+def table_shift_figures_many(
+    tables: list[Table], shift: Shift, *, recompute: bool = False
+) -> dict[int, TableShiftFigures]:
+    """A table's figures for a shift, for many tables at once in a fixed number of queries whatever the
+    number of tables (the pit dashboard's floor, the reconciliation).
+
+    By default the figures are the tables' running rows (:class:`TableFigures`): one row per table, so
+    the cost does not grow with the shift's rounds or the history. ``recompute=True`` sums the records
+    instead (settlements, bets, slips, markers, counts), one query per kind of record: what a close
+    fixes and what the nightly check and the reconciliation compare the running rows with."""
     ids = [t.pk for t in tables]
     counts: dict[int, dict[str, InventoryCount]] = {}
     for c in InventoryCount.objects.filter(table_id__in=ids, shift=shift):
         counts.setdefault(c.table_id, {})[c.kind] = c
     drops = {d.table_id: d for d in DropCount.objects.filter(table_id__in=ids, shift=shift)}
-    slip_sums = {
-        (r["table_id"], r["kind"]): int(r["s"] or 0)
-        for r in Slip.objects.filter(table_id__in=ids, shift=shift, status=SlipStatus.RECEIVED)
-        .values("table_id", "kind")
-        .annotate(s=Sum("total"))
-        .order_by()
-    }
-    payments = dict(
-        MarkerPayment.objects.filter(at_table=True, table_id__in=ids, shift=shift)
-        .values("table_id")
-        .annotate(s=Sum("amount"))
-        .order_by()
-        .values_list("table_id", "s")
-    )
-    issued = dict(
-        Marker.objects.filter(table_id__in=ids, shift=shift)
-        .values("table_id")
-        .annotate(s=Sum("amount"))
-        .order_by()
-        .values_list("table_id", "s")
-    )
-    rounds = figures.round_figures(
-        Settlement.objects.filter(round__table_id__in=ids, round__shift=shift), by=["round__table_id"]
-    )
+    found = _recomputed(ids, shift, counts, drops) if recompute else _running(ids, shift)
     live: dict[int, list[Round]] = {}
     for rnd in Round.objects.filter(table_id__in=ids, shift=shift, status__in=LIVE_STATUSES).order_by("number"):
         live.setdefault(rnd.table_id, []).append(rnd)
@@ -177,26 +161,79 @@ def table_shift_figures_many(tables: list[Table], shift: Shift) -> dict[int, Tab
         transit.setdefault(slip.table_id, []).append(slip)
     out = {}
     for table in tables:
-        r = rounds.get((table.pk,), figures.RoundFigures())
+        values = found.get(table.pk, {})
         out[table.pk] = TableShiftFigures(
             table=table,
             shift=shift,
             opener=counts.get(table.pk, {}).get(CountKind.OPENER),
             closer=counts.get(table.pk, {}).get(CountKind.CLOSER),
             drop_count=drops.get(table.pk),
-            fills=slip_sums.get((table.pk, SlipKind.FILL), 0),
-            credits=slip_sums.get((table.pk, SlipKind.CREDIT), 0),
-            marker_payments=int(payments.get(table.pk) or 0),
-            markers_issued=int(issued.get(table.pk) or 0),
-            rounds=r.rounds,
-            handle=r.handle,
-            rounds_win=r.rounds_win,
-            commission=r.commission,
-            rake=r.rake,
-            pool_change=r.pool_change,
+            opener_total=values.get("opener"),
+            closer_total=values.get("closer"),
+            drop=values.get("drop"),
+            **{name: int(values.get(name) or 0) for name in figures.RUNNING_SUMS},
             live_rounds=live.get(table.pk, []),
             slips_in_transit=transit.get(table.pk, []),
         )
+    return out
+
+
+def _running(ids: list[int], shift: Shift) -> dict[int, dict[str, Any]]:
+    """The running rows of the tables' shift: one row per table (none where nothing happened yet)."""
+    return {
+        row["table_id"]: row
+        for row in TableFigures.objects.filter(shift=shift, table_id__in=ids).values("table_id", *figures.RUNNING)
+    }
+
+
+def _recomputed(
+    ids: list[int], shift: Shift, counts: dict[int, dict[str, InventoryCount]], drops: dict[int, DropCount]
+) -> dict[int, dict[str, Any]]:
+    """The same figures summed from the records, one query per kind of record."""
+    out: dict[int, dict[str, Any]] = {pk: {} for pk in ids}
+    for pk in ids:
+        mine = counts.get(pk, {})
+        out[pk].update(
+            opener=mine[CountKind.OPENER].total if CountKind.OPENER in mine else None,
+            closer=mine[CountKind.CLOSER].total if CountKind.CLOSER in mine else None,
+            drop=drops[pk].total if pk in drops else None,
+        )
+    slip_figure = {SlipKind.FILL.value: "fills", SlipKind.CREDIT.value: "credits"}
+    for table_id, kind, total in (
+        Slip.objects.filter(table_id__in=ids, shift=shift, status=SlipStatus.RECEIVED)
+        .values("table_id", "kind")
+        .annotate(s=Sum("total"))
+        .order_by()
+        .values_list("table_id", "kind", "s")
+    ):
+        out[table_id][slip_figure[kind]] = int(total or 0)
+    for table_id, total in (
+        MarkerPayment.objects.filter(at_table=True, table_id__in=ids, shift=shift)
+        .values("table_id")
+        .annotate(s=Sum("amount"))
+        .order_by()
+        .values_list("table_id", "s")
+    ):
+        out[table_id]["marker_payments"] = int(total or 0)
+    for table_id, total in (
+        Marker.objects.filter(table_id__in=ids, shift=shift)
+        .values("table_id")
+        .annotate(s=Sum("amount"))
+        .order_by()
+        .values_list("table_id", "s")
+    ):
+        out[table_id]["markers_issued"] = int(total or 0)
+    rounds = figures.round_figures(
+        Settlement.objects.filter(round__table_id__in=ids, round__shift=shift), by=["round__table_id"]
+    )
+    for (table_id,), found in rounds.items():
+        out[table_id].update(rounds=found.rounds, handle=found.handle, rounds_win=found.rounds_win,
+                             commission=found.commission, rake=found.rake, pool_change=found.pool_change)
+    big = figures.big_bets_of(Bet.objects.filter(round__table_id__in=ids, round__shift=shift))
+    for table_id, n in big.values("round__table_id").annotate(n=Count("id")).order_by().values_list(
+        "round__table_id", "n"
+    ):
+        out[table_id]["big_bets"] = int(n)
     return out
 
 

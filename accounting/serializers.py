@@ -11,6 +11,7 @@ from accounting.models import (
     InventoryCount,
     Marker,
     MarkerPayment,
+    MarkerWriteOff,
     Reconciliation,
     ReportExport,
     ShiftReconciliation,
@@ -109,6 +110,12 @@ class MarkerPaymentInput(serializers.Serializer):
     signer = SignatureInput()
     table = StrictIntegerField(min_value=1, required=False)
     shift = StrictIntegerField(min_value=1, required=False)
+
+
+class MarkerWriteOffInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000, allow_blank=True)
+    accountant = SignatureInput()
+    second = SignatureInput()
 
 
 class AckInput(serializers.Serializer):
@@ -216,6 +223,15 @@ class MarkerPaymentSerializer(serializers.ModelSerializer):
     class Meta:
         model = MarkerPayment
         fields = ["id", "marker", "amount", "at_table", "table", "shift", "signer", "paid_at"]
+
+
+class MarkerWriteOffSerializer(serializers.ModelSerializer):
+    accountant_signer = Signer()
+    second_signer = Signer()
+
+    class Meta:
+        model = MarkerWriteOff
+        fields = ["id", "marker", "amount", "reason", "accountant_signer", "second_signer", "written_off_at"]
 
 
 class MarkerSerializer(serializers.ModelSerializer):

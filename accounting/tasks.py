@@ -7,7 +7,7 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
-from accounting.services import reconcile
+from accounting.services import reconcile, running
 from accounting.services.alerts import large_bet_check, round_result_check
 from accounting.services.exports import export_run
 from casino import task_names
@@ -38,6 +38,13 @@ def reconcile_due_shifts() -> list[int]:
     for shift_id in ids:
         enqueue(task_names.RECONCILE_SHIFT, args=[shift_id], dedupe_key=f"reconcile_shift:{shift_id}")
     return ids
+
+
+@shared_task(name=task_names.CHECK_RUNNING_FIGURES, **RETRY)
+def check_running_figures() -> dict[str, Any]:
+    """Beat, nightly: recompute the recent shifts' running figures from the records; an alert per difference."""
+    with acting_as(RequestContext(channel="task")):
+        return running.check_recent()
 
 
 @shared_task(name=task_names.LARGE_BET_ALERT, **RETRY)

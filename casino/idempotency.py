@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import re
+import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar, cast
@@ -136,6 +137,57 @@ def request_service(func: Callable[..., T]) -> Callable[..., T]:
             return func(*args, **kwargs)
 
     return inner
+
+
+# -- the server-rendered forms ----------------------------------------------------------------------
+
+FORM_FIELD = "form_key"  # a hidden field of every form that writes (the ``form_key`` template tag)
+_FORM_UNSIGNED = frozenset({"csrfmiddlewaretoken", FORM_FIELD})
+
+
+def new_form_key() -> str:
+    """A fresh key for one rendered form: submitting it twice (a double tap, a resent page) writes once."""
+    return uuid.uuid4().hex
+
+
+def once_per_form(request: Any, action: Callable[[], T]) -> tuple[T | None, bool]:
+    """Run a form's write once per its key, as :func:`idempotent` does for the API: the key's record is
+    written in the write's transaction. Returns ``(result, False)``, or ``(None, True)`` when the form was
+    already submitted and done (nothing is written again). A form without a key just runs."""
+    key = str(request.POST.get(FORM_FIELD) or "")
+    if not key:
+        return action(), False
+    if len(key) > 64 or not key.isprintable():
+        raise InvalidInput("the form's key is malformed", code="bad_idempotency_key", field=FORM_FIELD)
+    fields = sorted((k, request.POST.getlist(k)) for k in request.POST if k not in _FORM_UNSIGNED and not _SECRET.search(k))
+    request_hash = hashlib.sha256(f"POST {request.path}\n{json.dumps(fields)}".encode()).hexdigest()
+    stored_key = f"form:{key}"
+
+    def done_before() -> bool:
+        record = IdempotencyRecord.objects.filter(user=request.user, key=stored_key).first()
+        if record is not None and record.request_hash != request_hash:
+            raise Conflict("the form's key was already used for another form", code="idempotency_key_reused")
+        return record is not None
+
+    try:
+        with transaction.atomic():
+            result = action()
+            try:
+                with transaction.atomic():
+                    IdempotencyRecord.objects.create(user=request.user, key=stored_key, method="POST",
+                                                     path=request.path[:300], request_hash=request_hash,
+                                                     status_code=200, response_body={"form": True})
+            except IntegrityError:
+                raise _LostRace from None
+            return result, False
+    except _LostRace:
+        if done_before():
+            return None, True
+        raise
+    except Exception:
+        if done_before():  # a resubmitted form is often refused now (the void approved already): it was done
+            return None, True
+        raise
 
 
 # -- retention -------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 from casino import task_names
 from casino.env import EnvError, env_bool, env_int, env_list, env_str
@@ -225,6 +226,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # accounting: reconcile every shift that has ended and is not reconciled yet (docs/accounting.md)
     "accounting-reconcile-due-shifts": {"task": task_names.RECONCILE_DUE_SHIFTS, "schedule": 15 * 60},
+    # every night: the running figures recomputed from the records, an alert for any difference
+    "accounting-check-running-figures": {"task": task_names.CHECK_RUNNING_FIGURES,
+                                         "schedule": crontab(hour=env_int("RUNNING_CHECK_HOUR", 5, minimum=0),
+                                                             minute=30)},
 }
 # Audit trail: sign each chain's head often, walk every chain less often (docs/audit.md).
 CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {"task": task_names.AUDIT_CHECKPOINT,
@@ -238,6 +243,10 @@ CELERY_BEAT_SCHEDULE["audit-verify-full"] = {"task": task_names.AUDIT_VERIFY, "k
 # has at least AUDIT_VERIFY_PARALLEL_MIN records to read (docs/audit.md, "Speed").
 AUDIT_VERIFY_WORKERS = env_int("AUDIT_VERIFY_WORKERS", 0, minimum=0)
 AUDIT_VERIFY_PARALLEL_MIN = env_int("AUDIT_VERIFY_PARALLEL_MIN", 100_000, minimum=0)
+# The audit records' monthly partitions (PostgreSQL; docs/scaling.md, "Partitioning"): this month's and the next
+# AUDIT_PARTITIONS_AHEAD months' are made every few hours if missing, so a month never begins without one.
+AUDIT_PARTITIONS_AHEAD = env_int("AUDIT_PARTITIONS_AHEAD", 3, minimum=1)
+CELERY_BEAT_SCHEDULE["audit-partitions"] = {"task": task_names.AUDIT_PARTITIONS, "schedule": 6 * 3600}
 # Transactional outbox (casino/outbox.py): jobs are rows first; the relay sends what Redis refused.
 CELERY_IMPORTS = ["casino.outbox", "casino.idempotency"]
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # deployments (and benches) sharing one Redis
@@ -283,6 +292,8 @@ CROUPIER = {
     "LARGE_LOSS": env_int("CROUPIER_LARGE_LOSS", 1_000_000, minimum=1),  # a round's house loss at or above
     "LARGE_TRANSACTION": env_int("CROUPIER_LARGE_TRANSACTION", 500_000, minimum=1),  # report threshold
     "RECONCILE_GRACE_HOURS": env_int("CROUPIER_RECONCILE_GRACE_HOURS", 24, minimum=0),
+    # the nightly check of the running figures covers the open shifts and those that ended this recently
+    "RUNNING_CHECK_HOURS": env_int("CROUPIER_RUNNING_CHECK_HOURS", 48, minimum=1),
     "EXPORT_SYNC_MAX_ROWS": env_int("CROUPIER_EXPORT_SYNC_MAX_ROWS", 10_000, minimum=0),
     "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
     "CURRENCY": _currency(env_str("CROUPIER_CURRENCY", "EUR")),  # ISO 4217: what the screens show amounts in

@@ -15,6 +15,7 @@ OUTBOX_PURGE = "casino.outbox.purge"
 IDEMPOTENCY_PURGE = "casino.idempotency.purge"
 AUDIT_VERIFY = "casino.audit.tasks.verify_audit"
 AUDIT_CHECKPOINT = "casino.audit.tasks.audit_checkpoint"
+AUDIT_PARTITIONS = "casino.audit.tasks.audit_partitions"
 
 # accounting
 RECONCILE_SHIFT = "accounting.reconcile_shift"
@@ -22,6 +23,7 @@ RECONCILE_DUE_SHIFTS = "accounting.reconcile_due_shifts"
 LARGE_BET_ALERT = "accounting.large_bet_alert"
 ROUND_RESULT_ALERT = "accounting.round_result_alert"
 REPORT_EXPORT = "accounting.report_export"
+CHECK_RUNNING_FIGURES = "accounting.check_running_figures"
 
 # players
 RATE_SLIP = "players.rate_slip"

@@ -1,7 +1,8 @@
 """Reads for the screens: the dealer's table, the pit manager's floor, a table's rounds, a round's trail.
 
 Selectors only (no writes). Money stays in integer minor units; the templates format it. Every
-figure is accounting's (``accounting.figures``), and each part of a screen uses one basis, named
+figure is accounting's (``accounting.figures``), the tables' figures read from their running rows (one
+per table: the floor costs the same whatever the history), and each part of a screen uses one basis, named
 on it: the tiles and both charts show the rounds win and the statistical hold (rounds win ÷
 handle), live as rounds settle; the "counts" table shows, per table once its counts are in, the
 count win and the hold of the drop beside the rounds win, the pool change, the marker payments
@@ -16,13 +17,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Q, QuerySet
-from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from accounting import figures
-from accounting.models import Reconciliation, TableShiftClose
+from accounting.models import BigBet, Reconciliation, TableHourFigures, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
 from players.selectors import pit_panels
@@ -36,12 +35,11 @@ from tables.models import (
     Round,
     RoundEvent,
     RoundStatus,
-    Settlement,
     Shift,
     ShiftStatus,
     Table,
 )
-from tables.selectors import current_shift
+from tables.selectors import current_shift, pit_tables
 
 TRIANGLE_DECK_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
 
@@ -150,6 +148,10 @@ class TableRow:
         return self.figures.handle if self.figures else 0
 
     @property
+    def big_bets(self) -> int:
+        return self.figures.big_bets if self.figures else 0
+
+    @property
     def win(self) -> int:
         """The rounds win (every tile and chart on the floor has this one basis)."""
         return self.figures.rounds_win if self.figures else 0
@@ -219,11 +221,13 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
     """The rounds win and handle per clock hour of settlement in the shift (statistical hold)."""
     if shift is None:
         return []
-    tz = timezone.get_current_timezone()
-    settled = Settlement.objects.filter(round__table__in=list(tables), round__shift=shift).annotate(
-        hour=TruncHour("settled_at", tzinfo=tz)
-    )
-    by_hour = {key[0]: r for key, r in figures.round_figures(settled, by=["hour"], pools=False).items()}
+    tz = timezone.get_default_timezone()  # the hours the running rows keep (accounting.figures.hour_of)
+    by_hour: dict[dt.datetime, figures.RoundFigures] = {}
+    for row in TableHourFigures.objects.filter(shift=shift, table__in=list(tables)).values(
+            "hour", *figures.HOUR_SUMS):
+        found = figures.RoundFigures(rounds=row["rounds"], handle=row["handle"], rounds_win=row["rounds_win"])
+        hour = timezone.localtime(row["hour"], tz)
+        by_hour[hour] = by_hour.get(hour, figures.RoundFigures()) + found
     start = timezone.localtime(shift.starts_at, tz).replace(minute=0, second=0, microsecond=0)
     end = min(timezone.localtime(shift.ends_at, tz), timezone.localtime(timezone.now(), tz))
     hours: list[dt.datetime] = []
@@ -262,12 +266,20 @@ def win_by_table(rows: Iterable[TableRow]) -> list[dict[str, Any]]:
 
 
 def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -> list[Bet]:
-    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift."""
-    threshold = settings.CROUPIER["LARGE_BET"]
-    bets = Bet.objects.filter(round__table__in=list(tables), amount__gte=threshold, withdrawal__isnull=True)
-    if shift is not None:
-        bets = bets.filter(round__shift=shift)
-    return list(bets.select_related("round__table", "placed_by").order_by("-placed_at", "-id")[:limit])
+    """The latest bets at or above ``CROUPIER['LARGE_BET']`` in these tables' shift, not taken back, from
+    the shift's list of big bets (a handful of rows, whatever the shift's bets); how many there are is
+    each table's running ``big_bets`` (:func:`big_bets_count`)."""
+    if shift is None:
+        return []
+    listed = BigBet.objects.filter(shift=shift, table__in=list(tables), bet__withdrawal__isnull=True)
+    ids = list(listed.order_by("-placed_at", "-bet_id").values_list("bet_id", flat=True)[:limit])
+    bets = {b.pk: b for b in Bet.objects.filter(pk__in=ids).select_related("round__table", "placed_by")}
+    return [bets[pk] for pk in ids]
+
+
+def big_bets_count(rows: Iterable[TableRow]) -> int:
+    """The big bets of the tiles' tables this shift, from their running figures."""
+    return sum(r.big_bets for r in rows)
 
 
 def open_alerts(user: Any, tables: Iterable[Table], *, limit: int = 12) -> list[Any]:
@@ -340,3 +352,90 @@ def round_trail(rnd: Round) -> RoundTrail:
         ).order_by("created_at", "id")
     )
     return RoundTrail(rnd, bets, lines, steps, audit)
+
+
+# -- the pit manager's paperwork: voids, alerts, dealers, chips -----------------------------------
+
+
+def pending_voids(tables: Iterable[Table]) -> list[Round]:
+    """Live rounds at these tables with a void asked for and not yet decided, oldest request first."""
+    return list(
+        Round.objects.filter(table__in=list(tables), status__in=LIVE_STATUSES, void_requested_by__isnull=False,
+                             void_refused_at__isnull=True)
+        .select_related("table__pit", "dealer", "void_requested_by")
+        .order_by("void_requested_at", "id")
+    )
+
+
+def decided_voids(tables: Iterable[Table], *, limit: int = 12) -> list[Round]:
+    """The latest voids decided at these tables: approved (the round voided) or refused."""
+    rounds = Round.objects.filter(table__in=list(tables), void_requested_by__isnull=False).filter(
+        Q(status=RoundStatus.VOIDED) | Q(void_refused_at__isnull=False))
+    return list(rounds.select_related("table", "void_requested_by", "voided_by", "void_refused_by")
+                .order_by("-void_requested_at", "-id")[:limit])
+
+
+@dataclass
+class PitAlerts:
+    open: list[Any]
+    acknowledged: list[Any]
+    resolved: list[Any]
+
+
+def pit_alerts(user: Any, tables: Iterable[Table], *, resolved_limit: int = 20) -> PitAlerts:
+    """The alerts of these tables and the casino's: open, acknowledged and not yet resolved, lately resolved."""
+    alerts = visible_alerts(user).filter(Q(table__isnull=True) | Q(table__in=list(tables))).select_related(
+        "resolved_by")
+    return PitAlerts(
+        open=list(alerts.filter(acknowledged_at__isnull=True).order_by("-created_at", "-id")),
+        acknowledged=list(alerts.filter(acknowledged_at__isnull=False, resolved_at__isnull=True)
+                          .order_by("-acknowledged_at", "-id")),
+        resolved=list(alerts.filter(resolved_at__isnull=False).order_by("-resolved_at", "-id")[:resolved_limit]),
+    )
+
+
+def on_duty(table: Table) -> Assignment | None:
+    """The table's dealer now (its latest assignment under way)."""
+    now = timezone.now()
+    return (Assignment.objects.filter(table=table, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
+                                      shift__status=ShiftStatus.OPEN)
+            .select_related("dealer", "shift").order_by("-starts_at").first())
+
+
+def free_dealers() -> list[Any]:
+    """Active dealers with no table now (on a break or not yet placed), by username."""
+    from django.contrib.auth import get_user_model
+
+    now = timezone.now()
+    busy = Assignment.objects.filter(starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
+                                     shift__status=ShiftStatus.OPEN).values("dealer_id")
+    return list(get_user_model().objects.filter(groups__name="dealer", is_active=True).exclude(pk__in=busy)
+                .order_by("username").distinct())
+
+
+def table_assignments(table: Table, shift: Shift | None) -> list[Assignment]:
+    """Who dealt at the table this shift, latest first (relieved ones too)."""
+    if shift is None:
+        return []
+    return list(Assignment.objects.filter(table=table, shift=shift).select_related("dealer", "assigned_by")
+                .order_by("-starts_at", "-id"))
+
+
+def table_slips(table: Table, shift: Shift | None) -> list[Any]:
+    """The table's fills and credits this shift, latest first."""
+    from accounting.models import Slip
+
+    if shift is None:
+        return []
+    return list(Slip.objects.filter(table=table, shift=shift).select_related("requested_by")
+                .order_by("-requested_at", "-id"))
+
+
+def waiting_for(user: Any) -> dict[str, int]:
+    """The voids to decide at the pit manager's tables (not their own requests) and their new alerts."""
+    tables = list(pit_tables(user))
+    voids = Round.objects.filter(table__in=tables, status__in=LIVE_STATUSES, void_requested_by__isnull=False,
+                                 void_refused_at__isnull=True).exclude(void_requested_by=user).count()
+    alerts = visible_alerts(user).filter(acknowledged_at__isnull=True).filter(
+        Q(table__isnull=True) | Q(table__in=tables)).count()
+    return {"voids": voids, "alerts": alerts}

@@ -1,34 +1,47 @@
-"""The screens: sign-in and the role's home, the dealer's table, the pit manager's floor.
+"""The screens: sign-in and the role's home, the dealer's table, the pit manager's floor and paperwork.
 
-Thin, like the API: check who may look, call selectors, render. Every change a screen makes goes
-through the JSON API (``/api/rounds/…``), so it runs the same services, idempotency and audit.
+Thin, like the API: check who may look, call selectors, render. The dealer's screen changes things
+through the JSON API (``/api/rounds/…``); the pit manager's forms post here and call the same services
+the API calls (voids, alerts, tables, dealers, fills and credits), which check who may act and audit.
+A refusal is shown in the user's words (``tables.wording``); another pit's table is a 403 page.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
 
+from accounting.models import Alert
 from accounting.money import currency
+from accounting.money import digits as money_digits
 from accounting.reports.definitions import REPORTS
+from accounting.services import alerts as alert_services
+from accounting.services import slips
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role, has_role, roles_of
-from casino.errors import Forbidden
+from casino.errors import DomainError, Forbidden, InvalidInput
+from casino.idempotency import once_per_form
 from floor import selectors as dashboard
 from floor.templatetags.croupier import _url, accounting_home
 from tables import wording
-from tables.access import ensure_can_deal
+from tables.access import ensure_can_deal, manages_table
 from tables.engines.registry import get_engine
-from tables.models import Round, Table
+from tables.models import LIVE_STATUSES, Assignment, Pit, Round, Table, TableStatus
 from tables.selectors import current_shift, pit_tables
 from tables.serializers import RoundSerializer
+from tables.services import floor as floor_services
+from tables.services import rounds as round_services
 
 FLOOR_VIEWERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
@@ -143,6 +156,7 @@ def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
             "currency": currency(),
         },
         "big_bets": dashboard.big_bets(tables, shift),
+        "big_bets_count": dashboard.big_bets_count(rows),
         "alerts": dashboard.open_alerts(user, tables),
         "large_bet": settings.CROUPIER["LARGE_BET"],
         "players": dashboard.player_panels(tables, shift),
@@ -177,8 +191,10 @@ def pit_table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's rounds, newest first; each opens to its full trail."""
     table = dashboard.visible_table(request.user, code) if has_role(request.user, *FLOOR_VIEWERS) else None
     if table is None:
-        return _forbidden(request, f"you may not see table {code}")
+        return _forbidden(request, f"You may not see table {code}: it is not one of your pits' tables.")
     page = Paginator(dashboard.round_history(table), 50).get_page(request.GET.get("page"))
+    shift = current_shift()
+    manages = manages_table(request.user, table)
     return render(
         request,
         "pit/table.html",
@@ -186,7 +202,16 @@ def pit_table(request: HttpRequest, code: str) -> HttpResponse:
             "table": table,
             "page": page,
             "live": dashboard.live_round(table),
-            "row": dashboard.floor_rows([table], current_shift())[0],
+            "row": dashboard.floor_rows([table], shift)[0],
+            "manages": manages,
+            "shift": shift,
+            "on_duty": dashboard.on_duty(table) if manages else None,
+            "free_dealers": dashboard.free_dealers() if manages else [],
+            "assignments": dashboard.table_assignments(table, shift) if manages else [],
+            "chips": denominations_for(table) if manages else [],
+            "slips": dashboard.table_slips(table, shift) if manages else [],
+            "currency": currency(),
+            "step": _step(),
         },
     )
 
@@ -195,8 +220,284 @@ def pit_table(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def pit_round(request: HttpRequest, pk: int) -> HttpResponse:
     """One round's full event trail: every event, who, when, the engine's state after it, the audit."""
-    rnd = get_object_or_404(Round.objects.select_related("table__pit", "dealer", "shift"), pk=pk)
+    rnd = get_object_or_404(Round.objects.select_related("table__pit", "dealer", "shift", "void_requested_by", "voided_by",
+                                                          "void_refused_by"), pk=pk)
     table = dashboard.visible_table(request.user, rnd.table.code) if has_role(request.user, *FLOOR_VIEWERS) else None
     if table is None:
-        return _forbidden(request, f"you may not see table {rnd.table.code}")
-    return render(request, "pit/round.html", {"trail": dashboard.round_trail(rnd), "round": rnd})
+        return _forbidden(request, f"You may not see table {rnd.table.code}: it is not one of your pits' tables.")
+    return render(request, "pit/round.html", {
+        "trail": dashboard.round_trail(rnd), "round": rnd, "manages": manages_table(request.user, rnd.table),
+        "live": rnd.status in LIVE_STATUSES, "reasons": VOID_REASONS,
+    })
+
+
+# -- the pit manager's paperwork: each form posts, calls one service, and comes back with its outcome ----------
+
+VOID_REASONS = ("Misdeal", "Exposed card", "Wrong number of cards", "Shoe or shuffle problem", "Table equipment fault")
+
+# refusals the pit manager's screens word for the case at hand (the rest come from tables.wording)
+PIT_WORDS = {
+    "same_person": "You asked for this void yourself: another pit manager of this pit must approve or refuse it.",
+    "pit_manager_required": "Only a pit manager of this table's pit can do this.",
+}
+
+
+def _words(exc: DomainError) -> str:
+    return PIT_WORDS.get(exc.code) or wording.say(exc.code, exc.params)
+
+
+def _not_your_pit(request: HttpRequest, table: Table) -> HttpResponse:
+    return _forbidden(request, f"Table {table.code} is in {table.pit.name}, which is not one of your pits: "
+                               "only its own pit managers can act there.")
+
+
+def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) -> HttpResponse:
+    """Run one service, once per rendered form (a double tap writes once); a refusal comes back on the page
+    in words (a 403 page when the person may not act)."""
+    try:
+        _, again = once_per_form(request, action)
+    except Forbidden as exc:
+        return _forbidden(request, _words(exc))
+    except DomainError as exc:
+        messages.error(request, _words(exc))
+    else:
+        messages.success(request, f"Already done: {done}" if again else done)
+    return redirect(back)
+
+
+def _managed_table(request: HttpRequest, code: str) -> Table | HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    table = get_object_or_404(Table.objects.select_related("pit"), code=code)
+    return table if manages_table(request.user, table) else _not_your_pit(request, table)
+
+
+def _managed_round(request: HttpRequest, pk: int) -> Round | HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    rnd = get_object_or_404(Round.objects.select_related("table__pit"), pk=pk)
+    return rnd if manages_table(request.user, rnd.table) else _not_your_pit(request, rnd.table)
+
+
+def _step() -> str:
+    """The step of a money field: one minor unit in major units (0.01 with two decimals)."""
+    digits = money_digits()
+    return "1" if digits == 0 else f"0.{'0' * (digits - 1)}1"
+
+
+def _minor(text: str, what: str) -> int:
+    """An amount typed in major units (``25`` or ``25.00``) in minor units; refused in words if it is not one."""
+    digits = money_digits()
+    try:
+        value = Decimal((text or "").strip().replace(",", "."))
+    except InvalidOperation:
+        raise InvalidInput(f"{what}: not an amount", code="bad_amount_text") from None
+    minor = value * (10**digits)
+    if not value.is_finite() or minor != minor.to_integral_value():
+        raise InvalidInput(f"{what}: not an amount", code="bad_amount_text")
+    return int(minor)
+
+
+@login_required
+@require_GET
+def pit_voids(request: HttpRequest) -> HttpResponse:
+    """Voids asked for at the pit manager's tables, each with its round's trail one tap away; and the latest decided."""
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    tables = list(pit_tables(request.user))
+    return render(request, "pit/voids.html", {
+        "pending": dashboard.pending_voids(tables), "decided": dashboard.decided_voids(tables),
+    })
+
+
+@login_required
+@require_POST
+def pit_void_request(request: HttpRequest, pk: int) -> HttpResponse:
+    rnd = _managed_round(request, pk)
+    if isinstance(rnd, HttpResponse):
+        return rnd
+    reason = (request.POST.get("other") or "").strip() or (request.POST.get("reason") or "").strip()
+    return _act(request, reverse("pit-round", args=[rnd.pk]),
+                lambda: round_services.round_void_request(round_id=rnd.pk, actor=request.user, reason=reason),
+                f"You asked for a void of {rnd.table.code} round #{rnd.number}: another pit manager decides it.")
+
+
+@login_required
+@require_POST
+def pit_void_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    rnd = _managed_round(request, pk)
+    if isinstance(rnd, HttpResponse):
+        return rnd
+    return _act(request, reverse("pit-voids"),
+                lambda: round_services.round_void_approve(round_id=rnd.pk, actor=request.user),
+                f"{rnd.table.code} round #{rnd.number} is voided: its bets are returned.")
+
+
+@login_required
+@require_POST
+def pit_void_refuse(request: HttpRequest, pk: int) -> HttpResponse:
+    rnd = _managed_round(request, pk)
+    if isinstance(rnd, HttpResponse):
+        return rnd
+    reason = (request.POST.get("reason") or "").strip()
+    return _act(request, reverse("pit-voids"),
+                lambda: round_services.round_void_refuse(round_id=rnd.pk, actor=request.user, reason=reason),
+                f"The void of {rnd.table.code} round #{rnd.number} is refused: the round goes on.")
+
+
+@login_required
+@require_GET
+def pit_alerts(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    return render(request, "pit/alerts.html",
+                  {"alerts": dashboard.pit_alerts(request.user, pit_tables(request.user))})
+
+
+def _alert_for(request: HttpRequest, pk: int) -> Any:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    alert = get_object_or_404(Alert.objects.select_related("table__pit"), pk=pk)
+    if alert.table is not None and not manages_table(request.user, alert.table):
+        return _not_your_pit(request, alert.table)
+    return alert
+
+
+@login_required
+@require_POST
+def pit_alert_acknowledge(request: HttpRequest, pk: int) -> HttpResponse:
+    alert = _alert_for(request, pk)
+    if isinstance(alert, HttpResponse):
+        return alert
+    note = request.POST.get("note") or ""
+    return _act(request, reverse("pit-alerts"),
+                lambda: alert_services.alert_acknowledge(alert_id=alert.pk, actor=request.user, note=note),
+                "Alert acknowledged: resolve it once its cause is dealt with.")
+
+
+@login_required
+@require_POST
+def pit_alert_resolve(request: HttpRequest, pk: int) -> HttpResponse:
+    alert = _alert_for(request, pk)
+    if isinstance(alert, HttpResponse):
+        return alert
+    note = request.POST.get("note") or ""
+    return _act(request, reverse("pit-alerts"),
+                lambda: alert_services.alert_resolve(alert_id=alert.pk, actor=request.user, note=note),
+                "Alert resolved.")
+
+
+@login_required
+@require_POST
+def pit_table_status(request: HttpRequest, code: str) -> HttpResponse:
+    table = _managed_table(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    status = TableStatus.OPEN if request.POST.get("status") == "open" else TableStatus.CLOSED
+    return _act(request, reverse("pit-table", args=[table.code]),
+                lambda: floor_services.table_update(table_id=table.pk, actor=request.user, status=status),
+                f"{table.code} is {'open' if status == TableStatus.OPEN else 'closed'}.")
+
+
+@login_required
+@require_POST
+def pit_table_limits(request: HttpRequest, code: str) -> HttpResponse:
+    table = _managed_table(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+
+    def change() -> None:
+        floor_services.table_update(table_id=table.pk, actor=request.user,
+                                    min_bet=_minor(request.POST.get("min_bet", ""), "minimum"),
+                                    max_bet=_minor(request.POST.get("max_bet", ""), "maximum"))
+
+    return _act(request, reverse("pit-table", args=[table.code]), change, f"{table.code}'s limits are changed.")
+
+
+@login_required
+@require_POST
+def pit_table_assign(request: HttpRequest, code: str) -> HttpResponse:
+    table = _managed_table(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    dealer = str(request.POST.get("dealer") or "")
+    shift = current_shift()
+
+    def assign() -> None:
+        if shift is None:
+            raise InvalidInput("no open shift", code="no_open_shift")
+        if not dealer.isdigit():
+            raise InvalidInput("choose a dealer", code="not_a_dealer")
+        floor_services.assignment_create(dealer_id=int(dealer), table_id=table.pk, shift_id=shift.pk,
+                                         starts_at=timezone.now(), ends_at=shift.ends_at, actor=request.user)
+
+    return _act(request, reverse("pit-table", args=[table.code]), assign, f"The dealer is on {table.code} now.")
+
+
+@login_required
+@require_POST
+def pit_relieve(request: HttpRequest, pk: int) -> HttpResponse:
+    assignment = get_object_or_404(Assignment.objects.select_related("table__pit", "dealer"), pk=pk)
+    table = _managed_table(request, assignment.table.code)
+    if isinstance(table, HttpResponse):
+        return table
+    back = request.POST.get("back") == "dealers"
+    return _act(request, reverse("pit-dealers") if back else reverse("pit-table", args=[table.code]),
+                lambda: floor_services.assignment_relieve(assignment_id=assignment.pk, actor=request.user),
+                f"{assignment.dealer.get_username()} is relieved from {table.code}.")
+
+
+@login_required
+@require_GET
+def pit_dealers(request: HttpRequest) -> HttpResponse:
+    """Each of the pit manager's pits: its tables and who deals at each now; relieve, rotate."""
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    tables = list(pit_tables(request.user))
+    pits: dict[int, dict[str, Any]] = {}
+    for table in tables:
+        pit = pits.setdefault(table.pit_id, {"pit": table.pit, "rows": []})
+        pit["rows"].append({"table": table, "on_duty": dashboard.on_duty(table)})
+    return render(request, "pit/dealers.html", {"pits": list(pits.values()), "free_dealers": dashboard.free_dealers()})
+
+
+@login_required
+@require_POST
+def pit_rotate(request: HttpRequest, code: str) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "These screens are for pit managers.")
+    pit = get_object_or_404(Pit, code=code)
+    if not has_role(request.user) and not pit.managers.filter(pk=getattr(request.user, "pk", 0)).exists():
+        return _forbidden(request, f"{pit.name} is not one of your pits: only its own pit managers can act there.")
+    incoming = str(request.POST.get("dealer") or "")
+    return _act(request, reverse("pit-dealers"),
+                lambda: floor_services.dealer_rotate(pit_id=pit.pk, actor=request.user,
+                                                     incoming_dealer_id=int(incoming) if incoming.isdigit() else None),
+                f"The dealers of {pit.name} have rotated.")
+
+
+@login_required
+@require_POST
+def pit_chips(request: HttpRequest, code: str) -> HttpResponse:
+    """Ask the cage for chips (a fill) or send chips back (a credit), by denomination; the cage issues it."""
+    table = _managed_table(request, code)
+    if isinstance(table, HttpResponse):
+        return table
+    kind = request.POST.get("kind") or ""
+    shift = current_shift()
+
+    def ask() -> None:
+        if shift is None:
+            raise InvalidInput("no open shift", code="no_open_shift")
+        chips: dict[str, int] = {}
+        for denomination in denominations_for(table):
+            text = (request.POST.get(f"chips-{denomination}") or "").strip()
+            if text:
+                if not text.isdigit():
+                    raise InvalidInput("not a number of chips", code="bad_chips")
+                chips[str(denomination)] = int(text)
+        slips.slip_request(actor=request.user, kind=kind, table_id=table.pk, shift_id=shift.pk, chips=chips)
+
+    what = "fill" if kind == "fill" else "credit"
+    return _act(request, reverse("pit-table", args=[table.code]), ask,
+                f"The {what} for {table.code} is requested: the cage issues it.")

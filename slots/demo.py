@@ -1,4 +1,4 @@
-"""The demo slot floor: the seed's 3-reel games (Crazy Dragon, It's Good to be Bad, Light Speed on their
+"""The demo slot floor: the rule book's 3-reel games (Crazy Dragon, It's Good to be Bad, Light Speed on their
 system-wide progressives; Bank on It!'s piggy bank, The Big Heist's safe, Frozen Assets' snowman), each read
 twice and with its bonus meters part-way, all through the services (ledger, audit) as a pit manager would.
 
@@ -18,7 +18,7 @@ from casino.context import RequestContext, acting_as
 from slots.models import BonusMeter, BonusUnit, Machine, Progressive, ProgressiveScope
 from slots.services import bonus, machines, progressives
 
-# asset number, game, denomination (minor units a credit), location — denominations as the seed allows them
+# asset number, game, denomination (minor units a credit), location — denominations as the rule book allows them
 MACHINES = [
     ("CD-101", "Crazy Dragon", 100, "Dragon bank"),
     ("CD-102", "Crazy Dragon", 100, "Dragon bank"),
@@ -29,7 +29,7 @@ MACHINES = [
     ("BH-501", "The Big Heist", 5, "Classic bank"),
     ("FA-601", "Frozen Assets", 100, "Classic bank"),
 ]
-# code, name, reset value (the seed's $2,000, $100,000 and $700), basis points of coin in, machines
+# code, name, reset value (the rule book's $2,000, $100,000 and $700), basis points of coin in, machines
 PROGRESSIVES = [
     ("crazy-dragon", "Crazy Dragon", 200_000, 150, ["CD-101", "CD-102"]),
     ("good-to-be-bad", "It's Good to be Bad", 10_000_000, 200, ["GB-201", "GB-202"]),

@@ -286,6 +286,17 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         rounds.round_void_approve(round_id=rnd.pk, actor=request.user)
         return self._answer_fresh(rnd)
 
+    @extend_schema(request=s.VoidInput, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path="void/refuse")
+    @idempotent
+    def void_refuse(self, request: Request, pk: str | None = None) -> Response:
+        """A pit manager other than the requester refuses the void, with a reason; the round goes on."""
+        rnd = self._round(pk)
+        data = s.VoidInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rounds.round_void_refuse(round_id=rnd.pk, actor=request.user, reason=data.validated_data["reason"])
+        return self._answer_fresh(rnd)
+
     @extend_schema(request=s.EventUndoInput, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="events/undo", throttle_classes=[ApprovalThrottle])
     @idempotent

@@ -102,6 +102,9 @@ STAFF: list[tuple[str, Role | None]] = [
     ("auditor", Role.AUDITOR),
     ("counter", Role.ACCOUNTANT),  # the count team's second counter
     ("cashier", None),  # the cage: signs fills out and credits in, holds no role on the floor
+    # each pit's second pit manager: a void one of them asks for, the other approves
+    ("pitboss2", Role.PIT_MANAGER),
+    ("salonboss2", Role.PIT_MANAGER),
 ]
 
 
@@ -222,8 +225,8 @@ def build_demo_floor() -> DemoFloor:
     for code, name, begins, finishes in SHIFT_TYPES:
         ShiftType.objects.get_or_create(code=code, defaults={"name": name, "starts": begins, "ends": finishes})
     pits = {code: Pit.objects.get_or_create(code=code, defaults={"name": name})[0] for code, name in PITS}
-    pits["main"].managers.add(demo.users["pitboss"])
-    pits["salon"].managers.add(demo.users["salonboss"])
+    pits["main"].managers.add(demo.users["pitboss"], demo.users["pitboss2"])
+    pits["salon"].managers.add(demo.users["salonboss"], demo.users["salonboss2"])
     now = timezone.now()
     shift_type, gaming_date = _current_shift_type(now)
     tz = timezone.get_current_timezone()

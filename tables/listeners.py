@@ -5,6 +5,10 @@ the round services cannot import accounting. Instead the apps above register the
 here from their ``AppConfig.ready`` (accounting: ``accounting/apps.py``), and the services call
 :func:`bet_placed` and :func:`round_settled`; a grep for either name finds both ends.
 
+The same goes for the figures accounting keeps running per table and shift (``accounting.services.running``):
+a settlement, every bet row written and a bet taken back reach it through :func:`round_settled`,
+:func:`bets_recorded` and :func:`bet_withdrawn`.
+
 Everything registered runs in the caller's transaction, so it commits or rolls back with the
 round: the settlement's ledger posting is atomic with the settlement, and a job a listener asks
 for is an outbox row of the same transaction (``casino.outbox.enqueue``), sent to the broker by
@@ -14,6 +18,7 @@ configuration error, not something to skip.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
@@ -30,6 +35,10 @@ class BetListener(Protocol):
     def __call__(self, *, bet: Bet) -> Any: ...
 
 
+class BetsListener(Protocol):
+    def __call__(self, *, bets: Sequence[Bet]) -> Any: ...
+
+
 class OpeningCheck(Protocol):
     def __call__(self, *, table: Table, shift: Shift) -> Any: ...
 
@@ -37,6 +46,8 @@ class OpeningCheck(Protocol):
 _ledger: list[SettlementListener] = []  # exactly one: the settlement's posting (accounting.services.ledger)
 _settled: list[SettlementListener] = []  # checks after the posting (large loss…)
 _placed: list[BetListener] = []  # checks on a placed bet (large bet…)
+_recorded: list[BetsListener] = []  # every Bet row written (accounting's running figures: big bets)
+_withdrawn: list[BetListener] = []  # a bet taken back before betting closed
 _opening: list[OpeningCheck] = []  # checks before a round opens (a table closed for the shift…): they raise
 
 
@@ -55,6 +66,18 @@ def register_round_settled(listener: SettlementListener) -> SettlementListener:
 def register_bet_placed(listener: BetListener) -> BetListener:
     if listener not in _placed:
         _placed.append(listener)
+    return listener
+
+
+def register_bets_recorded(listener: BetsListener) -> BetsListener:
+    if listener not in _recorded:
+        _recorded.append(listener)
+    return listener
+
+
+def register_bet_withdrawn(listener: BetListener) -> BetListener:
+    if listener not in _withdrawn:
+        _withdrawn.append(listener)
     return listener
 
 
@@ -84,4 +107,17 @@ def round_settled(*, settlement: Settlement) -> None:
 
 def bet_placed(*, bet: Bet) -> None:
     for listener in _placed:
+        listener(bet=bet)
+
+
+def bets_recorded(*, bets: Sequence[Bet]) -> None:
+    """Every Bet row written, whoever wrote it: placed at betting time, during the deal, or a stake a
+    choice put down at settlement (``bet_placed`` is only the first: the large-bet check)."""
+    if bets:
+        for listener in _recorded:
+            listener(bets=bets)
+
+
+def bet_withdrawn(*, bet: Bet) -> None:
+    for listener in _withdrawn:
         listener(bet=bet)

@@ -160,6 +160,12 @@ class Round(models.Model):
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                   related_name="+")
     voided_at = models.DateTimeField(null=True, blank=True)
+    # A pit manager other than the requester may refuse the void instead, with a reason: the request stays on
+    # record beside the refusal, and the round goes on (one request per round, so the refusal is final).
+    void_refused_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                        related_name="+")
+    void_refused_at = models.DateTimeField(null=True, blank=True)
+    void_refusal_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -176,6 +182,12 @@ class Round(models.Model):
                 condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")
                                                  & Q(voided_by__isnull=False)),
                 name="voided_round_has_reason_and_approval",
+            ),
+            models.CheckConstraint(
+                condition=Q(void_refused_at__isnull=True, void_refused_by__isnull=True, void_refusal_reason="")
+                | (Q(void_refused_at__isnull=False, void_refused_by__isnull=False, void_requested_by__isnull=False)
+                   & ~Q(void_refusal_reason="") & ~Q(status="voided")),
+                name="void_refusal_has_who_when_and_reason",
             ),
         ]
         indexes = [models.Index(fields=["table", "status"]), models.Index(fields=["shift", "status"]),

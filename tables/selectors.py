@@ -68,3 +68,11 @@ def pit_tables(user: Any) -> QuerySet[Table]:
     if Role.PIT_MANAGER in roles_of(user):
         return tables.filter(pit__managers=user).distinct()
     return tables.none()
+
+
+def shifts_open_in(start: Any, end: Any) -> list[str]:
+    """The shifts that began before ``end`` (and end after ``start``) and are not closed yet, in a sentence
+    each: a month is archived only once every shift that touched it is closed (casino/audit/archive.py)."""
+    open_shifts = Shift.objects.filter(starts_at__lt=end, ends_at__gt=start).exclude(
+        status=ShiftStatus.CLOSED).select_related("shift_type").order_by("starts_at")
+    return [f"the shift {shift} is not closed" for shift in open_shifts]

@@ -22,6 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
+from casino.money import money_formatter
+
 # the symbol a dealer reads before an amount; other currencies are written after it with their code
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥", "HKD": "HK$", "MOP": "MOP$", "SGD": "S$", "AUD": "A$",
            "CAD": "C$", "NZD": "NZ$", "INR": "₹", "KRW": "₩", "PHP": "₱", "CNY": "CN¥", "ILS": "₪", "TRY": "₺"}
@@ -112,6 +114,35 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "dealer_busy": ("That dealer is assigned to another table at that time.",),
     "bad_period": ("An assignment must end after it starts.",),
     "already_relieved": ("That dealer was already relieved.",),
+    "void_refused": ("A void of this round was asked for and refused: finish the round.",),
+    "void_already_requested": ("A void of this round is already asked for: a pit manager decides it.",),
+    "nothing_to_rotate": ("A rotation needs two dealers at the pit's open tables, or one coming back from a break.",),
+    # -- the pit's paperwork and alerts (the pit manager's screens) ----------------------------------
+    "unknown_alert": ("That alert does not exist.",),
+    "already_acknowledged": ("Someone acknowledged that alert already.",),
+    "not_acknowledged": ("Acknowledge the alert first, then resolve it.",),
+    "already_resolved": ("Someone resolved that alert already.",),
+    "bad_chips": ("Give a whole number of chips for each denomination, and at least one chip in all.",),
+    "unknown_denomination": ("This table does not use one of those chips.",),
+    "shift_closed": ("That shift is closed: its paperwork is sealed.",),
+    "unknown_shift": ("That shift does not exist.",),
+    "table_shift_closed": ("This table's shift is closed: its paperwork is sealed.",),
+    "bad_kind": ("Choose a fill or a credit.",),
+    "bad_amount_text": ("Type an amount in the house currency, such as 25 or 25.50.",),
+    # -- signatures: a person proving it is them (docs/accounting.md, "Signing") -----------------------
+    "signature_required": ("Each person who signs gives their username and their password or PIN.",),
+    "bad_signature": ("Sign with a password or with a PIN, not both.",),
+    "signature_secret_required": ("The other person types their own password or PIN to sign.",),
+    "unknown_signer": ("There is no member of staff with that username who can sign.",),
+    "inactive_signer": ("That person may no longer sign: ask someone else.",),
+    "signer_role": ("That person does not hold the role this signature needs: ask someone who does.",),
+    "same_signer": ("The two signatures must be two different people.",),
+    "submitter_not_signer": ("You must be one of the people who sign this.",),
+    "bad_pin": ("A signing PIN is 4 to 12 digits.",),
+    "weak_pin": ("That PIN is too easy to guess: avoid one digit repeated or digits in a row.",),
+    "password_required": ("Type your own password to set your signing PIN.",),
+    "supervisor_required": ("Only a pit manager or an admin may lift a lockout.",),
+    "admin_required": ("Only an admin may lift an admin's lockout.",),
     # -- signing in, requests, the server ------------------------------------------------------------
     "invalid_credentials": ("Wrong username or password.",),
     "locked_out": ("Too many wrong passwords: wait a few minutes, then try again.",),
@@ -121,6 +152,9 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "forbidden": ("Your account may not do this.",),
     "throttled": ("Too many tries in a short time: wait a moment, then try again.",),
     "invalid": ("That entry is not complete or not valid: check it and try again.",),
+    "bad_parameter": ("That list cannot be shown with those choices: check the numbers and try again.",),
+    "out_of_range": ("A number or a text in that entry is too large: check it and try again.",),
+    "idempotency_key_required": (f"The screen sent an action without its retry mark: reload the page; if it persists, {_CALL_PIT}.",),
     "malformed_json": (f"The screen sent something the server cannot read: reload the page; if it persists, {_CALL_PIT}.",),
     "bad_request": (f"The screen sent something the server cannot read: reload the page; if it persists, {_CALL_PIT}.",),
     "body_too_large": ("That is too much to send at once.",),
@@ -157,9 +191,7 @@ def money(minor: int) -> str:
     """Minor units in major units with the currency: ``2500`` → ``€25.00``; ``-2500`` → ``-€25.00``;
     a currency without a short symbol after the amount (``25.00 CHF``)."""
     cur = currency()
-    digits = cur["digits"]
-    whole, part = divmod(abs(int(minor)), 10**digits)
-    text = f"{whole}.{part:0{digits}d}" if digits else str(whole)
+    text = money_formatter(cur["digits"])(abs(int(minor)))
     sign = "-" if minor < 0 else ""
     return f"{sign}{cur['symbol']}{text}" if cur["symbol"] else f"{sign}{text} {cur['code']}"
 
@@ -167,3 +199,22 @@ def money(minor: int) -> str:
 def catalogue() -> dict[str, list[str]]:
     """The refusal wordings as the dealer screen receives them (JSON), with the fallback under ``""``."""
     return {**{code: list(texts) for code, texts in REFUSALS.items()}, "": list(FALLBACK)}
+
+
+def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> str:
+    """A refusal in the screens' words, for the server-rendered screens (the dealer screen does the same in
+    JavaScript): the first wording of ``code`` whose placeholders are all known, filled in."""
+    known: dict[str, Any] = {**(params or {}), "table": table} if table else dict(params or {})
+    for template in REFUSALS.get(code, FALLBACK):
+        names = placeholders(template)
+        if all(name in known for name, _ in names):
+            def fill(match: re.Match[str]) -> str:
+                value, kind = known[match.group(1)], match.group(2)
+                if kind == "money":
+                    return money(int(value))
+                if kind == "bet":
+                    return str(value).replace("_", " ")
+                return str(value)
+
+            return PLACEHOLDER.sub(fill, template)
+    return FALLBACK[0]

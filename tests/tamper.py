@@ -24,12 +24,22 @@ def _run(conninfo: dict[str, Any], statements: Sequence[tuple[str, Sequence[Any]
         conn.commit()
 
 
+def _triggers(table: str, switch: str) -> list[str]:
+    """``switch`` (ENABLE or DISABLE) the user triggers of ``table`` and, if it is partitioned (the audit records),
+    of each partition: PostgreSQL switches the cloned row triggers with the table, not each partition's own."""
+    return [f"ALTER TABLE {table} {switch} TRIGGER USER",
+            f"""DO $$ DECLARE part regclass; BEGIN
+                  FOR part IN SELECT inhrelid::regclass FROM pg_inherits WHERE inhparent = '{table}'::regclass LOOP
+                    EXECUTE format('ALTER TABLE %s {switch} TRIGGER USER', part);
+                  END LOOP; END $$"""]
+
+
 def as_owner(*statements: tuple[str, Sequence[Any]] | str, triggers_off: Sequence[str] = ()) -> None:
     """Run ``statements`` as the tables' owner, committed; with ``triggers_off``, those tables' triggers
     are disabled around them (what only the owner, never the service, can do)."""
     sd = connection.settings_dict
-    off = [f"ALTER TABLE {t} DISABLE TRIGGER USER" for t in triggers_off]
-    on = [f"ALTER TABLE {t} ENABLE TRIGGER USER" for t in triggers_off]
+    off = [statement for t in triggers_off for statement in _triggers(t, "DISABLE")]
+    on = [statement for t in triggers_off for statement in _triggers(t, "ENABLE")]
     # foreign keys checked at once: a deferred check still pending would stop ALTER TABLE … ENABLE TRIGGER
     _run(owner_conninfo(sd, sd["NAME"]), ["SET CONSTRAINTS ALL IMMEDIATE", *off, *statements, *on])
 

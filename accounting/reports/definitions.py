@@ -11,13 +11,13 @@ from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Abs
 
 from accounting import figures
 from accounting.conf import int_knob
 from accounting.hold import statistical_hold
-from accounting.models import Marker, Reconciliation, Slip, SlipKind, SlipStatus, TableShiftClose
+from accounting.models import Marker, Reconciliation, Slip, SlipKind, SlipStatus, TableFigures, TableShiftClose
 from accounting.money import digits
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
 from casino.cells import FORMULA_STARTS
@@ -80,7 +80,8 @@ FIGURES = (
 
 class RevenueReport(Report):
     """Table-games revenue from the closed table shifts, grouped by shift, day, table, pit or game:
-    the count win and its hold of the drop beside the rounds win, the pool change and the variance."""
+    the count win and its hold of the drop beside the rounds win, the pool change and the variance,
+    read from the table shifts' running figures."""
 
     name = "revenue"
     title = "Table games revenue"
@@ -94,20 +95,24 @@ class RevenueReport(Report):
         self.columns = tuple(Column(k, t, kind, identifier=k == "shift_id") for k, t, kind in self.keys) + FIGURES
 
     def queryset(self) -> QuerySet:
-        qs = _filter(TableShiftClose.objects.all(), self.filters, shift="shift", table="table")
+        # the closed table shifts' running rows: one row per table and shift, equal to what each close fixed
+        # (the close holds its running row to the records before sealing both), so the report reads as many
+        # rows as table shifts, never the rounds (docs/accounting.md, "Running figures")
+        closed = TableShiftClose.objects.filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
+        qs = _filter(TableFigures.objects.filter(Exists(closed)), self.filters, shift="shift", table="table")
         keys = [k for k, _, _ in self.keys]
         return (
             qs.values(*keys)
             .annotate(
                 tables=Count("id"),
                 drop_sum=Sum("drop"),
-                win=Sum("count_win"),
+                win=Sum(figures.COUNT_WIN),
                 payments=Sum("marker_payments"),
                 commission_sum=Sum("commission"),
                 rake_sum=Sum("rake"),
                 rounds_win_sum=Sum("rounds_win"),
                 pool=Sum("pool_change"),
-                variance_sum=Sum("variance"),
+                variance_sum=Sum(figures.VARIANCE),
                 handle_sum=Sum("handle"),
             )
             .order_by(*keys)

@@ -1,4 +1,4 @@
-"""Alerts for the pit: raised by services and jobs (once per cause), acknowledged by a pit manager."""
+"""Alerts for the pit: raised by services and jobs (once per cause), acknowledged, then resolved, by a pit manager."""
 
 from __future__ import annotations
 
@@ -112,6 +112,45 @@ def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
         table_code=alert.table.code if alert.table else "",
         before={"acknowledged": False},
         after={"acknowledged": True, "note": alert.ack_note},
+    )
+    return alert
+
+
+@transaction.atomic
+def alert_resolve(*, alert_id: int, actor: Any, note: str) -> Alert:
+    """A pit manager (as for the acknowledgement) resolves an acknowledged alert once, saying what was done.
+    The alert's facts never change; who resolved it, when and the note are written once."""
+    from tables.access import manages_table
+
+    alert = Alert.objects.select_for_update(of=("self",)).select_related("table__pit").filter(pk=alert_id).first()
+    if alert is None:
+        raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
+    if not has_role(actor, Role.PIT_MANAGER):
+        raise Forbidden("only a pit manager may resolve alerts", code="pit_manager_required")
+    if alert.table is not None and not manages_table(actor, alert.table):
+        raise Forbidden(
+            f"only a pit manager of {alert.table.pit.name} may resolve this alert", code="pit_manager_required"
+        )
+    note = (note or "").strip() if isinstance(note, str) else ""
+    if not note:
+        raise InvalidInput("say what was done about the alert", code="reason_required", field="note")
+    if alert.acknowledged_at is None:
+        raise Conflict(f"alert {alert.pk} is not acknowledged yet", code="not_acknowledged")
+    now = timezone.now()
+    updated = Alert.objects.filter(pk=alert.pk, acknowledged_at__isnull=False, resolved_at__isnull=True).update(
+        resolved_by=actor, resolved_at=now, resolve_note=note[:300]
+    )
+    if updated != 1:
+        raise Conflict(f"alert {alert.pk} was already resolved", code="already_resolved")
+    alert.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action="alert.resolve",
+        object_type="alert",
+        object_id=alert.pk,
+        table_code=alert.table.code if alert.table else "",
+        before={"resolved": False},
+        after={"resolved": True, "note": alert.resolve_note},
     )
     return alert
 

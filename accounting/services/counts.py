@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounting.conf import int_knob, knob
 from accounting.models import ChipSet, CountKind, DropCount, InventoryCount, TableShiftClose
 from accounting.money import money_text
-from accounting.services import ledger
+from accounting.services import ledger, running
 from accounting.services.alerts import alert_raise, severity_for
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
@@ -235,12 +235,14 @@ def _discrepancy_alert(count: InventoryCount) -> None:
 def _create_count(**fields: Any) -> InventoryCount:
     try:
         with transaction.atomic():
-            return InventoryCount.objects.create(**fields)
+            count = InventoryCount.objects.create(**fields)
     except IntegrityError:
         kind = CountKind(fields["kind"]).label.lower()
         raise Conflict(
             f"the {kind} of {fields['table'].code} for this shift is already recorded", code="count_exists"
         ) from None
+    running.count_recorded(count)  # the table's running opener or closer, in this transaction
+    return count
 
 
 # -- services -------------------------------------------------------------------------------------
@@ -408,6 +410,7 @@ def drop_count_record(
         raise Conflict(
             f"the soft count of {table.code} for this shift is already recorded", code="drop_exists"
         ) from None
+    running.drop_recorded(drop)  # the table's running drop, in this transaction
     if cash + chips:
         # cash and chips leave the drop box for the cage; the marker copies are already receivable
         ledger.ledger_post(

@@ -105,12 +105,14 @@ def shift_accounts(table: Any) -> dict[str, Account]:
 
 
 def casino_accounts() -> dict[str, Account]:
-    """The cage, markers receivable and the bankroll that issued the tables' first chips."""
+    """The cage, markers receivable (and those written off) and the bankroll that issued the tables' first chips."""
     return _accounts(
         {
             "cage": ("cage", "Cage (chips and cash)", AccountKind.ASSET, None, None),
             "markers": ("markers", "Markers receivable", AccountKind.ASSET, None, None),
             "bankroll": ("bankroll", "Bankroll issued to the floor", AccountKind.EQUITY, None, None),
+            # debited when a marker is written off: a loss against revenue
+            "marker_write_offs": ("marker-write-offs", "Markers written off", AccountKind.REVENUE, None, None),
         }
     )
 

@@ -39,6 +39,7 @@ from accounting.selectors import (
     table_shift_figures_many,
     tables_active_in,
 )
+from accounting.services import running
 from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_line_codes
 from casino import task_names
@@ -184,6 +185,7 @@ def _reconcile_table(
     records: ShiftRecords,
     hold: list[dict[str, Any]],
     now: dt.datetime,
+    drift: list[running.Difference],
 ) -> Reconciliation:
     table, shift = figures.table, figures.shift
     causes: list[dict[str, Any]] = []
@@ -229,6 +231,7 @@ def _reconcile_table(
                 f"{money_text(rounds_win)} and pool change {money_text(pool_change)}",
             }
         )
+    causes += [{"cause": "running_figures", **d.as_dict(), "detail": d.message} for d in drift]
     if any(row["flag"] for row in hold):
         causes.append(
             {
@@ -258,6 +261,7 @@ def _reconcile_table(
         created_at=now,
     )
     _alerts(result, table, shift)
+    running.alert_differences(drift)  # one alert per figure, the nightly check's own (deduplicated)
     return result
 
 
@@ -325,7 +329,11 @@ def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftRe
             f"the shift {shift} is still open: reconcile it once it is closed or has ended", code="shift_not_ended"
         )
     tables = list(tables_active_in(shift))
-    found = table_shift_figures_many(tables, shift)
+    running.lock_rows(shift)  # the running rows hold still while the records are summed
+    found = table_shift_figures_many(tables, shift, recompute=True)
+    drift: dict[int, list[running.Difference]] = {}
+    for d in running.differences(shift, recomputed=found):
+        drift.setdefault(d.table.pk, []).append(d)
     closes = {c.table_id: c for c in TableShiftClose.objects.filter(shift=shift)}
     records = ShiftRecords.load(shift)
     hold: dict[str, list[dict[str, Any]]] = {}
@@ -336,7 +344,7 @@ def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftRe
         results.append(
             _reconcile_table(
                 found[table.pk], closes.get(table.pk), records.rounds.get(table.pk, []), records,
-                hold.get(table.code, []), now,
+                hold.get(table.code, []), now, drift.get(table.pk, []),
             )
         )
         _crash_point("table")

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounting.models import TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures, tables_active_in
-from accounting.services import ledger
+from accounting.services import ledger, running
 from accounting.services.counts import chips_of
 from casino import task_names
 from casino.audit.services import audit_log
@@ -84,7 +84,10 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
         raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
     if TableShiftClose.objects.filter(table=table, shift=shift).exists():
         raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
-    figures = table_shift_figures(table, shift)
+    # the close fixes the records' figures, summed from the records themselves; the running row is held to
+    # them before it is sealed with the close (an alert for any difference: docs/accounting.md)
+    running.lock_rows(shift, [table.pk])
+    figures = table_shift_figures(table, shift, recompute=True)
     missing = figures.missing()
     if missing:
         raise CloseRefused(
@@ -95,6 +98,9 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
     assert figures.opener is not None
     assert figures.closer is not None
     assert figures.drop_count is not None
+    drift = running.differences(shift, recomputed={table.pk: figures}, only={table.pk})
+    running.alert_differences(drift)
+    running.realign(figures, drift, actor=actor)
     try:
         with transaction.atomic():
             close = TableShiftClose.objects.create(

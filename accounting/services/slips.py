@@ -1,5 +1,5 @@
 """Fills and credits: request → issue → receipt, each signed; numbered in sequence per kind and year;
-a void needs a written reason and a second, independent person. Markers and their payments."""
+a void needs a written reason and a second, independent person. Markers, their payments and write-offs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,17 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounting.models import LedgerTransaction, Marker, MarkerPayment, SerialCounter, Slip, SlipKind, SlipStatus
-from accounting.services import ledger
+from accounting.models import (
+    LedgerTransaction,
+    Marker,
+    MarkerPayment,
+    MarkerWriteOff,
+    SerialCounter,
+    Slip,
+    SlipKind,
+    SlipStatus,
+)
+from accounting.services import ledger, running
 from accounting.services.counts import (
     chips_json,
     chips_of,
@@ -163,6 +172,7 @@ def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
         raise Conflict("the slip changed meanwhile", code="concurrent_change")
     slip.refresh_from_db()
     txn = _post_slip(slip, actor)
+    running.slip_received(slip)  # the table's running fills or credits, in this transaction
     audit_log(
         actor=actor,
         action=f"{slip.kind}.receive",
@@ -241,6 +251,7 @@ def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
             txn_id=original.pk, actor=actor, reason=f"void of {slip.reference}: {slip.void_reason}"
         )
     slip.refresh_from_db()
+    running.slip_voided(slip, was=before)  # a received slip no longer counts in fills or credits
     audit_log(
         actor=actor,
         action=f"{slip.kind}.void",
@@ -315,6 +326,7 @@ def marker_issue(
         memo=f"{marker.reference} {table.code}",
         lines=[(ledger.casino_accounts()["markers"], amount), (ledger.table_accounts(table)["tray"], -amount)],
     )
+    running.marker_issued(marker)
     audit_log(
         actor=actor,
         action="marker.issue",
@@ -363,6 +375,8 @@ def marker_pay(
             raise Forbidden("a payment at the cage is recorded by a pit manager or an accountant", code="role_required")
         payee = signed_by(signer, actor=actor, field="signer")
     marker = Marker.objects.select_for_update().get(pk=marker.pk)
+    if MarkerWriteOff.objects.filter(marker=marker).exists():
+        raise Conflict(f"{marker.reference} is written off: it takes no payment", code="marker_written_off")
     if marker.paid + amount > marker.amount:
         raise Conflict(
             f"{marker.reference} has {marker.amount - marker.paid} left to pay; {amount} is too much",
@@ -381,6 +395,7 @@ def marker_pay(
         paid_at=timezone.now(),
     )
     Marker.objects.filter(pk=marker.pk).update(paid=F("paid") + amount)
+    running.marker_paid(payment)  # at a table: its running marker payments
     debit = ledger.table_accounts(table)["tray"] if at_table else ledger.casino_accounts()["cage"]
     ledger.ledger_post(
         kind="marker_payment",
@@ -403,6 +418,60 @@ def marker_pay(
                "signer": payee.employee_id, "signer_username": payee.user.get_username()},
     )
     return payment
+
+
+@transaction.atomic
+def marker_write_off(*, actor: Any, marker_id: int, reason: Any, accountant: Any, second: Any) -> MarkerWriteOff:
+    """Write off what is left to pay on a marker as uncollectable, with a written reason: signed by an
+    accountant and a second person (a pit manager or another accountant), the person submitting one of
+    them. Markers receivable go down by what was left; the marker takes no payment after it."""
+    if not has_role(actor, Role.ACCOUNTANT):
+        raise Forbidden("a marker is written off by an accountant", code="accountant_required")
+    marker = Marker.objects.select_related("table").filter(pk=marker_id).first()
+    if marker is None:
+        raise NotFound(f"no marker {marker_id}", code="unknown_marker")
+    marker = Marker.objects.select_for_update().select_related("table").get(pk=marker.pk)
+    if MarkerWriteOff.objects.filter(marker=marker).exists():
+        raise Conflict(f"{marker.reference} is already written off", code="marker_written_off")
+    left = marker.amount - marker.paid
+    if left <= 0:
+        raise Conflict(f"{marker.reference} is paid in full: nothing is left to write off", code="marker_paid")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise InvalidInput("a write-off needs a written reason", code="reason_required", field="reason")
+    first = signed_by(accountant, actor=actor, field="accountant", roles=(Role.ACCOUNTANT,))
+    other = signed_by(second, actor=actor, field="second", roles=(Role.PIT_MANAGER, Role.ACCOUNTANT))
+    distinct(("accountant", first), ("second", other))
+    submitter_signs(actor, first, other)
+    write_off = MarkerWriteOff.objects.create(
+        marker=marker,
+        amount=left,
+        reason=reason[:1000],
+        accountant_signer=first,
+        second_signer=other,
+        recorded_by=actor,
+        written_off_at=timezone.now(),
+    )
+    accounts = ledger.casino_accounts()
+    txn = ledger.ledger_post(
+        kind="marker_write_off",
+        source_type="marker_write_off",
+        source_id=write_off.pk,
+        actor=actor,
+        memo=f"{marker.reference} written off",
+        lines=[(accounts["marker_write_offs"], left), (accounts["markers"], -left)],
+    )
+    audit_log(
+        actor=actor,
+        action="marker.write_off",
+        object_type="marker",
+        object_id=marker.pk,
+        table_code=marker.table.code,
+        before={"paid": marker.paid, "left": left},
+        after={"written_off": left, "reason": write_off.reason, "accountant": first.employee_id,
+               "second": other.employee_id, "ledger_transaction": txn.pk},
+    )
+    return write_off
 
 
 def slip_numbers(*, kind: str, year: int, tables: Any = None) -> dict[str, Any]:

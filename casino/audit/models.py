@@ -142,3 +142,57 @@ class AuditAlert(models.Model):
 
     def __str__(self) -> str:
         return f"alert {self.kind} {self.chain}#{self.seq}"
+
+
+class ChainHead(models.Model):
+    """Each chain's last record (seq and hash), kept by the database itself on PostgreSQL.
+
+    The records are partitioned by month there (docs/scaling.md, "Partitioning"), and a unique index of a
+    partitioned table must hold the partition key: ``(chain, seq)`` can only be unique within a month. This
+    row makes it unique across months: a trigger on every insert of a record moves its chain's head from
+    ``seq - 1`` (with the record's ``prev_hash`` as its hash) to the new record, or refuses the insert; a
+    chain's first record must be seq 1. The service may read it, never write it (the trigger runs as the
+    owner). SQLite's records are one plain table with a real unique constraint; this table stays empty there.
+    """
+
+    chain = models.CharField(max_length=64, primary_key=True)
+    seq = models.PositiveBigIntegerField()
+    hash = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"{self.chain} head #{self.seq}"
+
+
+class ArchiveKind(models.TextChoices):
+    ARCHIVED = "archived"
+    RESTORED = "restored"
+
+
+class AuditArchive(models.Model):
+    """A month of audit records taken out of the live table into the archive schema, or put back.
+
+    Append-only: archiving writes an ``archived`` row, restoring an ``restored`` one; a month's state is its
+    latest row. The ``archived`` row is the month's manifest: how many records, the SHA-256 of their hashes in
+    (chain, seq) order, each chain's head before the month (``starts``, where verifying the archived month
+    begins) and at its end (``heads``, where verifying the live records begins), signed with the checkpoint
+    key so a rewritten manifest is found (casino/audit/archive.py).
+    """
+
+    month = models.DateField(help_text="the first day of the month")
+    kind = models.CharField(max_length=8, choices=ArchiveKind.choices)
+    at = models.DateTimeField()
+    by = models.CharField(max_length=150, blank=True, help_text="the operating-system or database user")
+    schema = models.CharField(max_length=63)
+    table = models.CharField(max_length=63)
+    records = models.PositiveBigIntegerField(default=0)
+    checksum = models.CharField(max_length=64)
+    starts = models.JSONField(default=dict, help_text="chain -> [seq, hash] before the month")
+    heads = models.JSONField(default=dict, help_text="chain -> [seq, hash] at the month's end")
+    key_id = models.CharField(max_length=16)
+    signature = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.month:%Y-%m} {self.kind}"

@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from casino import task_names
+from casino.audit import boundary
 from casino.audit.chain import Anchor, Break, WalkResult, walk
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
 from casino.audit.record import FIELDS, GENESIS
@@ -322,7 +323,7 @@ def _result_tuple(result: WalkResult) -> tuple[int, dict[str, tuple[int, str]], 
     return result.records, result.heads, [(b.chain, b.seq, b.record_id, b.reason, b.message) for b in result.breaks]
 
 
-def _walker(write_fd: int, snapshot: str, share: list[tuple[str, int]], starts: dict[str, tuple[int, None]],
+def _walker(write_fd: int, snapshot: str, share: list[tuple[str, int]], starts: dict[str, tuple[int, str | None]],
             anchors: dict[str, dict[int, list[Anchor]]]) -> None:
     """A forked walker: its own connection, in the parent's snapshot, walks its share and writes the result."""
     code = 0
@@ -345,7 +346,7 @@ def _walker(write_fd: int, snapshot: str, share: list[tuple[str, int]], starts: 
         os._exit(code)  # never run the parent's exit handlers (its connections are the parent's)
 
 
-def _walk_parallel(shares: list[list[tuple[str, int]]], starts: dict[str, tuple[int, None]],
+def _walk_parallel(shares: list[list[tuple[str, int]]], starts: dict[str, tuple[int, str | None]],
                    anchors: dict[str, dict[int, list[Anchor]]]) -> WalkResult:
     """Walk the first share here and each other in a forked process of its own, all in this transaction's
     snapshot (exported: every walker sees exactly the same records)."""
@@ -423,8 +424,15 @@ def _walk_all(against: list[Mapping[str, Any]] | None, *, full: bool) -> tuple[W
             result = walk(rows, anchors=anchors, json_text=json_text)
             return result, problems + _record_checks(), warnings, checkpoints, 0
         heads = _chain_heads()
+        # chains begin after the archived months (archive.py): a walk, full or not, starts there at the earliest
+        live, archive_breaks = boundary.live_starts()
+        problems += archive_breaks
         # a chain now shorter than its checkpoint is walked whole: the walk then says where it ends
-        starts = {} if full else _starts(anchors, {c: seq for c, seq in signed.items() if heads.get(c, 0) >= seq})
+        checkpointed = {} if full else _starts(anchors, {c: seq for c, seq in signed.items() if heads.get(c, 0) >= seq})
+        starts: dict[str, tuple[int, str | None]] = dict(live)
+        for chain, (seq, digest) in checkpointed.items():
+            if chain not in starts or seq > starts[chain][0]:
+                starts[chain] = (seq, digest)
         plan = [(chain, starts[chain][0] + 1 if chain in starts else 1, top - (starts[chain][0] if chain in starts
                                                                                else 0))
                 for chain, top in heads.items()]
@@ -551,11 +559,12 @@ def audit_checkpoint_create() -> list[AuditCheckpoint]:
     key = checkpoint_key()
     kid = key_id(key)
     created = []
+    archived, _ = boundary.live_starts()  # a chain's older months may be archived: it begins after them
     for chain in audit_chains():
         with transaction.atomic():
             last = AuditCheckpoint.objects.filter(chain=chain).order_by("-seq").first()
-            start = (0, GENESIS)
-            if last is not None and last.key_id == kid and signature_valid(
+            start = archived.get(chain, (0, GENESIS))
+            if last is not None and last.seq > start[0] and last.key_id == kid and signature_valid(
                     chain, last.seq, last.record_hash, last.created_at, last.signature, key=key):
                 start = (last.seq, last.record_hash)
             rows, json_text = _ordered_rows(chain=chain, after_seq=start[0])

@@ -8,8 +8,13 @@ the workers and beat connect as) gets, on every table:
 * ``SELECT`` and ``INSERT``;
 * ``UPDATE``, except on the append-only tables: there only on ``id``, so that ``SELECT … FOR UPDATE`` can
   lock a row (their triggers refuse every UPDATE anyway: two locks, not one);
-* ``DELETE`` only where a row is a session, a token, a sign-in count or a many-to-many link (a pit's
-  managers, a user's roles), never on a record;
+* ``DELETE`` only where a row is a session, a token, a sign-in count, a many-to-many link (a pit's
+  managers, a user's roles) or plumbing the retention jobs purge once it is spent (an idempotency
+  record past its window, an outbox message already sent: casino/idempotency.py, casino/outbox.py),
+  never on a record;
+* only ``SELECT`` on what the owner alone writes (:data:`OWNER_WRITES`) and on the archived months;
+* ``EXECUTE`` on the functions that make monthly partitions, and on every monthly partition the same as on
+  its table (the function that makes partitions copies the table's grants: casino/core/partitions.py);
 * never ``TRUNCATE``, ``REFERENCES`` or ``TRIGGER``, and nothing it could own or alter. Not being a
   superuser, it cannot set ``session_replication_role`` either.
 
@@ -24,8 +29,13 @@ from typing import Any
 from django.apps import apps
 from psycopg import sql
 
-# Rows that are not records: deleting them is how they end (sign-out, revocation, a cleared count, an unlink).
-EPHEMERAL = ("django_session", "authtoken_token", "core_loginthrottle")
+# Rows that are not records: deleting them is how they end (sign-out, revocation, a cleared count, an unlink,
+# the retention jobs' purge of spent idempotency records and sent outbox messages).
+EPHEMERAL = ("django_session", "authtoken_token", "core_loginthrottle", "core_idempotencyrecord", "core_outbox")
+# Rows only the owner writes: each audit chain's head (moved by a trigger that runs as the owner) and the
+# archive's manifests (written by ``archive_month``, which connects as the owner). The service reads them.
+OWNER_WRITES = ("audit_chainhead", "audit_auditarchive")
+ARCHIVE_SCHEMA = "croupier_archive"  # archived months' partitions (casino/core/partitions.py): read-only to the service
 
 
 def _identifier(name: str) -> sql.Identifier:
@@ -125,6 +135,19 @@ def grant_service(cursor: Any, *, service: str, database: str) -> None:
         cursor.execute(sql.SQL("GRANT UPDATE (id) ON {} TO {}").format(_identifier(table), role))
     for table in sorted(tables & (set(EPHEMERAL) | many_to_many_tables())):
         cursor.execute(sql.SQL("GRANT DELETE ON {} TO {}").format(_identifier(table), role))
+    for table in sorted(tables & set(OWNER_WRITES)):
+        cursor.execute(sql.SQL("REVOKE INSERT, UPDATE ON {} FROM {}").format(_identifier(table), role))
+    # the owner's functions that make monthly partitions (the maintenance job runs them as the service)
+    cursor.execute("""SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                      WHERE n.nspname = 'public' AND p.proname LIKE '%\\_add\\_month' AND p.prosecdef""")
+    for (function,) in cursor.fetchall():
+        cursor.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), role))
+    cursor.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [ARCHIVE_SCHEMA])
+    if cursor.fetchone():  # archived months: read, never written (reports and audits over them)
+        schema = _identifier(ARCHIVE_SCHEMA)
+        cursor.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(schema, role))
+        cursor.execute(sql.SQL("REVOKE ALL ON ALL TABLES IN SCHEMA {} FROM {}").format(schema, role))
+        cursor.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA {} TO {}").format(schema, role))
 
 
 def role_is_least_privileged(cursor: Any) -> list[str]:

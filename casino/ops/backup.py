@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -190,14 +190,40 @@ class RestoreReport:
 
 
 def _manage(*args: str, database: str) -> subprocess.CompletedProcess[str]:
-    """This service's own command, run against the restored copy (a process of its own: its default database)."""
-    env = {**os.environ, "DATABASE_URL": database_url(database)}
+    """This service's own command, run against the restored copy (a process of its own: its default database),
+    as the service's role and held to the same audit anchors as this process."""
+    env = {**os.environ, "DATABASE_URL": database_url(database), "AUDIT_ANCHOR_DIR": str(settings.AUDIT_ANCHOR_DIR)}
     return subprocess.run([sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *args], env=env,
                           capture_output=True, text=True, timeout=3600)
 
 
-def backup_restore(*, folder: Path, database: str, no_owner: bool = False) -> RestoreReport:
-    """Restore ``folder`` into the new database ``database`` on the configured server, then check it."""
+def _admin_conninfo(admin_url: str, database: str) -> dict[str, Any]:
+    """Where a restore creates its database and runs ``pg_restore``: ``admin_url``'s role (one that may create
+    databases and own what the dump owns: DATABASE_ADMIN_URL), or else the configured connection's."""
+    env = _libpq_env(database)
+    info: dict[str, Any] = {"host": env["PGHOST"], "port": env["PGPORT"], "user": env["PGUSER"],
+                            "password": env.get("PGPASSWORD")}
+    if admin_url:
+        parts = urlsplit(admin_url)
+        info = {"host": parts.hostname or info["host"], "port": str(parts.port or info["port"]),
+                "user": unquote(parts.username or "") or info["user"],
+                "password": unquote(parts.password) if parts.password else None}
+    return {**info, "dbname": database}
+
+
+def _pg_env(info: dict[str, Any]) -> dict[str, str]:
+    env = {**os.environ, "PGHOST": info["host"], "PGPORT": str(info["port"]), "PGUSER": info["user"],
+           "PGDATABASE": info["dbname"]}
+    if info.get("password"):
+        env["PGPASSWORD"] = info["password"]
+    return env
+
+
+def backup_restore(*, folder: Path, database: str, no_owner: bool = False, admin_url: str = "") -> RestoreReport:
+    """Restore ``folder`` into the new database ``database`` on the configured server, then check it.
+
+    The database is created and restored by ``admin_url``'s role (DATABASE_ADMIN_URL: the service's own role may
+    not create databases), owned by the role that owns the live one; the checks then run as the service."""
     _require_postgresql()
     manifest = read_manifest(folder)
     dump = folder / manifest["dump"]["file"]
@@ -208,21 +234,21 @@ def backup_restore(*, folder: Path, database: str, no_owner: bool = False) -> Re
         cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database])
         if cursor.fetchone():
             raise Conflict(f"the database {database} exists: a restore goes into a new one", code="database_exists")
+        cursor.execute("SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database()")
+        (owner,) = cursor.fetchone()
     import psycopg
 
-    admin = _libpq_env("postgres")
-    with psycopg.connect(dbname="postgres", host=admin["PGHOST"], port=admin["PGPORT"], user=admin["PGUSER"],
-                         password=admin.get("PGPASSWORD"), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {_quote(database)}")
+    admin = _admin_conninfo(admin_url, "postgres")
+    with psycopg.connect(**admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {_quote(database)}" + ("" if no_owner else f" OWNER {_quote(owner)}"))
     options = ["--no-owner", "--no-privileges"] if no_owner else []
     done = subprocess.run([pg_restore, "--exit-on-error", "--no-password", f"--dbname={database}", *options,
-                           str(dump)], env=_libpq_env(database), capture_output=True, text=True)
+                           str(dump)], env=_pg_env({**admin, "dbname": database}), capture_output=True, text=True)
     report = RestoreReport(database=database, url=database_url(database).split("@", 1)[-1])
     if done.returncode != 0:
         report.problems.append(f"pg_restore failed: {done.stderr.strip()[:1000]}")
         return report
-    with psycopg.connect(dbname=database, host=admin["PGHOST"], port=admin["PGPORT"], user=admin["PGUSER"],
-                         password=admin.get("PGPASSWORD"), autocommit=True) as conn:
+    with psycopg.connect(**{**admin, "dbname": database}, autocommit=True) as conn:
         conn.execute("ANALYZE")  # the planner's statistics are not in a dump
     report.checks.append(f"restored {dump.name} ({manifest['dump']['bytes']} bytes, sha256 as in the manifest)")
     checked = _manage("backup", "--check", str(folder), database=database)

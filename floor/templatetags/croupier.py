@@ -96,6 +96,10 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("accounting-web:cage-counts"):
+            links.append(("Cage", reverse("accounting-web:cage-counts")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
+            links.append(("Closing", reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
             links.append(("Card room", reverse("cardroom-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
@@ -111,7 +115,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.PIT_MANAGER) and _url("staff-lockouts"):
             links.append(("Lockouts", reverse("staff-lockouts")))
     path = getattr(request, "path", "")
-    return [{"label": label, "url": url, "current": path.startswith(url)} for label, url in links]
+    here = max((url for _, url in links if path.startswith(url)), key=len, default=None)  # the most specific
+    return [{"label": label, "url": url, "current": url == here} for label, url in links]
 
 
 def _hand_label(name: str) -> str:
@@ -169,3 +174,25 @@ def state_say(state: Any) -> str:
 @register.filter
 def get_line(lines: dict[int, Any], bet_id: int) -> Any:
     return lines.get(bet_id) if isinstance(lines, dict) else None
+
+
+@register.simple_tag
+def form_key() -> str:
+    """A form's hidden once-only key (casino.idempotency.once_per_form): submitted twice, it writes once."""
+    from django.utils.html import format_html
+
+    from casino.idempotency import FORM_FIELD, new_form_key
+
+    return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, new_form_key())
+
+
+@register.simple_tag(takes_context=True)
+def pit_waiting(context: dict[str, Any]) -> dict[str, int]:
+    """How many voids and new alerts wait for the signed-in pit manager (the pit screens' menu shows them)."""
+    from floor.selectors import waiting_for
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not has_role(user, Role.PIT_MANAGER):
+        return {"voids": 0, "alerts": 0}
+    return waiting_for(user)

@@ -1,4 +1,4 @@
-"""Bonus meters: a machine's own meters the seed games describe.
+"""Bonus meters: a machine's own meters the rule book games describe.
 
 Credits meters hold credits owed to the player and are liabilities in the ledger, valued at the
 machine's denomination: Bank on It!'s piggy bank (starts at 150 credits, grows with the bets of

@@ -150,7 +150,7 @@ class CaribbeanStud(Engine):
             "raise_multiple",
             SettingKind.INT,
             2,
-            "the raise is N times the ante (seed: equal to the ante; common casino rule: twice)",
+            "the raise is N times the ante (rule book: equal to the ante; common casino rule: twice)",
             minimum=1,
             maximum=5,
         ),

@@ -1,4 +1,4 @@
-"""Carousel, Pony and Merry-Go-Round: pool games on the 55-card triangle deck (seed 000).
+"""Carousel, Pony and Merry-Go-Round: pool games on the 55-card triangle deck (rule book).
 
 One round document is one *game*: the dealer deals a foundation card to each hand (horse),
 then betting rounds and deal rounds alternate. In each betting round every player still in
@@ -9,7 +9,7 @@ game ends when one hand or none is left; its carry goes to the next game (``carr
 Pony adds the pony pool on the last horse standing and the house-backed living-win bet
 (6:1); Merry-Go-Round adds the per-round high card pool.
 
-The first round of the seed's example game (table limit 1 chip):
+The first round of the rule book's example game (table limit 1 chip):
 
 >>> cards = [{"card": c} for c in "3 4 6 7 8 9".split()]
 >>> bets = [{"bet": {"id": f"r1s{s}", "seat": s, "type": "count", "number": n, "amount": 1}}
@@ -569,7 +569,7 @@ BASE_SETTINGS = (
         minimum=0,
         maximum=10_000,
     ),
-    rounding_setting("rake_rounding", Rounding.UP, "rounding of the rake to a whole chip (up: the seed's rule)"),
+    rounding_setting("rake_rounding", Rounding.UP, "rounding of the rake to a whole chip (up: the rule book's rule)"),
     Setting(
         "carry_in",
         SettingKind.INT,

@@ -19,7 +19,7 @@ from tables.engines.triangle import DECK_SIZE, TOP_RANK, carry_rake, split_pot
 
 SIM_GAMES = 10_000  # games for the pool rows
 LIVING_WIN_GAMES = 100_000  # games for the living-win row (a cheaper loop: no bettors)
-SIM_BETTORS = 5  # as in the seed's example game
+SIM_BETTORS = 5  # as in the rule book's example game
 SIM_BATCHES = 100
 
 

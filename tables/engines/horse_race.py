@@ -1,4 +1,4 @@
-"""Horse Race (banked) and Calcutta Horse Race (a pool auction), seed 003.
+"""Horse Race (banked) and Calcutta Horse Race (a pool auction).
 
 The four aces are the horses and stay out of the pack. The dealer deals a course row from
 the other 48 cards; a suit with so many cards in the row that its horse can no longer win
@@ -419,7 +419,7 @@ class Race:
     # -- output ---------------------------------------------------------------------------
     def hands_doc(self) -> Json:
         counts = self.row_counts()
-        # sorted by suit, the suit with most cards on the left (the seed's Calcutta layout)
+        # sorted by suit, the suit with most cards on the left (the rule book's Calcutta layout)
         order = sorted(SUIT_NAMES, key=lambda h: -counts[h])
         horses: Json = {}
         for h in SUIT_NAMES:
@@ -648,7 +648,7 @@ class CalcuttaHorseRace(HorseRaceEngine):
             "split_rounding",
             Rounding.HALF_UP,
             "rounding of the first horse's share (the second "
-            "takes the rest); half_up gives the seed's rule: 1 odd chip to the first, 2 one each",
+            "takes the rest); half_up gives the rule book's rule: 1 odd chip to the first, 2 one each",
         ),
         Setting(
             "carry_in",

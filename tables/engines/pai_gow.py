@@ -59,7 +59,7 @@ from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_
 from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
-SEATS = 6  # one dealer against up to six players (seed 004)
+SEATS = 6  # one dealer against up to six players (rule book)
 POSITIONS = SEATS + 1
 HAND_SIZE = 7
 WAGER = "wager"
@@ -167,7 +167,7 @@ class PaiGowPoker(Engine):
         Setting("house_way_rules", SettingKind.CHART, STANDARD.as_chart(),
                 "the custom house way, one number per rule (see docs); only with house_way custom"),
         Setting("foul_rule", SettingKind.CHOICE, "lose",
-                "a fouled hand (back not above front): lose the wager (seed), or be re-set by the house way",
+                "a fouled hand (back not above front): lose the wager (rule book), or be re-set by the house way",
                 choices=("lose", "house_way")),
         *LIMIT_SETTINGS,
     )  # fmt: skip

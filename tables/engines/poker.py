@@ -445,7 +445,7 @@ def rank_paigow5(cards: Sequence[Card]) -> int:
     The bug counts as an ace, or as any missing card that completes a straight, a flush or a
     straight flush (in a flush it is the highest rank of the suit not already held, so
     JK-K-9-6-3 of hearts is an ace-high flush and AH-JK-9-6-3 of hearts king-high under
-    the ace). Four aces and the bug are five aces, the top hand (seed 004: "from five aces
+    the ace). Four aces and the bug are five aces, the top hand (rule book: "from five aces
     down to no pair"). A-2-3-4-5 is the second-highest straight (and straight flush).
     """
     if len(cards) != 5:

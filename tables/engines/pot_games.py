@@ -231,7 +231,7 @@ class PotDeal:
         self.pending = None
         self.current += 1
         if self.pot == 0 and self.current < len(self.players):
-            # the seed: when a player has "bet the pot" and won, each player again antes to restore it
+            # the rule book: when a player has "bet the pot" and won, each player again antes to restore it
             self.reante = list(self.players)
             self.re_antes += 1
 
@@ -615,7 +615,7 @@ class InBetween(PotGame):
             "pair_pays",
             SettingKind.INT,
             2,
-            "what the pot pays when the two end cards pair (seed: 2 chips; some games 3)",
+            "what the pot pays when the two end cards pair (rule book: 2 chips; some games 3)",
             minimum=0,
         ),
     )
@@ -683,7 +683,7 @@ class RedDog(PotGame):
             "hand_size",
             SettingKind.INT,
             5,
-            "cards dealt to each player (seed: five; four with more than eight players)",
+            "cards dealt to each player (rule book: five; four with more than eight players)",
             minimum=4,
             maximum=5,
         ),

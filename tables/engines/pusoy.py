@@ -55,7 +55,7 @@ from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_f
 from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
-SEATS = 3  # exactly four participants in casino play (seed 004): the dealer and three seats
+SEATS = 3  # exactly four participants in casino play (rule book): the dealer and three seats
 HAND_SIZE = 13
 WAGER = "wager"
 SET, HOUSE_WAY, SURRENDER, ROYALTY = "set", "house_way", "surrender", "royalty"

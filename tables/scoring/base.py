@@ -46,7 +46,7 @@ class ScoredGame:
 
     name: ClassVar[str]
     title: ClassVar[str]
-    seed: ClassVar[str]  # which seed text holds the rules, e.g. "004 HEARTS"
+    rules: ClassVar[str]  # the rule book's section the game follows, e.g. "HEARTS"
     settings: ClassVar[tuple[Setting, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
@@ -117,7 +117,7 @@ class ScoredGame:
                           + (f" (checks: {', '.join(self.checks)})" if self.checks else ""), field="check")
 
     def describe(self) -> Json:
-        return {"game": self.name, "title": self.title, "seed": self.seed, "min_players": self.min_players,
+        return {"game": self.name, "title": self.title, "rules": self.rules, "min_players": self.min_players,
                 "max_players": self.max_players, "lowest_wins": self.lowest_wins,
                 "settings": [{"name": s.name, "kind": s.kind.value, "default": s.default, "help": s.help}
                              for s in self.settings],

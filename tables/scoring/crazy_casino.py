@@ -1,4 +1,4 @@
-"""Crazy Casino: Casino for two with builds as signed colour arithmetic (seed 002).
+"""Crazy Casino: Casino for two with builds as signed colour arithmetic (rule book).
 
 Scoring, as in Casino, from each player's captured cards: a majority of the cards 3 points, a
 majority of the spades 1, each ace 1, the ten of diamonds (big casino) 2, the deuce of spades
@@ -46,7 +46,7 @@ def _label(card: Card) -> str:
 
 
 def _name(value: int) -> str:
-    """A signed build value as the seed says it: 7 → "red 7", −14 → "black A", −27 → "black 27"."""
+    """A signed build value as the rule book says it: 7 → "red 7", −14 → "black A", −27 → "black 27"."""
     colour = "red" if value > 0 else "black"
     return f"{colour} {NAMES.get(abs(value), str(abs(value)))}"
 
@@ -167,7 +167,7 @@ def check_build(payload: Mapping[str, Any]) -> Json:
 class CrazyCasino(ScoredGame):
     name = "crazy_casino"
     title = "Crazy Casino"
-    seed = "002 Crazy Casino"
+    rules = "Crazy Casino"
     min_players = 2
     max_players = 2
     checks = ("build",)

@@ -1,4 +1,4 @@
-"""Euchre and its family (seed 004, "EUCHRE"): four-hand partnership Euchre, Railroad Euchre,
+"""Euchre and its family (rule book, "EUCHRE"): four-hand partnership Euchre, Railroad Euchre,
 Three-Hand (Cutthroat) and Two-Hand Euchre, Auction Euchre for five to seven, Call-Ace Euchre and
 Cincinnati Euchre.
 
@@ -184,7 +184,7 @@ def with_default(setting: Setting, default: Any) -> Setting:
 # ================================================================================================
 
 TRICKS = 5
-MAKE, MARCH, LONE_MARCH, EUCHRED, LONE_EUCHRED_ALONE = 1, 2, 4, 2, 4  # the seed's scoring table
+MAKE, MARCH, LONE_MARCH, EUCHRED, LONE_EUCHRED_ALONE = 1, 2, 4, 2, 4  # the rule book's scoring table
 SINGLE, RUBBER = "game", "rubber"
 
 GAME_TO = Setting(
@@ -228,7 +228,7 @@ class FourHandEuchre(ScoredGame):
 
     name = "euchre"
     title = "Euchre"
-    seed = "004 EUCHRE"
+    rules = "EUCHRE"
     min_players = 4
     max_players = 4
     settings: ClassVar[tuple[Setting, ...]] = (GAME_TO, MATCH)
@@ -345,7 +345,7 @@ class RailroadEuchre(FourHandEuchre):
 
     name = "railroad_euchre"
     title = "Railroad Euchre"
-    seed = "004 EUCHRE (Railroad Euchre)"
+    rules = "EUCHRE (Railroad Euchre)"
     settings = (GAME_TO, with_default(MATCH, RUBBER), DEFEND_ALONE, LAPS, SLAM)
     fields = ("maker", "alone", "defended_alone", "tricks", "passed", "dealer")
 
@@ -362,7 +362,7 @@ class TwoHandEuchre(FourHandEuchre):
 
     name = "two_hand_euchre"
     title = "Two-Hand Euchre"
-    seed = "004 EUCHRE (Two-Hand Euchre)"
+    rules = "EUCHRE (Two-Hand Euchre)"
     min_players = 2
     max_players = 2
     fields = ("maker", "tricks", "passed", "dealer")
@@ -377,7 +377,7 @@ class ThreeHandEuchre(ScoredGame):
 
     name = "three_hand_euchre"
     title = "Three-Hand Euchre"
-    seed = "004 EUCHRE (Three-Hand Euchre)"
+    rules = "EUCHRE (Three-Hand Euchre)"
     min_players = 3
     max_players = 3
     settings = (GAME_TO,)
@@ -466,7 +466,7 @@ class AuctionEuchre(ScoredGame):
 
     name = "auction_euchre"
     title = "Auction Euchre"
-    seed = "004 EUCHRE (Auction Euchre)"
+    rules = "EUCHRE (Auction Euchre)"
     min_players = 5
     max_players = 7
     settings = (with_default(GAME_TO, None),)
@@ -550,7 +550,7 @@ def making_tricks(raw: Any, players: Sequence[str], makers: Sequence[str], *, to
 
 class CallAceEuchre(ScoredGame):
     """Four to six players, partnerships found in secret: the maker calls a suit and the holder of its
-    best card is his partner. The seed scores it as four-hand Euchre (1, march 2, lone march 4, euchred
+    best card is his partner. The rule book scores it as four-hand Euchre (1, march 2, lone march 4, euchred
     2), every member of a side credited individually as in Auction Euchre.
 
     ``{"maker": "ann", "partner": "cy", "tricks": 3}`` — ``partner`` null or left out: the maker held
@@ -559,7 +559,7 @@ class CallAceEuchre(ScoredGame):
 
     name = "call_ace_euchre"
     title = "Call-Ace Euchre"
-    seed = "004 EUCHRE (Call-Ace Euchre)"
+    rules = "EUCHRE (Call-Ace Euchre)"
     min_players = 4
     max_players = 6
     settings = (GAME_TO,)
@@ -610,7 +610,7 @@ class CallAceEuchre(ScoredGame):
 # -- Cincinnati Euchre ---------------------------------------------------------------------------
 
 CINCINNATI_TRICKS = 6  # 24 cards, six each
-MOONS = {"moon": 12, "double_moon": 24, "triple_moon": 32, "quadruple_moon": 48}  # the seed's values
+MOONS = {"moon": 12, "double_moon": 24, "triple_moon": 32, "quadruple_moon": 48}  # the rule book's values
 
 
 class CincinnatiEuchre(ScoredGame):
@@ -625,7 +625,7 @@ class CincinnatiEuchre(ScoredGame):
 
     name = "cincinnati_euchre"
     title = "Cincinnati Euchre"
-    seed = "004 EUCHRE (Cincinnati Euchre)"
+    rules = "EUCHRE (Cincinnati Euchre)"
     min_players = 4
     max_players = 4
     settings = (
@@ -634,7 +634,7 @@ class CincinnatiEuchre(ScoredGame):
             "defenders_score",
             SettingKind.BOOL,
             True,
-            "the side that did not bid scores the tricks it took (the seed: points are the tricks a "
+            "the side that did not bid scores the tricks it took (the rule book: points are the tricks a "
             "partnership takes); false: only the bidding side scores",
         ),
     )

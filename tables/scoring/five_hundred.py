@@ -1,4 +1,4 @@
-"""Five Hundred (seed 004, "FIVE HUNDRED"), two to six players.
+"""Five Hundred (rule book, "FIVE HUNDRED"), two to six players.
 
 Two, three and five play as individuals (three-hand: the other two combine against the contractor
 for the deal, but each scores his own tricks; five-hand: the contractor names a partner, two if he
@@ -12,9 +12,9 @@ by each player in individual games (every opponent scores his own), by side in p
     {"passed": true}
 
 Made: the contractor (and each partner) scores the bid's value, at least 250 for all ten tricks;
-set: the value is deducted. Either way each opponent scores 10 a trick. The seed's scoring table is
+set: the value is deducted. Either way each opponent scores 10 a trick. The rule book's scoring table is
 missing from its text ("see chart next page"), so the values are the standard Avondale schedule,
-the one the seed recommends: 6 tricks 40 (spades), 60 (clubs), 80 (diamonds), 100 (hearts), 120 (no
+the one the rule book recommends: 6 tricks 40 (spades), 60 (clubs), 80 (diamonds), 100 (hearts), 120 (no
 trump), each further trick 100 more; nullo 250. A house on another schedule overrides the chart
 (``bid_values``).
 
@@ -64,7 +64,7 @@ REDEAL, NO_TRUMP = "redeal", "no_trump"
 class FiveHundred(ScoredGame):
     name = "five_hundred"
     title = "Five Hundred"
-    seed = "004 FIVE HUNDRED"
+    rules = "FIVE HUNDRED"
     min_players = 2
     max_players = 6
     carries_state = True
@@ -81,8 +81,8 @@ class FiveHundred(ScoredGame):
             "bid_values",
             SettingKind.CHART,
             AVONDALE,
-            "what each contract is worth: the Avondale schedule (the seed's recommendation; its table is "
-            "missing from the seed's text); override lines for the Original or Inverted schedule",
+            "what each contract is worth: the Avondale schedule (the rule book's recommendation; its table is "
+            "missing from the rule book's text); override lines for the Original or Inverted schedule",
         ),
         Setting("nullo", SettingKind.BOOL, False, "the bid Nullo (lose every trick at no trump, 250) is allowed"),
         Setting(

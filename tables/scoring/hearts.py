@@ -1,5 +1,5 @@
 """Hearts and its family: Omnibus, Cancellation, Domino, Auction Hearts and Hearts without the
-Black Lady (seed 004, "HEARTS" and the sections after it).
+Black Lady (rule book, "HEARTS" and the sections after it).
 
 The scorer enters, per player, what the rules count: the hearts taken and whether the queen of
 spades (the Black Lady) was among them, and in Omnibus whether the plus card was. Every deal is
@@ -32,9 +32,9 @@ QUEEN = 13  # the queen of spades
 PLUS = 10  # Omnibus: the ten (or jack) of diamonds counts plus 10
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
-# How a deal's points are settled (the seed's "Scoring Variations" and Hearts without the Black Lady)
+# How a deal's points are settled (the rule book's "Scoring Variations" and Hearts without the Black Lady)
 SHEET, CHIPS, SWEEPSTAKES, HOWELL = "sheet", "chips", "sweepstakes", "howell"
-# Shooting the moon: the seed's rule (the others each score the deal's points, the shooter none), the
+# Shooting the moon: the rule book's rule (the others each score the deal's points, the shooter none), the
 # common variant (the shooter takes the points off their own score), or no such rule
 MOON_ADD, MOON_SUBTRACT, MOON_NONE = "add_to_others", "subtract_from_self", "none"
 
@@ -50,7 +50,7 @@ MOON = Setting(
     "moon",
     SettingKind.CHOICE,
     MOON_ADD,
-    "shooting the moon: add_to_others (the seed: each opponent scores the deal's points, the shooter "
+    "shooting the moon: add_to_others (the rule book: each opponent scores the deal's points, the shooter "
     "none), subtract_from_self (the shooter deducts them), none (no such rule)",
     choices=(MOON_ADD, MOON_SUBTRACT, MOON_NONE),
 )
@@ -60,7 +60,7 @@ SETTLEMENT = Setting(
     SHEET,
     "sheet: points on a score sheet, game to game_to; chips: each pays a chip a point into the "
     "pot and the lowest score of the deal takes it; sweepstakes: only a player who scores zero "
-    "takes the pot (the seed's scoring variations 1 and 2)",
+    "takes the pot (the rule book's scoring variations 1 and 2)",
     choices=(SHEET, CHIPS, SWEEPSTAKES),
 )
 
@@ -290,7 +290,7 @@ class _Hearts(ScoredGame):
 class Hearts(_Hearts):
     name = "hearts"
     title = "Hearts"
-    seed = "004 HEARTS"
+    rules = "HEARTS"
     min_players = 3
     max_players = 7
     settings = (GAME_TO, MOON, SETTLEMENT)
@@ -308,11 +308,11 @@ class Hearts(_Hearts):
 
 class OmnibusHearts(_Hearts):
     """The ten of diamonds (in some places the jack) counts plus 10 for whoever wins it; taking all fifteen
-    counting cards is a slam, 26 plus instead of 16 minus. The seed gives Omnibus no other moon."""
+    counting cards is a slam, 26 plus instead of 16 minus. The rule book gives Omnibus no other moon."""
 
     name = "omnibus_hearts"
     title = "Omnibus Hearts"
-    seed = "004 HEARTS (Omnibus Hearts)"
+    rules = "HEARTS (Omnibus Hearts)"
     min_players = 4
     max_players = 6
     plus_card = True
@@ -353,7 +353,7 @@ class CancellationHearts(_Hearts):
 
     name = "cancellation_hearts"
     title = "Cancellation Hearts"
-    seed = "004 HEARTS (Cancellation Hearts)"
+    rules = "HEARTS (Cancellation Hearts)"
     min_players = 7
     max_players = 10
     packs = 2
@@ -367,7 +367,7 @@ class DominoHearts(_Hearts):
 
     name = "domino_hearts"
     title = "Domino Hearts"
-    seed = "004 HEARTS (Domino Hearts)"
+    rules = "HEARTS (Domino Hearts)"
     min_players = 2
     max_players = 7
     settings = (
@@ -390,7 +390,7 @@ class HeartsWithoutBlackLady(_Hearts):
 
     name = "hearts_without_black_lady"
     title = "Hearts without the Black Lady"
-    seed = "004 HEARTS (Hearts Without Black Lady)"
+    rules = "HEARTS (Hearts Without Black Lady)"
     min_players = 3
     max_players = 7
     settings = (
@@ -398,7 +398,7 @@ class HeartsWithoutBlackLady(_Hearts):
             "settlement",
             SettingKind.CHOICE,
             HOWELL,
-            "howell: chips by the Howell method (the seed's usual settlement); sheet: points on a "
+            "howell: chips by the Howell method (the rule book's usual settlement); sheet: points on a "
             "score sheet, game to game_to",
             choices=(HOWELL, SHEET),
         ),
@@ -453,7 +453,7 @@ class AuctionHearts(ScoredGame):
 
     name = "auction_hearts"
     title = "Auction Hearts"
-    seed = "004 HEARTS (Auction Hearts)"
+    rules = "HEARTS (Auction Hearts)"
     min_players = 3
     max_players = 7
     lowest_wins = True

@@ -1,4 +1,4 @@
-"""Loo (seed 004, "LOO"), three-card Loo for three to sixteen players, each for himself, in chips.
+"""Loo (rule book, "LOO"), three-card Loo for three to sixteen players, each for himself, in chips.
 
 The dealer antes three chips, so the pot always divides into three, one part for each trick. A player
 who wins no trick is "looed" and pays three chips into the next pot. A deal that begins with only the
@@ -52,7 +52,7 @@ def and_list(names: Sequence[str]) -> str:
 class Loo(ScoredGame):
     name = "loo"
     title = "Loo"
-    seed = "004 LOO"
+    rules = "LOO"
     min_players = 3
     max_players = 16
     settings = (

@@ -1,4 +1,4 @@
-"""Napoleon (Nap), Pool Nap, Peep Nap and Sir Garnet (seed 004, "NAPOLEON"), two to six players, settled
+"""Napoleon (Nap), Pool Nap, Peep Nap and Sir Garnet (rule book, "NAPOLEON"), two to six players, settled
 in chips after each deal.
 
 Each player bids once the tricks, of five, he will win with a trump of his choice; a bid of all five
@@ -14,7 +14,7 @@ Wellington      10                     10
 Blücher         10                     20
 ==============  =====================  =====================
 
-The seed's table prints "11 for each trick" and Nap "15" to lose. They are read as 1 and 5: the seed
+The rule book's table prints "11 for each trick" and Nap "15" to lose. They are read as 1 and 5: the rule book
 says Wellington and Blücher "incur greater penalties" than Nap, which a Nap penalty of 15 (more than
 Wellington's 10) would contradict, and 1 a trick and Nap 10/5 are the game's standard stakes. A house
 that reads them literally sets ``stakes`` (``per_trick`` 11, ``nap_lose`` 15).
@@ -70,7 +70,7 @@ STAKES = Setting(
         "blucher_lose": 20,
     },
     "chips the bidder collects from (wins) or pays to (loses) each other player: a bid of 1 to 4 tricks "
-    "per_trick a trick either way; the seed's table prints 11 and Nap 15 to lose, read as 1 and 5",
+    "per_trick a trick either way; the rule book's table prints 11 and Nap 15 to lose, read as 1 and 5",
 )
 WELLINGTON = Setting(
     "wellington_blucher", SettingKind.BOOL, True, "Nap may be overcalled by Wellington, and that by Blücher"
@@ -105,7 +105,7 @@ GARNET = Setting(
 class Napoleon(ScoredGame):
     name = "napoleon"
     title = "Napoleon"
-    seed = "004 NAPOLEON"
+    rules = "NAPOLEON"
     min_players = 2
     max_players = 6
     settings = (STAKES, WELLINGTON, LOWEST_BID, POOL, ANTE, PEEP_SETTING, GARNET)
@@ -256,14 +256,14 @@ class Napoleon(ScoredGame):
 class PoolNap(Napoleon):
     name = "pool_nap"
     title = "Pool Nap"
-    seed = "004 NAPOLEON (Pool Nap)"
+    rules = "NAPOLEON (Pool Nap)"
     settings = (STAKES, WELLINGTON, LOWEST_BID, with_default(POOL, True), ANTE, PEEP_SETTING, GARNET)
 
 
 class PeepNap(Napoleon):
     name = "peep_nap"
     title = "Peep Nap"
-    seed = "004 NAPOLEON (Peep Nap)"
+    rules = "NAPOLEON (Peep Nap)"
     settings = (
         STAKES,
         WELLINGTON,
@@ -278,7 +278,7 @@ class PeepNap(Napoleon):
 class SirGarnet(Napoleon):
     name = "sir_garnet"
     title = "Sir Garnet"
-    seed = "004 NAPOLEON (Sir Garnet)"
+    rules = "NAPOLEON (Sir Garnet)"
     settings = (STAKES, WELLINGTON, LOWEST_BID, POOL, ANTE, PEEP_SETTING, with_default(GARNET, True))
 
 

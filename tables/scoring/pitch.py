@@ -1,4 +1,4 @@
-"""The All Fours family (seed 004, "AUCTION PITCH", "CINCH", "SEVEN-UP", "CALIFORNIA JACK"): Auction
+"""The All Fours family (rule book, "AUCTION PITCH", "CINCH", "SEVEN-UP", "CALIFORNIA JACK"): Auction
 Pitch, Pitch (Smudge), Auction Pitch with a Joker, Sellout, Cinch, Seven-Up, California Jack and
 Shasta Sam.
 
@@ -53,7 +53,7 @@ class Point:
 
 
 HIGH, LOW, JACK, JOKER, GAME = "high", "low", "jack", "joker", "game"
-# In the seed's counting order (High, Low, Jack, [Joker,] Game): who reaches the target first.
+# In the rule book's counting order (High, Low, Jack, [Joker,] Game): who reaches the target first.
 PITCH_POINTS = (Point(HIGH, always=True), Point(LOW, always=True), Point(JACK), Point(GAME))
 JOKER_PITCH_POINTS = (Point(HIGH, always=True), Point(LOW, always=True), Point(JACK), Point(JOKER), Point(GAME))
 # Seven-Up: nobody may have been dealt a trump (the turned-up card is not in play).
@@ -176,7 +176,7 @@ LOWEST_BID, SMUDGE = 2, 4
 class AuctionPitch(_AllFours):
     name = "auction_pitch"
     title = "Auction Pitch"
-    seed = "004 AUCTION PITCH"
+    rules = "AUCTION PITCH"
     min_players = 2
     max_players = 7
     carries_state = True
@@ -186,7 +186,7 @@ class AuctionPitch(_AllFours):
             "setback_payments",
             SettingKind.BOOL,
             False,
-            "the seed's variation: the winner also collects a point from each player for each time he was set back",
+            "the rule book's variation: the winner also collects a point from each player for each time he was set back",
         ),
     )
     fields: ClassVar[tuple[str, ...]] = (
@@ -318,7 +318,7 @@ class Pitch(AuctionPitch):
 
     name = "pitch"
     title = "Pitch (Smudge)"
-    seed = "004 AUCTION PITCH (Pitch)"
+    rules = "AUCTION PITCH (Pitch)"
     any_smudge = True
 
     def smudger(self, pitcher: str, bid: int, won: Mapping[str, int], in_play: int, revoker: str | None) -> str | None:
@@ -333,7 +333,7 @@ class AuctionPitchJoker(AuctionPitch):
 
     name = "auction_pitch_joker"
     title = "Auction Pitch with a Joker"
-    seed = "004 AUCTION PITCH (with a Joker)"
+    rules = "AUCTION PITCH (with a Joker)"
     point_spec = JOKER_PITCH_POINTS
     settings = (game_to(10), AuctionPitch.settings[1])
     fields = ("pitcher", "bid", *(p.name for p in JOKER_PITCH_POINTS), "counts", "revoke", "dealer")
@@ -348,7 +348,7 @@ class Sellout(AuctionPitch):
 
     name = "sellout"
     title = "Sellout"
-    seed = "004 AUCTION PITCH (Sellout)"
+    rules = "AUCTION PITCH (Sellout)"
     min_players = 3
     fields = (*AuctionPitch.fields, "sold_by", "refused")
 
@@ -404,7 +404,7 @@ class Sellout(AuctionPitch):
 
     @staticmethod
     def check_bid_for_sale(seller: str, bid: int, totals: Mapping[str, int], target: int) -> None:
-        """The seed: "a player is not permitted to make any bid high enough to put the player on the
+        """The rule book: "a player is not permitted to make any bid high enough to put the player on the
         dealer's left out if he sells" — whether he then sells or not."""
         if totals[seller] + bid >= target:
             raise EngineError(
@@ -432,7 +432,7 @@ class Cinch(_AllFours):
 
     name = "cinch"
     title = "Cinch"
-    seed = "004 CINCH"
+    rules = "CINCH"
     min_players = 4
     max_players = 4
     point_spec = CINCH_POINTS
@@ -528,7 +528,7 @@ class SevenUp(_AllFours):
 
     name = "seven_up"
     title = "Seven-Up"
-    seed = "004 SEVEN-UP"
+    rules = "SEVEN-UP"
     min_players = 2
     max_players = 4
     point_spec = OPTIONAL_POINTS
@@ -604,7 +604,7 @@ class CaliforniaJack(_AllFours):
 
     name = "california_jack"
     title = "California Jack"
-    seed = "004 CALIFORNIA JACK"
+    rules = "CALIFORNIA JACK"
     min_players = 2
     max_players = 2
     point_spec = PACK_POINTS
@@ -640,7 +640,7 @@ class ShastaSam(CaliforniaJack):
 
     name = "shasta_sam"
     title = "Shasta Sam"
-    seed = "004 CALIFORNIA JACK (Shasta Sam)"
+    rules = "CALIFORNIA JACK (Shasta Sam)"
 
 
 GAMES: dict[str, ScoredGame] = {

@@ -1,4 +1,4 @@
-"""Preference (seed 004, "PREFERENCE"), three players, 32 cards, in chips with a pot.
+"""Preference (rule book, "PREFERENCE"), three players, 32 cards, in chips with a pot.
 
 The bidding is for the right to name trump, the bidder undertaking six of the ten tricks. In the first
 round each player bids a suit once (higher than the last: hearts, the "preference suit", highest, then
@@ -42,7 +42,7 @@ SUITS = ("spades", "clubs", "diamonds", "hearts")  # low to high; hearts is the 
 class Preference(ScoredGame):
     name = "preference"
     title = "Preference"
-    seed = "004 PREFERENCE"
+    rules = "PREFERENCE"
     min_players = 3
     max_players = 3
     settings = (

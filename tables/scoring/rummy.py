@@ -1,4 +1,4 @@
-"""Carousel, a manipulation rummy for two to five players (seed 001).
+"""Carousel, a manipulation rummy for two to five players (rule book).
 
 One pack and one joker for two players, two packs and two jokers for three to five. All melds are
 on the table and shared; a player who ends a turn with less than five points of deadwood (cards in
@@ -199,7 +199,7 @@ def _setting(name: str, default: int, help: str) -> Setting:
 class CarouselRummy(ScoredGame):
     name = "carousel_rummy"
     title = "Carousel (rummy)"
-    seed = "001 Carousel"
+    rules = "Carousel"
     min_players = 2
     max_players = 5
     carries_state = True

@@ -1,4 +1,4 @@
-"""Spoil Five, Forty-Five and Auction Forty-Fives (seed 004, "SPOIL FIVE").
+"""Spoil Five, Forty-Five and Auction Forty-Fives (rule book, "SPOIL FIVE").
 
 **Spoil Five** (two to ten, each for himself, in chips): before every hand each player puts a chip in
 the pot. The first player to win three tricks takes it — or plays on ("jinx") for all five: if he
@@ -65,7 +65,7 @@ def side_tricks(raw: Any, seating: Seating, *, most: int = TRICKS, exact: bool =
 class SpoilFive(ScoredGame):
     name = "spoil_five"
     title = "Spoil Five"
-    seed = "004 SPOIL FIVE"
+    rules = "SPOIL FIVE"
     min_players = 2
     max_players = 10
     carries_state = True
@@ -157,7 +157,7 @@ FIVE_TEN, DIFFERENCE = "five_ten", "difference"
 class FortyFive(ScoredGame):
     name = "forty_five"
     title = "Forty-Five"
-    seed = "004 SPOIL FIVE (Forty-Five)"
+    rules = "SPOIL FIVE (Forty-Five)"
     min_players = 2
     max_players = 6
     settings = (
@@ -226,7 +226,7 @@ class AuctionFortyFives(ScoredGame):
 
     name = "auction_forty_fives"
     title = "Auction Forty-Fives"
-    seed = "004 SPOIL FIVE (Auction Forty-Fives)"
+    rules = "SPOIL FIVE (Auction Forty-Fives)"
     min_players = 4
     max_players = 6
     settings = (

@@ -123,3 +123,59 @@ def assignment_relieve(*, assignment_id: int, actor: Any) -> Assignment:
     audit_log(actor=actor, action="assignment.relieve", object_type="assignment", object_id=assignment.pk,
               table_code=assignment.table.code, before={"relieved_at": None}, after={"relieved_at": now})
     return assignment
+
+
+def _on_duty(table_ids: list[int], now: dt.datetime) -> dict[int, Assignment]:
+    """Each table's dealer now (its latest assignment under way), by table id."""
+    found = (Assignment.objects.filter(table_id__in=table_ids, starts_at__lte=now, ends_at__gt=now,
+                                       relieved_at__isnull=True, shift__status=ShiftStatus.OPEN)
+             .select_related("dealer", "table", "shift").order_by("table_id", "starts_at"))
+    return {a.table_id: a for a in found}  # the latest of each table wins
+
+
+@transaction.atomic
+def dealer_rotate(*, pit_id: int, actor: Any, incoming_dealer_id: int | None = None) -> list[Assignment]:
+    """Rotate the dealers of a pit's open tables, in the order of their codes: the incoming dealer (back from
+    a break) takes the first table, each dealer moves on to the next table, and the last one's dealer goes
+    on a break (relieved). Without an incoming dealer the last table's dealer moves to the first table. Each
+    move is a relief and a new assignment (audited), and ``pit.rotate`` records the whole rotation."""
+    tables = list(Table.objects.select_related("pit").filter(pit_id=pit_id, status=TableStatus.OPEN).order_by("code"))
+    if not tables:
+        raise Conflict("the pit has no open table to rotate", code="nothing_to_rotate")
+    for table in tables:
+        lock_table(table.pk)
+        ensure_manages(actor, table)
+    now = timezone.now()
+    on_duty = _on_duty([t.pk for t in tables], now)
+    staffed = [t for t in tables if t.pk in on_duty]
+    if not staffed or (incoming_dealer_id is None and len(staffed) < 2):
+        raise Conflict("a rotation needs two dealers on the pit's tables, or one coming back from a break",
+                       code="nothing_to_rotate")
+    dealers = [on_duty[t.pk].dealer for t in staffed]
+    if incoming_dealer_id is not None:
+        if any(d.pk == incoming_dealer_id for d in dealers):
+            raise Conflict("that dealer is already dealing at this pit", code="dealer_busy")
+        from django.contrib.auth import get_user_model
+
+        incoming = get_user_model().objects.filter(pk=incoming_dealer_id, is_active=True).first()
+        if incoming is None or Role.DEALER not in roles_of(incoming):
+            raise InvalidInput("dealer must be an active member of staff with the dealer role", code="not_a_dealer",
+                               field="dealer")
+        order = [incoming, *dealers[:-1]]  # the last dealer goes on a break
+        off = [dealers[-1]]
+    else:
+        order = [dealers[-1], *dealers[:-1]]
+        off = []
+    shift = on_duty[staffed[0].pk].shift
+    for table in staffed:
+        assignment_relieve(assignment_id=on_duty[table.pk].pk, actor=actor)
+    created = [
+        assignment_create(dealer_id=dealer.pk, table_id=table.pk, shift_id=shift.pk, starts_at=now,
+                          ends_at=shift.ends_at, actor=actor)
+        for table, dealer in zip(staffed, order, strict=True)
+    ]
+    audit_log(actor=actor, action="pit.rotate", object_type="pit", object_id=pit_id,
+              after={"moves": [{"table": t.code, "from": on_duty[t.pk].dealer.username, "to": d.username}
+                               for t, d in zip(staffed, order, strict=True)],
+                     "on_break": [d.username for d in off]})
+    return created

@@ -139,8 +139,10 @@ def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, place
              event_index: int | None = None) -> Bet:
     """Record an engine's bet as a Bet row, with the table limits it was placed under."""
     limit_min, limit_max = engine.limits_of(bet.type, rnd.config)
-    return Bet.objects.create(round=rnd, limit_min=limit_min, limit_max=limit_max, event_index=event_index,
-                              placed_by_id=actor_id, placed_at=placed_at, **Bet.fields_of(bet))
+    row = Bet.objects.create(round=rnd, limit_min=limit_min, limit_max=limit_max, event_index=event_index,
+                             placed_by_id=actor_id, placed_at=placed_at, **Bet.fields_of(bet))
+    listeners.bets_recorded(bets=[row])  # in this transaction: accounting's running figures (big bets)
+    return row
 
 
 def _document_at_close(rnd: Round, *, extra_bets: list[Json] | None = None, without: str | None = None) -> Json:
@@ -241,6 +243,7 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
                           client_id=replacement.get("id"), without=bet.client_id)
     withdrawal = BetWithdrawal.objects.create(bet=bet, reason=reason, replaced_by=new, withdrawn_by=actor,
                                               withdrawn_at=timezone.now())
+    listeners.bet_withdrawn(bet=bet)  # in this transaction: it no longer counts among the big bets
     _write_bets(rnd, [*kept, new.as_document()] if new is not None else kept)
     audit_log(actor=actor, action="bet.withdraw", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
               before={"round": rnd.pk, **bet.as_document()},
@@ -364,6 +367,7 @@ def _stakes_taken_by_choices(rnd: Round, engine: Engine, lines: Sequence[Line], 
         event = events[index]
         taken[bet.id] = Bet.objects.create(round=rnd, event_index=event.seq, placed_by_id=event.posted_by_id,
                                            placed_at=event.posted_at, **Bet.fields_of(bet))
+    listeners.bets_recorded(bets=list(taken.values()))
     for line in lines:
         if line.id not in bets and line.id not in taken:
             raise Conflict(f"the engine settles a bet {line.id} that no bet or choice placed", code="unknown_bet")
@@ -378,6 +382,9 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     if rnd.status not in LIVE_STATUSES:
         raise Conflict(f"round #{rnd.number} is {rnd.status}: only a live round can be voided",
                        code=f"round_{rnd.status}")
+    if rnd.void_refused_at is not None:
+        raise Conflict(f"a void of round #{rnd.number} was already asked for and refused: finish the round",
+                       code="void_refused")
     if rnd.void_requested_by_id is not None:
         # one request per round: a second would put another name on it, and the first requester could then
         # approve their own void
@@ -405,6 +412,8 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
         raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
     if rnd.void_requested_by_id is None:
         raise Conflict("no void was requested for this round", code="no_void_request")
+    if rnd.void_refused_at is not None:
+        raise Conflict(f"the void of round #{rnd.number} was refused", code="void_refused")
     if rnd.void_requested_by_id == actor.pk:
         raise Forbidden("a void must be approved by someone other than who requested it", code="same_person")
     before = rnd.status
@@ -416,6 +425,34 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
     audit_log(actor=actor, action="round.void", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": before}, after={"status": rnd.status, "reason": rnd.void_reason,
                                                 "requested_by": rnd.void_requested_by_id})
+    return rnd
+
+
+@transaction.atomic
+def round_void_refuse(*, round_id: int, actor: Any, reason: str) -> Round:
+    """A pit manager, never the one who asked, refuses a requested void with a reason; the round goes on. The
+    request stays on record beside the refusal, both written once."""
+    rnd = lock_round(round_id)
+    ensure_manages(actor, rnd.table)
+    if rnd.status not in LIVE_STATUSES:
+        raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
+    if rnd.void_requested_by_id is None:
+        raise Conflict("no void was requested for this round", code="no_void_request")
+    if rnd.void_refused_at is not None:
+        raise Conflict(f"the void of round #{rnd.number} was already refused", code="void_refused")
+    if rnd.void_requested_by_id == actor.pk:
+        raise Forbidden("a void must be decided by someone other than who requested it", code="same_person")
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise InvalidInput("a refusal needs a written reason", code="reason_required", field="reason")
+    updated = Round.objects.filter(pk=rnd.pk, status__in=LIVE_STATUSES, void_refused_at__isnull=True).update(
+        void_refused_by=actor, void_refused_at=timezone.now(), void_refusal_reason=reason)
+    if updated != 1:
+        raise Conflict("the round changed meanwhile", code="concurrent_change")
+    rnd.refresh_from_db()
+    audit_log(actor=actor, action="round.void_refuse", object_type="round", object_id=rnd.pk,
+              table_code=rnd.table.code, after={"reason": reason, "requested_by": rnd.void_requested_by_id,
+                                                "request_reason": rnd.void_reason})
     return rnd
 
 

@@ -97,32 +97,33 @@ def balances_by_code() -> dict[str, int]:
     return dict(totals.items())
 
 
-def settle_directly(floor: Any, docs: list[dict[str, Any]], *, table: Any = None, first_number: int = 1) -> list[Any]:
-    """Rows as round_settle writes them, in bulk (the engine's answers are real; the API is not the point)."""
+def settle_directly(floor: Any, docs: list[dict[str, Any]], *, table: Any = None, first_number: int = 1,
+                    events: bool = False) -> list[Any]:
+    """Rows as round_settle writes them, in bulk (the engine's answers are real; the API is not the point).
+    With ``events``, the rounds' card events too, posted while the rounds are still being dealt (the database
+    takes an event into a live round only)."""
     from django.utils import timezone
 
-    from tables.models import Bet, Round, Settlement, SettlementLine
+    from tables.models import Bet, Round, RoundEvent, Settlement, SettlementLine
 
     table = table or floor.table
     now = timezone.now()
-    rnds = Round.objects.bulk_create(
-        [
-            Round(
-                table=table,
-                shift=floor.shift,
-                number=first_number + i,
-                game="baccarat",
-                config=d["doc"]["config"],
-                status="settled",
-                dealer=floor.dealer,
-                opened_at=now,
-                betting_closed_at=now,
-                settled_at=now,
-                state=d["state"],
-            )
-            for i, d in enumerate(docs)
-        ]
-    )
+    def row(i: int, d: dict[str, Any], status: str) -> Any:
+        return Round(table=table, shift=floor.shift, number=first_number + i, game="baccarat",
+                     config=d["doc"]["config"], status=status, dealer=floor.dealer, opened_at=now,
+                     betting_closed_at=now, settled_at=now if status == "settled" else None, state=d["state"])
+
+    if not events:
+        rnds = Round.objects.bulk_create([row(i, d, "settled") for i, d in enumerate(docs)])
+    else:  # one live round at a time (one per table), its events posted while it is dealt
+        rnds = []
+        for i, d in enumerate(docs):
+            rnd = Round.objects.create(**{f.name: getattr(row(i, d, "dealing"), f.name)
+                                          for f in Round._meta.concrete_fields if not f.primary_key})
+            RoundEvent.objects.bulk_create([RoundEvent(round=rnd, seq=n, payload=event, posted_by=floor.dealer,
+                                                       posted_at=now) for n, event in enumerate(d["doc"]["events"])])
+            Round.objects.filter(pk=rnd.pk).update(status="settled", settled_at=now)
+            rnds.append(rnd)
     bets = Bet.objects.bulk_create(
         [
             Bet(
@@ -167,4 +168,10 @@ def settle_directly(floor: Any, docs: list[dict[str, Any]], *, table: Any = None
             for row in d["state"]["bets"]
         ]
     )
+    # and the table's running figures, as round_settle's listeners keep them in its transaction
+    from accounting.services import running
+
+    running.bets_recorded(bets=bets)
+    for settlement in settlements:
+        running.round_settled(settlement=settlement)
     return settlements

@@ -17,7 +17,7 @@ from accounting.reports import REPORTS
 from accounting.services import shifts, slips
 from casino.audit import offline
 from casino.audit.models import AuditRecord
-from tests.accounting.helpers import cred
+from tests.accounting.helpers import sig
 from tests.accounting.test_worked_shift import work_the_shift
 from tests.fixtures import as_user
 
@@ -32,7 +32,7 @@ def worked(floor):
     for player, amount in ((NAMES, 600_000), (FORMULA, 700_000)):
         slips.marker_issue(
             actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk, player=player, amount=amount,
-            supervisor_credential=cred(floor.manager), dealer_credential=cred(floor.dealer),
+            supervisor=sig(floor.manager), dealer=sig(floor.dealer),
         )
     return floor
 

@@ -48,10 +48,11 @@ def test_a_broken_trail_is_shown_as_such(floor, trail):
     AuditVerification.objects.create(trigger="beat", requested_at="2026-01-01T00:00Z", status="done",
                                      finished_at="2026-01-01T00:01Z", ok=False, first_broken_chain="casino",
                                      first_broken_seq=4, first_broken_reason="hash",
-                                     breaks=[{"message": "casino#4 (record 9) was altered"}])
+                                     breaks=[{"chain": "casino", "seq": 4, "record_id": 9, "reason": "hash",
+                                              "message": "casino#4 (record 9) was altered"}])
     html = browser(floor.auditor).get("/audit/").content.decode()
-    assert "BROKEN" in html
-    assert "casino#4 (record 9) was altered" in html
+    assert "broken" in html
+    assert "The chain “casino” is broken at record number 4 (record 9): a record no longer matches its seal" in html
 
 
 def test_a_bad_filter_shows_its_error_and_no_records(floor, trail):
@@ -78,7 +79,26 @@ def test_anonymous_is_sent_to_log_in(db):
 def test_verify_now_from_the_page(floor, trail, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         response = browser(floor.admin).post("/audit/verify/")
-    assert (response.status_code, response["Location"]) == (302, "/audit/")
     verification = AuditVerification.objects.get()
+    assert (response.status_code, response["Location"]) == (302, f"/audit/?verification={verification.pk}#verify-result")
     assert (verification.trigger, verification.ok, verification.requested_by_id) == ("web", True, floor.admin.pk)
     assert verification.records == AuditRecord.objects.count()
+
+
+def test_the_result_is_polled_until_the_job_has_walked_every_chain(floor, trail):
+    # given a verification asked for and not yet run (a worker runs it)
+    from django.utils import timezone
+
+    pending = AuditVerification.objects.create(trigger="web", requested_by=floor.auditor, requested_at=timezone.now())
+    client = browser(floor.auditor)
+    # then its result part says so and asks to be polled again
+    html = client.get(f"/audit/verify/{pending.pk}/").content.decode()
+    assert "Verifying every chain" in html
+    assert f'hx-get="/audit/verify/{pending.pk}/"' in html
+    # and once a run has walked the chains, it gives the result and stops polling
+    done = audit_verify(actor=floor.auditor, trigger="web")
+    html = client.get(f"/audit/verify/{done.pk}/").content.decode()
+    assert "Every chain is intact." in html
+    assert "hx-get" not in html
+    # and nobody but an auditor reads it
+    assert browser(floor.manager).get(f"/audit/verify/{done.pk}/").status_code == 403

@@ -76,7 +76,7 @@ def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, d
     )
     page = screens.page("dealer")
     page.goto(f"/cardroom/sheets/{answer.json()['id']}/")
-    # the meld check: the seed's K-A-2 is not a sequence
+    # the meld check: the rule book's K-A-2 is not a sequence
     page.get_by_label("Melds (; between melds, cards with spaces: 8D 9D 10D; JD JS JH)").fill("8D 9D 10D; KS AS 2S")
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#meld-answer")).to_contain_text("KS AS 2S: not valid — an ace may start or end a sequence")

@@ -457,7 +457,7 @@ def test_a_split_pair_is_played_as_two_hands_in_order() -> None:
 
 
 def test_split_aces_take_one_card_each_and_ace_ten_is_21_not_a_natural() -> None:
-    # given the seed: "if a ten-card is dealt to one of these aces, the payoff is equal to the bet"
+    # given the rule book: "if a ten-card is dealt to one of these aces, the payoff is equal to the bet"
     events = cards("AS", "9H", "AD") + [{"seat": 1, "action": "split"}] + cards("KC")
     # when the first ace gets a king
     after_first = play(events)
@@ -565,7 +565,7 @@ def test_surrender_is_off_by_default_and_never_after_a_hit_or_split() -> None:
     assert (err.code, err.event) == ("illegal_action", 3)
 
 
-# -- the seed's card-counting story --------------------------------------------------------------
+# -- the rule book's card-counting story --------------------------------------------------------------
 
 
 def test_seed_story_the_counter_hits_20_and_draws_an_ace() -> None:

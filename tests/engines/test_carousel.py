@@ -22,7 +22,7 @@ from tests.engines.helpers import refusal_of, without_input
 
 TRIANGLE = [str(r) for r in range(1, TOP_RANK + 1) for _ in range(r)]
 
-# The seed's example game: (count bets by seat, cards of the deal round), seats bet in order from seat 1.
+# The rule book's example game: (count bets by seat, cards of the deal round), seats bet in order from seat 1.
 SEED_FOUNDATIONS = "3 4 6 7 8 9"
 SEED_ROUNDS = [
     ({1: 4, 2: 4, 3: 5, 4: 6, 5: 0}, "10 10 10 6 8 7"),
@@ -129,12 +129,12 @@ def test_carry_rake_is_a_share_of_the_carry_in_whole_chips(carry, bp, rounding, 
     assert carry_rake(carry, bp, rounding, chip) == rake
 
 
-# -- the seed's example game ----------------------------------------------------------------
+# -- the rule book's example game ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_seed_example_game_round_by_round(limit):
-    # given the seed's game at a table limit of 1 or 2 chips (so 10 % of the carry rounds up to one chip)
+    # given the rule book's game at a table limit of 1 or 2 chips (so 10 % of the carry rounds up to one chip)
     events = seed_events(limit)
     # when
     out = play(events, limit=limit)
@@ -459,7 +459,7 @@ def pony_bet(bet_id: str, seat: int, hand: int, amount: int = 1, kind: str = "po
 
 
 def test_pony_pool_goes_to_the_last_horse_standing():
-    # given the seed's game with pony bets on hands 3 (twice) and 1, and living-win bets
+    # given the rule book's game with pony bets on hands 3 (twice) and 1, and living-win bets
     events = cards(SEED_FOUNDATIONS) + count_bets(1, SEED_ROUNDS[0][0], 1)
     events += [pony_bet("p1", 1, 3), pony_bet("p2", 2, 1), pony_bet("p3", 6, 3),
                pony_bet("w1", 1, 3, 10, "living_win"), pony_bet("w2", 2, 1, 10, "living_win")]  # fmt: skip
@@ -668,7 +668,7 @@ def check_money(out: dict[str, Any], config: dict[str, Any]) -> None:
                 s = summary[key]
                 assert s["rake"] == expected_rake(s["left"], bp, rounding, chip)
                 if rounding == "up" and chip == 1 and bp == 1000:
-                    assert s["rake"] == math.ceil(s["left"] / 10)  # the seed's "10 % rounding up"
+                    assert s["rake"] == math.ceil(s["left"] / 10)  # the rule book's "10 % rounding up"
                 assert s["carry"] == s["left"] - s["rake"]
                 assert s["pot"] == s["paid"] + s["left"]
                 assert s["shares"] == 0 or s["left"] < s["shares"] * chip
@@ -789,7 +789,7 @@ def test_house_edge_moves_with_the_rake_setting():
 
 
 def test_living_win_edge_for_six_hands_is_about_seventeen_and_a_half_percent():
-    # given the seed's 6-horse game ("approximately 15 %" in the seed, which calls its odds guesses)
+    # given the rule book's 6-horse game ("approximately 15 %" in the rule book, which calls its odds guesses)
     engine = ENGINES["pony"]
     # when
     rows = edge_rows(engine, engine.resolve_config({}), seed=1, games=100, living_games=20_000)

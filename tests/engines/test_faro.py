@@ -1,4 +1,4 @@
-"""Faro and Stuss engines: the seed's rules, every settlement cell, refusals, properties, house edge."""
+"""Faro and Stuss engines: the rule book's rules, every settlement cell, refusals, properties, house edge."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def row(out: dict, bet_id: str) -> dict:
 
 
 
-# -- the seed's example ------------------------------------------------------------------------
+# -- the rule book's example ------------------------------------------------------------------------
 
 
 def test_seed_example_the_six_stays_then_loses_as_the_first_card_of_a_turn():
@@ -563,7 +563,7 @@ def test_a_whole_deal_settles_every_bet_once_and_the_house_takes_the_other_side(
 
 
 def expected_rank_result(deck: list[str], placed_at: int, rank: str, coppered: bool, soda: bool) -> str | None:
-    """An independent reading of the seed: the first turn after the bet that shows the rank decides it."""
+    """An independent reading of the rule book: the first turn after the bet that shows the rank decides it."""
     start = 1 if soda else 0
     turns = (52 - start - (1 if soda else 0)) // 2
     for t in range(turns):
@@ -636,7 +636,7 @@ def test_random_deals_conserve_money_and_follow_the_rules(game, deck, data):
     # when the deal is replayed
     out = play({"game": game, "bets": [], "events": events})
 
-    # then every bet has exactly one row, money is conserved and each rank bet follows the seed
+    # then every bet has exactly one row, money is conserved and each rank bet follows the rule book
     assert out["status"] == "settled"
     ids = [r["id"] for r in out["bets"]]
     assert len(ids) == len(set(ids))
@@ -708,7 +708,7 @@ def test_house_edge_figures():
     assert faro_rows["rank"].edge == Fraction(33, 833) / 2
     assert round(float(faro_rows["rank"].edge) * 100, 4) == 1.9808
     assert faro_rows["rank (coppered)"].edge == faro_rows["rank"].edge
-    assert faro_rows["call_the_turn"].edge == Fraction(1, 6)  # 4 to 1 against true odds of 5 to 1 (seed)
+    assert faro_rows["call_the_turn"].edge == Fraction(1, 6)  # 4 to 1 against true odds of 5 to 1 (rule book)
     assert faro_rows["cat_hop"].edge == 0
     assert stuss_rows["rank"].edge == Fraction(33, 833)
     assert "call_the_turn" not in stuss_rows

@@ -51,7 +51,7 @@ def set_action(seat: int, back: str, front: str) -> dict[str, Any]:
 
 
 
-# -- dice and the order of the hands (seed 004) --------------------------------------------
+# -- dice and the order of the hands (rule book) --------------------------------------------
 
 
 @pytest.mark.parametrize(

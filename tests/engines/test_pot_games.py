@@ -1,4 +1,4 @@
-"""Red Dog and In-Between: the seed's rules cell by cell, the pot, re-antes, rake, refusals, properties."""
+"""Red Dog and In-Between: the rule book's rules cell by cell, the pot, re-antes, rake, refusals, properties."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def assert_pool_balances(out: dict) -> None:
         (("QH", "3S"), "9D", "win", "between", 5),  # the ends in either order
         (("3S", "QH"), "KD", "lose", "outside", -5),
         (("3S", "QH"), "2D", "lose", "outside", -5),
-        (("3S", "QH"), "3D", "lose", "post", -5),  # the same rank as an end loses (single, per the seed)
+        (("3S", "QH"), "3D", "lose", "post", -5),  # the same rank as an end loses (single, per the rule book)
         (("3S", "QH"), "QD", "lose", "post", -5),
         (("AS", "2H"), "KD", "win", "between", 5),  # acey-deucey: ace is high
         (("AS", "2H"), "3D", "win", "between", 5),

@@ -64,11 +64,11 @@ def coup(rows: tuple[tuple[str, ...], tuple[str, ...]]) -> list[dict[str, Any]]:
     return cards(*rows[0], *rows[1])
 
 
-# -- the seed's worked example and every settlement case -------------------------------------------
+# -- the rule book's worked example and every settlement case -------------------------------------------
 
 
 def test_seed_example_a_red_first_card_and_rouge_winning_is_couleur() -> None:
-    # given: the seed's "a diamond is dealt first"; the first card of the noir row decides (docs/games.md)
+    # given: the rule book's "a diamond is dealt first"; the first card of the noir row decides (docs/games.md)
     events = coup(ROUGE_31_RED_FIRST)
 
     # when
@@ -350,7 +350,7 @@ def test_house_edge_matches_the_seed_and_is_half_the_chance_of_refait_31() -> No
     rows = ENGINE.house_edge({})
     p31 = refait_31_probability(6)
 
-    # then: the seed's "a little more than one per cent", refait at 31 "about once in 40 coups"
+    # then: the rule book's "a little more than one per cent", refait at 31 "about once in 40 coups"
     assert [r.bet for r in rows] == list(BET_TYPES)
     assert {r.edge for r in rows} == {p31 / 2}
     assert round(float(p31) * 100, 3) == 2.189

@@ -101,7 +101,10 @@ def test_an_unexpected_error_is_a_json_500_with_nothing_of_the_server_in_it(db, 
     client = Client(raise_request_exception=False)
     answer = client.get("/crash/")
     assert answer.status_code == 500
-    assert answer.json() == {"error": {"code": "server_error", "message": "unexpected error; it has been logged"}}
+    error = answer.json()["error"]
+    # the request id is the only thing of the request in it: what a user reads out to find the log line
+    assert error == {"code": "server_error", "message": "unexpected error; it has been logged",
+                     "request_id": answer["X-Request-ID"]}
 
 
 def test_even_with_debug_on_the_error_page_shows_no_secret_and_no_connection_url(db, settings, monkeypatch):
@@ -155,7 +158,7 @@ def test_a_write_without_an_idempotency_key_is_refused_naming_the_header(floor):
     assert answer.json()["error"] == {
         "code": "idempotency_key_required", "field": "Idempotency-Key",
         "message": "the Idempotency-Key header is required on every write: a fresh key per action, the same key "
-                   "when retrying it"}
+                   "when retrying it", "request_id": answer["X-Request-ID"]}
     assert Round.objects.count() == 0
     assert IdempotencyRecord.objects.count() == 0
 

@@ -16,6 +16,7 @@ from casino.audit.models import AuditRecord
 from casino.audit.verification import audit_checkpoint_create
 from casino.ops.backup import database_url
 from tests.accounting.helpers import play_round
+from tests.dbbackend.base import privileged_conninfo
 from tests.factories import build_floor
 from tests.tables.helpers import BANKER_WIN
 
@@ -23,13 +24,16 @@ pytestmark = pytest.mark.django_db(transaction=True)  # pg_dump reads what is co
 
 
 def _drop(name: str) -> None:
-    base, _ = database_url(name).rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+    with psycopg.connect(**privileged_conninfo(connection.settings_dict, "postgres"), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # this test's own copy
 
 
 @pytest.fixture
-def copy_name():
+def copy_name(monkeypatch):
+    """A new database's name; IT restores as a role that may create databases (the suite's privileged one)."""
+    info = privileged_conninfo(connection.settings_dict, "postgres")
+    auth = info["user"] + (f":{info['password']}" if info.get("password") else "")
+    monkeypatch.setenv("DATABASE_ADMIN_URL", f"postgres://{auth}@{info.get('host', '127.0.0.1')}:{info.get('port', 5432)}/postgres")
     name = f"{connection.settings_dict['NAME']}_restore_{uuid.uuid4().hex[:8]}"
     yield name
     _drop(name)
@@ -47,7 +51,7 @@ def played():
 def _backup(tmp_path) -> tuple:
     out = io.StringIO()
     call_command("backup", dir=str(tmp_path), stdout=out)
-    folder = next(tmp_path.iterdir())
+    [folder] = tmp_path.glob("croupier-*")  # (the audit anchors of this test live in tmp_path too)
     return folder, json.loads((folder / "manifest.json").read_text()), out.getvalue()
 
 

@@ -1,4 +1,4 @@
-"""Crazy Casino (tables/scoring/crazy_casino.py), from seed 002. No database."""
+"""Crazy Casino (tables/scoring/crazy_casino.py), from the rule book. No database."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def sheet(deals, config=None):
     return score_sheet(GAME, {"players": TWO, "config": config or {}, "deals": deals})
 
 
-# -- builds: the seed's worked examples -------------------------------------------------------------
+# -- builds: the rule book's worked examples -------------------------------------------------------------
 
 
 def test_a_red_9_a_red_4_and_a_black_6_build_a_red_7():

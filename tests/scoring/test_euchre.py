@@ -1,4 +1,4 @@
-"""Euchre and its family (tables/scoring/euchre.py), from seed 004's EUCHRE section. No database."""
+"""Euchre and its family (tables/scoring/euchre.py), from the rule book's EUCHRE section. No database."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_every_euchre_game_is_in_the_registry():
         assert get_game(name) is GAMES[name]
 
 
-# -- four-hand Euchre: the seed's scoring table --------------------------------------------------------
+# -- four-hand Euchre: the rule book's scoring table --------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Five Hundred (tables/scoring/five_hundred.py), from seed 004's FIVE HUNDRED section. No database."""
+"""Five Hundred (tables/scoring/five_hundred.py), from the rule book's FIVE HUNDRED section. No database."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_five_hundred_is_in_the_registry():
     ],
 )
 def test_the_avondale_schedule(bid, value):
-    # the seed recommends the Avondale schedule (its chart is missing from the text): 6♠ 40, each
+    # the rule book recommends the Avondale schedule (its chart is missing from the text): 6♠ 40, each
     # denomination 20 more (♠ ♣ ♦ ♥ NT), each trick 100 more
     assert AVONDALE[bid] == value
     needed = int(bid.rstrip("SCDHNT"))

@@ -1,4 +1,4 @@
-"""Hearts and its family (tables/scoring/hearts.py), from seed 004's HEARTS section. No database."""
+"""Hearts and its family (tables/scoring/hearts.py), from the rule book's HEARTS section. No database."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_every_deal_totals_a_multiple_of_26(heart_owners, queen_owner):
         assert all(v >= 0 for v in points.values())
 
 
-# -- the seed's scoring variations: chips and sweepstakes ------------------------------------------------
+# -- the rule book's scoring variations: chips and sweepstakes ------------------------------------------------
 
 
 def test_chips_the_lowest_score_takes_the_pot_and_ties_leave_odd_chips():

@@ -1,4 +1,4 @@
-"""Three-card Loo (tables/scoring/loo.py), from seed 004's LOO section. No database."""
+"""Three-card Loo (tables/scoring/loo.py), from the rule book's LOO section. No database."""
 
 from __future__ import annotations
 

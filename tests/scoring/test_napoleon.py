@@ -1,4 +1,4 @@
-"""Napoleon, Pool Nap, Peep Nap and Sir Garnet (tables/scoring/napoleon.py), from seed 004's NAPOLEON
+"""Napoleon, Pool Nap, Peep Nap and Sir Garnet (tables/scoring/napoleon.py), from the rule book's NAPOLEON
 section. No database."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_every_nap_game_is_in_the_registry():
         assert get_game(name) is GAMES[name]
 
 
-# -- the seed's settlement table ---------------------------------------------------------------------
+# -- the rule book's settlement table ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_the_notes_and_extra():
 
 
 def test_the_seeds_printed_stakes_can_be_played_literally():
-    # The seed's table prints "11 for each trick" and Nap "15" to lose; the default reads them as 1 and 5
+    # The rule book's table prints "11 for each trick" and Nap "15" to lose; the default reads them as 1 and 5
     # (Nap must be cheaper to lose than Wellington). A house reading them literally sets the stakes.
     literal = {"stakes": {"per_trick": 11, "nap_lose": 15}}
     assert points({"bidder": "ann", "bid": 2, "tricks": 2}, config=literal) == {

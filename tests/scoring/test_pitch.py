@@ -1,5 +1,5 @@
 """The All Fours family (tables/scoring/pitch.py): Auction Pitch, Pitch (Smudge), Auction Pitch with a
-Joker, Sellout, Cinch, Seven-Up, California Jack and Shasta Sam, from seed 004. No database."""
+Joker, Sellout, Cinch, Seven-Up, California Jack and Shasta Sam, from the rule book. No database."""
 
 from __future__ import annotations
 

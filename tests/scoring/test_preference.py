@@ -1,4 +1,4 @@
-"""Preference (tables/scoring/preference.py), from seed 004's PREFERENCE section. No database."""
+"""Preference (tables/scoring/preference.py), from the rule book's PREFERENCE section. No database."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Carousel rummy (tables/scoring/rummy.py), from seed 001. No database."""
+"""Carousel rummy (tables/scoring/rummy.py), from the rule book. No database."""
 
 from __future__ import annotations
 

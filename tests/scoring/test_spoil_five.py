@@ -1,4 +1,4 @@
-"""Spoil Five, Forty-Five and Auction Forty-Fives (tables/scoring/spoil_five.py), from seed 004's SPOIL
+"""Spoil Five, Forty-Five and Auction Forty-Fives (tables/scoring/spoil_five.py), from the rule book's SPOIL
 FIVE section. No database."""
 
 from __future__ import annotations

@@ -276,7 +276,7 @@ def test_every_trick_game_is_offered_with_its_settings(floor, dealer_api):
         "california_jack": 10,
         "shasta_sam": 10,
     }
-    # then every trick-taking game is there, with the seed's target score (none for the chips games)
+    # then every trick-taking game is there, with the rule book's target score (none for the chips games)
     for name, target in trick_games.items():
         settings = {s["name"]: s["default"] for s in games[name]["settings"]}
         assert settings["game_to"] == target, name

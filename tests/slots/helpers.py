@@ -1,4 +1,4 @@
-"""Building blocks for the slot tests: machines and progressives from the seed's 3-reel games, readings,
+"""Building blocks for the slot tests: machines and progressives from the rule book's 3-reel games, readings,
 and the ledger read back independently of the services."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from accounting.models import Entry, LedgerTransaction
 from slots.models import Machine, MeterReading, Progressive
 from slots.services import machines, progressives
 
-# the seed (004) resets, in cents
+# the rule book (004) resets, in cents
 CRAZY_DRAGON_RESET = 200_000  # $2,000, $1 machines only
 GOOD_TO_BE_BAD_RESET = 10_000_000  # $100,000, 25¢ or $1
 LIGHT_SPEED_RESET = 70_000  # $700, 25¢ only

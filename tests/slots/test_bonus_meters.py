@@ -1,4 +1,4 @@
-"""Bonus meters from the seed's 3-reel games: Bank on It!'s piggy bank (starts at 150 credits), Frozen
+"""Bonus meters from the rule book's 3-reel games: Bank on It!'s piggy bank (starts at 150 credits), Frozen
 Assets' snowman (bonus back to 500; 200 snowflakes), The Big Heist's safe (50 clicks), Light Speed's
 multiplier (1 to 7). Credits meters are liabilities valued at the machine's denomination."""
 

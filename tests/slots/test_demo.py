@@ -1,4 +1,4 @@
-"""The demo slot floor: the seed's games on their progressives, read twice, bonus meters part-way; built twice,
+"""The demo slot floor: the rule book's games on their progressives, read twice, bonus meters part-way; built twice,
 the second time changes nothing."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_the_demo_slot_floor_is_built_once_through_the_services(floor):
     assert second == {"machines": 0, "readings": 0, "progressives": 0, "bonus_meters": 0}
     assert (Machine.objects.count(), MeterReading.objects.count(), Progressive.objects.count(),
             BonusMeter.objects.count(), LedgerTransaction.objects.count(), AuditRecord.objects.count()) == counts
-    # and the progressives start at the seed's reset values, grown by their machines' play
+    # and the progressives start at the rule book's reset values, grown by their machines' play
     shown = dict(Progressive.objects.values_list("code", "reset_value"))
     assert shown == {"crazy-dragon": 200_000, "good-to-be-bad": 10_000_000, "light-speed": 70_000}
     for row in selectors.progressive_liabilities():

@@ -51,7 +51,7 @@ def test_a_new_progressive_starts_at_its_reset_value_funded_by_the_house(floor):
      ("Light Speed", LIGHT_SPEED_RESET, 25)],
 )
 def test_a_hit_pays_the_current_amount_and_the_house_funds_the_reset(floor, game, reset, denomination):
-    # given the seed game's progressive over two machines, grown by play (2 % of 4,321.09 + 2 % of 987.65)
+    # given the rule book game's progressive over two machines, grown by play (2 % of 4,321.09 + 2 % of 987.65)
     a = machine(floor.manager, "S-1", game=game, denomination=denomination)
     b = machine(floor.manager, "S-2", game=game, denomination=denomination)
     p = progressive(floor.manager, "jackpot", name=game, machines_=[a, b], reset=reset, bp=200)

@@ -31,10 +31,10 @@ _SHARED = (
         "double_on",
         SettingKind.CHOICE,
         "9_10_11",
-        "two-card hard totals that may double: 9_10_11 (seed), 10_11, or any_two",
+        "two-card hard totals that may double: 9_10_11 (rule book), 10_11, or any_two",
         choices=DOUBLE_ON,
     ),
-    Setting("double_after_split", SettingKind.BOOL, True, "whether a split hand may double (seed silent)"),
+    Setting("double_after_split", SettingKind.BOOL, True, "whether a split hand may double (rule book silent)"),
     Setting(
         "max_splits",
         SettingKind.INT,
@@ -48,7 +48,7 @@ _SHARED = (
         "split_unlike_tens",
         SettingKind.BOOL,
         False,
-        "whether two unlike ten-cards (J-Q) may split; the seed says same denomination",
+        "whether two unlike ten-cards (J-Q) may split; the rule book says same denomination",
     ),
 )
 
@@ -61,14 +61,14 @@ class Blackjack(Engine):
             "decks",
             SettingKind.INT,
             6,
-            "52-card packs in the shoe (the seed: six is the most popular)",
+            "52-card packs in the shoe (the rule book: six is the most popular)",
             minimum=1,
             maximum=8,
         ),
         Setting(
-            "seats", SettingKind.INT, 7, "seats at the table (the seed: up to seven players)", minimum=1, maximum=7
+            "seats", SettingKind.INT, 7, "seats at the table (the rule book: up to seven players)", minimum=1, maximum=7
         ),
-        Setting("dealer_hits_soft_17", SettingKind.BOOL, False, "H17 instead of the seed's stand on all 17s"),
+        Setting("dealer_hits_soft_17", SettingKind.BOOL, False, "H17 instead of the rule book's stand on all 17s"),
         Setting(
             "blackjack_pays_numerator",
             SettingKind.INT,
@@ -185,13 +185,13 @@ class Pontoon(Engine):
     banked = False  # a player holds the bank; the house is no party to the bets
     settings = (
         Setting(
-            "decks", SettingKind.INT, 1, "52-card packs (the seed: a single pack is always used)", minimum=1, maximum=2
+            "decks", SettingKind.INT, 1, "52-card packs (the rule book: a single pack is always used)", minimum=1, maximum=2
         ),
         Setting(
             "seats",
             SettingKind.INT,
             14,
-            "seats at the table, the banker's included (the seed: 2 to 14)",
+            "seats at the table, the banker's included (the rule book: 2 to 14)",
             minimum=2,
             maximum=14,
         ),

@@ -4,7 +4,9 @@ The database must not exist (a restore never overwrites one). After ``pg_restore
 checked with this service's own commands run against it: ``backup --check`` (row counts, audit
 chain heads, migrations and trial balance as in the manifest) and ``verify_audit``. Exit 1 when
 anything differs. ``--no-owner`` restores without the dump's owners and grants (into a server
-that lacks those roles). Then point ``DATABASE_URL`` at the copy. See docs/operations.md.
+that lacks those roles). The database is created and restored by the role of ``--admin-url``
+(default: ``DATABASE_ADMIN_URL``), since the service's own role may not create databases; the checks
+run as the service. Then point ``DATABASE_URL`` at the copy. See docs/operations.md.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from casino.env import env_str
 from casino.errors import DomainError
 from casino.ops.backup import backup_restore
 
@@ -25,11 +28,13 @@ class Command(BaseCommand):
         parser.add_argument("folder", help="the backup's folder (database.dump and manifest.json)")
         parser.add_argument("--database", required=True, help="the new database's name (must not exist)")
         parser.add_argument("--no-owner", action="store_true", help="skip the dump's owners and grants")
+        parser.add_argument("--admin-url", default=env_str("DATABASE_ADMIN_URL", ""),
+                            help="a role that may create databases (default: DATABASE_ADMIN_URL)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             report = backup_restore(folder=Path(options["folder"]), database=options["database"],
-                                    no_owner=options["no_owner"])
+                                    no_owner=options["no_owner"], admin_url=options["admin_url"])
         except DomainError as exc:
             raise CommandError(exc.message) from None
         for line in report.checks:

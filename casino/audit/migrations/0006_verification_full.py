@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('audit', '0004_record_request_id'),
+        ('audit', '0005_partitioned_records'),
     ]
 
     operations = [

@@ -1,0 +1,787 @@
+"""The cage screens: chip-tray counts (opener and closer), fill and credit slips, the drop box's soft
+count and markers, for the pit and the cage cashier; accountants read them (docs/accounting.md, "Signing").
+
+Server-rendered forms. Each write calls the same service the JSON API calls (accounting/services/counts.py,
+slips.py), which checks who may do it, checks every signature (casino/signatures.py), posts and audits;
+a refusal is shown in words on the same screen and writes nothing. Amounts are typed and shown in major
+units with the currency; the services take minor units.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods
+
+from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
+from accounting.money import digits, money_text
+from accounting.services import counts, slips
+from casino.core.roles import Role, has_role
+from casino.errors import DomainError
+from tables.access import manages_table
+from tables.models import Shift, Table
+from tables.selectors import current_shift, visible_tables
+from tables.wording import currency as house_currency
+from tables.wording import money
+
+CAGE = (Role.PIT_MANAGER, Role.ACCOUNTANT)  # admins hold every role
+STATUS_WORDS = {
+    SlipStatus.REQUESTED: "Requested: waiting for the sender's signature",
+    SlipStatus.ISSUED: "Issued: waiting for the receiver's signature",
+    SlipStatus.RECEIVED: "Received: posted",
+    SlipStatus.VOIDED: "Voided",
+}
+KIND_WORDS = {SlipKind.FILL: "Fill (chips from the cage to the table)", SlipKind.CREDIT: "Credit (chips from the table to the cage)"}
+
+
+# -- access, place and words ------------------------------------------------------------------------
+
+
+def _refused(request: HttpRequest) -> HttpResponse | None:
+    if has_role(request.user, *CAGE):
+        return None
+    return render(
+        request,
+        "registration/forbidden.html",
+        {"message": "The cage screens are for the pit managers, the cage and the accountants."},
+        status=403,
+    )
+
+
+def _int(value: Any) -> int | None:
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() and len(text) < 12 else None
+
+
+def _place(request: HttpRequest) -> dict[str, Any]:
+    """The table and shift the screen is about (chosen with ``?table=&shift=``) and the choices."""
+    tables = list(visible_tables(request.user).order_by("code"))
+    wanted = _int(request.GET.get("table") or request.POST.get("table"))
+    if wanted is None:
+        table = tables[0] if tables else None
+    else:  # a table the user may not see is no table (never another one in its place)
+        table = next((t for t in tables if t.pk == wanted), None)
+    shifts = list(Shift.objects.select_related("shift_type").order_by("-starts_at")[:12])
+    wanted = _int(request.GET.get("shift") or request.POST.get("shift"))
+    shift = next((s for s in shifts if s.pk == wanted), None)
+    if shift is None and wanted is not None:
+        shift = Shift.objects.select_related("shift_type").filter(pk=wanted).first()
+    if shift is None:
+        shift = current_shift() or (shifts[0] if shifts else None)
+    if shift is not None and shift not in shifts:
+        shifts.insert(0, shift)
+    return {"tables": tables, "table": table, "shifts": shifts, "shift": shift}
+
+
+def _query(place: Mapping[str, Any]) -> str:
+    pairs = {k: place[k].pk for k in ("table", "shift") if place.get(k) is not None}
+    return f"?{urlencode(pairs)}" if pairs else ""
+
+
+def _back(name: str, place: Mapping[str, Any], **kwargs: Any) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse(f"accounting-web:{name}", kwargs=kwargs or None) + _query(place))
+
+
+def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
+    """A service's refusal in the screen's words: the form's own names for the people and fields."""
+    if exc.code == "same_signer":
+        return "Two different people sign here: one person cannot sign twice."
+    text = exc.message
+    if exc.field and text.startswith(f"{exc.field}: "):
+        text = text[len(exc.field) + 2 :]
+        label = labels.get(exc.field)
+        if label:
+            text = f"{label}: {text}"
+    for name, label in sorted(labels.items(), key=lambda kv: -len(kv[0])):
+        if "_" in name or " " in name:
+            text = text.replace(name, label.lower())
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _attempt(call: Callable[[], Any], labels: Mapping[str, str]) -> tuple[Any, str | None]:
+    """Run one service; a refusal comes back in words once its transaction has rolled back (a wrong
+    password or PIN is then counted, as the API counts it)."""
+    try:
+        return call(), None
+    except DomainError as exc:
+        after_rollback = getattr(exc, "after_rollback", None)
+        if after_rollback is not None:
+            after_rollback()
+        return None, _words(exc, labels)
+
+
+class Refusal(Exception):
+    """What the person typed cannot be sent (not a number…): shown in words, nothing called."""
+
+
+def _signature(data: Mapping[str, Any], prefix: str, title: str, user: Any) -> dict[str, str]:
+    """A signature dict of casino/signatures.py from a signing box: the person signed in signs with their
+    session; anyone else types their username and their password or PIN."""
+    if data.get(f"{prefix}_who", "me") == "me":
+        return {"username": user.get_username()}
+    username = str(data.get(f"{prefix}_username", "")).strip()
+    secret = str(data.get(f"{prefix}_secret", ""))
+    if not username:
+        raise Refusal(f"{title}: type the username of the person who signs.")
+    if not secret:
+        raise Refusal(f"{title}: {username} types their password or signing PIN.")
+    method = "pin" if data.get(f"{prefix}_with") == "pin" else "password"
+    return {"username": username, method: secret}
+
+
+def _signer_box(prefix: str, title: str, hint: str, data: Mapping[str, Any], *, me: bool) -> dict[str, Any]:
+    """A signing box's state for the template (never the secret typed)."""
+    who = str(data.get(f"{prefix}_who", "me" if me else "other"))
+    return {
+        "prefix": prefix,
+        "title": title,
+        "hint": hint,
+        "who": who if who in ("me", "other") else "other",
+        "username": str(data.get(f"{prefix}_username", "")),
+        "with": "pin" if data.get(f"{prefix}_with") == "pin" else "password",
+    }
+
+
+def _minor(text: Any, title: str, *, required: bool = True) -> int:
+    """Major units as typed ("25", "25.50") → minor units, exactly."""
+    places = digits()
+    raw = str(text or "").strip().replace(" ", "")
+    if not raw:
+        if required:
+            raise Refusal(f"{title}: type an amount.")
+        return 0
+    pattern = r"(\d{1,12})" + (rf"(?:[.,](\d{{0,{places}}}))?" if places else "")
+    found = re.fullmatch(pattern, raw)
+    if found is None:
+        dec = f" with at most {places} decimals" if places else ", whole units"
+        raise Refusal(f"{title}: {text} is not an amount (write it like 25{'.50' if places else ''}{dec}).")
+    whole = int(found.group(1)) * 10**places
+    part = (found.group(2) or "") if places else ""
+    return whole + (int(part.ljust(places, "0")) if part else 0)
+
+
+def _chip_rows(table: Table | None, data: Mapping[str, Any], *, beside: Mapping[str, int] | None = None,
+               filled: Mapping[str, int] | None = None) -> tuple[list[dict[str, Any]], str]:
+    """One row per denomination of the table's chip set: what was typed (or ``filled``), its amount, and
+    the count ``beside`` it (the previous closer); and the total of the amounts."""
+    rows, total = [], 0
+    for d in counts.denominations_for(table):
+        typed = data.get(f"chips_{d}")
+        if typed is None and filled is not None:
+            typed = str(filled.get(str(d), 0))
+        count = _int(typed) or 0
+        total += d * count
+        rows.append({
+            "denomination": d,
+            "label": f"{money(d)} chips",
+            "name": f"chips_{d}",
+            "value": "" if typed is None else str(typed),
+            "amount": money(d * count),
+            "beside": (beside or {}).get(str(d), 0),
+            "beside_amount": money(d * (beside or {}).get(str(d), 0)),
+        })
+    return rows, money(total)
+
+
+def _chips_posted(table: Table, data: Mapping[str, Any]) -> dict[str, int]:
+    chips: dict[str, int] = {}
+    for d in counts.denominations_for(table):
+        raw = str(data.get(f"chips_{d}", "")).strip()
+        if not raw:
+            continue
+        if not raw.isdigit() or len(raw) > 9:
+            raise Refusal(f"The count of {money(d)} chips must be a whole number of chips, 0 or more (not {raw}).")
+        if int(raw):
+            chips[str(d)] = int(raw)
+    return chips
+
+
+def _chips_shown(chips: Mapping[str, int]) -> list[dict[str, Any]]:
+    return [
+        {"label": f"{money(int(d))} chips", "count": q, "amount": money(int(d) * q)}
+        for d, q in sorted(chips.items(), key=lambda kv: -int(kv[0]))
+    ]
+
+
+def _who(profile: Any) -> str:
+    return f"{profile.display_name} ({profile.user.get_username()})" if profile is not None else "—"
+
+
+def _when(moment: dt.datetime | None) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else "—"
+
+
+def _page(request: HttpRequest, template: str, place: Mapping[str, Any], section: str, **context: Any) -> HttpResponse:
+    status = 400 if context.get("error") else 200
+    return render(
+        request,
+        f"accounting/cage/{template}",
+        {**place, "section": section, "query": _query(place), "currency": house_currency(), **context},
+        status=status,
+    )
+
+
+# -- opener and closer ------------------------------------------------------------------------------
+
+
+COUNT_LABELS = {"dealer": "The dealer's signature", "supervisor": "The supervisor's signature", "chips": "Chips"}
+
+
+def _count_view(count: InventoryCount | None) -> dict[str, Any] | None:
+    if count is None:
+        return None
+    return {
+        "kind": CountKind(count.kind).label,
+        "rows": _chips_shown(count.chips),
+        "total": money(count.total),
+        "dealer": _who(count.dealer_signer),
+        "supervisor": _who(count.supervisor_signer),
+        "at": _when(count.recorded_at),
+        "rolled": count.rolled,
+        "discrepancy": money(count.discrepancy_gross) if count.discrepancy_gross else None,
+        "net": money(count.discrepancy_net or 0),
+        "shift": str(count.shift),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def count_screen(request: HttpRequest) -> HttpResponse:
+    """The table's opener and closer on a chip-tray grid, signed by the dealer and a supervisor."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    place = _place(request)
+    table, shift = place["table"], place["shift"]
+    found = {
+        c.kind: c
+        for c in InventoryCount.objects.filter(table=table, shift=shift).select_related(
+            "dealer_signer__user", "supervisor_signer__user", "shift__shift_type"
+        )
+    } if table is not None and shift is not None else {}
+    previous = counts.previous_closer(table, shift) if table is not None and shift is not None else None
+    due = None if table is None or shift is None else (
+        CountKind.OPENER if CountKind.OPENER not in found else CountKind.CLOSER if CountKind.CLOSER not in found else None
+    )
+    may_count = table is not None and manages_table(request.user, table)
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    error = None
+    if request.method == "POST" and table is not None and shift is not None:
+        action = request.POST.get("action")
+        if action == "roll":
+            done, error = _attempt(
+                lambda: counts.inventory_roll(actor=request.user, table_id=table.pk, shift_id=shift.pk), COUNT_LABELS
+            )
+        else:
+            try:
+                chips = _chips_posted(table, request.POST)
+                dealer = _signature(request.POST, "dealer", "The dealer's signature", request.user)
+                supervisor = _signature(request.POST, "supervisor", "The supervisor's signature", request.user)
+            except Refusal as exc:
+                done, error = None, str(exc)
+            else:
+                done, error = _attempt(
+                    lambda: counts.inventory_count_record(
+                        actor=request.user, table_id=table.pk, shift_id=shift.pk, kind=str(request.POST.get("kind")),
+                        chips=chips, dealer=dealer, supervisor=supervisor,
+                    ),
+                    COUNT_LABELS,
+                )
+        if error is None:
+            messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: {money(done.total)}.")
+            return _back("cage-counts", place)
+    elif request.method == "POST":
+        error = "Choose one of your tables and a shift first."
+    prefill = previous.chips if due == CountKind.OPENER and previous is not None else None
+    rows, grid_total = _chip_rows(table, data, beside=prefill, filled=prefill)
+    return _page(
+        request,
+        "counts.html",
+        place,
+        "counts",
+        error=error,
+        opener=_count_view(found.get(CountKind.OPENER)),
+        closer=_count_view(found.get(CountKind.CLOSER)),
+        previous=_count_view(previous),
+        due=due,
+        due_label=CountKind(due).label if due else "",
+        may_count=may_count,
+        rows=rows,
+        grid_total=grid_total,
+        previous_beside=due == CountKind.OPENER and previous is not None,
+        dealer=_signer_box("dealer", "The dealer", "The table's dealer counts with you and signs.", data, me=False),
+        supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
+    )
+
+
+# -- fills and credits ------------------------------------------------------------------------------
+
+
+SLIP_LABELS = {"signer": "The signature", "reason": "The reason", "chips": "Chips", "request signer": "the requester",
+               "issue signer": "the sender"}
+
+
+def _slip_row(slip: Slip) -> dict[str, Any]:
+    return {
+        "pk": slip.pk,
+        "reference": slip.reference,
+        "kind": SlipKind(slip.kind).label,
+        "table": slip.table.code,
+        "shift": str(slip.shift),
+        "total": money(slip.total),
+        "status": SlipStatus(slip.status).label,
+        "status_words": STATUS_WORDS[SlipStatus(slip.status)],
+        "void_asked": slip.void_requested_by_id is not None and slip.status != SlipStatus.VOIDED,
+        "requested_at": _when(slip.requested_at),
+    }
+
+
+def _visible_slips(request: HttpRequest) -> Any:
+    return Slip.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
+        "table", "shift__shift_type"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def slip_list(request: HttpRequest) -> HttpResponse:
+    """Fill and credit slips by status; the pit requests a new one for its table."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    place = _place(request)
+    table, shift = place["table"], place["shift"]
+    status = request.GET.get("status", "open")
+    kind = request.GET.get("kind", "")
+    found = _visible_slips(request)
+    if shift is not None and request.GET.get("all_shifts") != "1":
+        found = found.filter(shift=shift)
+    if status == "open":
+        found = found.filter(status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED])
+    elif status in SlipStatus.values:
+        found = found.filter(status=status)
+    if kind in SlipKind.values:
+        found = found.filter(kind=kind)
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    error = None
+    may_request = table is not None and shift is not None and manages_table(request.user, table) and has_role(
+        request.user, Role.PIT_MANAGER
+    )
+    if request.method == "POST" and may_request:
+        try:
+            chips = _chips_posted(table, request.POST)
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            slip, error = _attempt(
+                lambda: slips.slip_request(actor=request.user, kind=str(request.POST.get("kind")), table_id=table.pk,
+                                           shift_id=shift.pk, chips=chips),
+                {**SLIP_LABELS, "chips": "The chips"},
+            )
+            if error is None:
+                messages.success(request, f"{SlipKind(slip.kind).label.split(' ')[0]} slip {slip.reference} "
+                                          f"requested for {table.code}: {money(slip.total)}.")
+                return _back("cage-slip", place, pk=slip.pk)
+    elif request.method == "POST":
+        error = "Only a pit manager of this table requests fills and credits."
+    rows, grid_total = _chip_rows(table, data)
+    return _page(
+        request,
+        "slips.html",
+        place,
+        "slips",
+        error=error,
+        slips=[_slip_row(s) for s in found.order_by("-requested_at")[:100]],
+        status=status,
+        kind=kind,
+        all_shifts=request.GET.get("all_shifts") == "1",
+        statuses=[("open", "Waiting (requested or issued)")] + [(v, lbl) for v, lbl in SlipStatus.choices] + [("all", "All")],
+        kinds=[("", "Fills and credits")] + [(v, lbl) for v, lbl in SlipKind.choices],
+        may_request=may_request,
+        rows=rows,
+        grid_total=grid_total,
+        request_kind=str(data.get("kind", SlipKind.FILL)),
+        year=timezone.localdate().year,
+    )
+
+
+def _slip_steps(slip: Slip) -> list[dict[str, str]]:
+    fill = slip.kind == SlipKind.FILL
+    steps = [
+        {"step": "Requested by the pit", "who": _who(slip.request_signer), "at": _when(slip.requested_at)},
+        {"step": "Issued by the cage" if fill else "Issued by the table's dealer", "who": _who(slip.issue_signer),
+         "at": _when(slip.issued_at)},
+        {"step": "Received by the table's dealer" if fill else "Received by the cage",
+         "who": _who(slip.receive_signer), "at": _when(slip.received_at)},
+    ]
+    if slip.void_requested_by_id is not None:
+        steps.append({"step": f"Void asked for: “{slip.void_reason}”", "who": str(slip.void_requested_by),
+                      "at": _when(slip.void_requested_at)})
+    if slip.status == SlipStatus.VOIDED:
+        steps.append({"step": "Voided (second person)", "who": str(slip.voided_by), "at": _when(slip.voided_at)})
+    return steps
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One slip: its chips, who signed each step, and the next step (issue, receive, void)."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    slip = _visible_slips(request).select_related(
+        "request_signer__user", "issue_signer__user", "receive_signer__user", "void_requested_by", "voided_by"
+    ).filter(pk=pk).first()
+    if slip is None:
+        return render(request, "registration/forbidden.html", {"message": "There is no such slip on your tables."},
+                      status=404)
+    place = {**_place(request), "table": slip.table, "shift": slip.shift}
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    fill = slip.kind == SlipKind.FILL
+    next_step = {SlipStatus.REQUESTED: "issue", SlipStatus.ISSUED: "receive"}.get(SlipStatus(slip.status))
+    signer_title = {
+        "issue": "The cage cashier" if fill else "The table's dealer",
+        "receive": "The table's dealer" if fill else "The cage cashier",
+    }.get(next_step or "", "")
+    error = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        labels = {**SLIP_LABELS, "signer": f"{signer_title}'s signature" if signer_title else "The signature"}
+        call: Callable[[], Any] | None = None
+        try:
+            if action in ("issue", "receive") and action == next_step:
+                if not has_role(request.user, Role.PIT_MANAGER):
+                    raise Refusal("Fills and credits are signed through by the pit: ask a pit manager.")
+                signer = _signature(request.POST, "signer", f"{signer_title}'s signature", request.user)
+                service = slips.slip_issue if action == "issue" else slips.slip_receive
+                call = lambda: service(actor=request.user, slip_id=slip.pk, signer=signer)  # noqa: E731
+                done = "issued" if action == "issue" else "received and posted"
+            elif action == "void":
+                if not has_role(request.user, Role.PIT_MANAGER):
+                    raise Refusal("A void is asked for by the pit: ask a pit manager.")
+                reason = str(request.POST.get("reason", ""))
+                call = lambda: slips.slip_void_request(actor=request.user, slip_id=slip.pk, reason=reason)  # noqa: E731
+                done = "void asked for: a second person approves it"
+            elif action == "approve":
+                call = lambda: slips.slip_void_approve(actor=request.user, slip_id=slip.pk)  # noqa: E731
+                done = "voided"
+            else:
+                raise Refusal("That step is not due on this slip any more: the page shows where it stands now.")
+        except Refusal as exc:
+            error = str(exc)
+        if call is not None:
+            _, error = _attempt(call, labels)
+            if error is None:
+                messages.success(request, f"Slip {slip.reference} {done}.")
+                return _back("cage-slip", place, pk=slip.pk)
+    return _page(
+        request,
+        "slip.html",
+        place,
+        "slips",
+        error=error,
+        slip=_slip_row(slip),
+        kind_words=KIND_WORDS[SlipKind(slip.kind)],
+        chips=_chips_shown(slip.chips),
+        steps=_slip_steps(slip),
+        next_step=next_step,
+        signer=_signer_box("signer", signer_title, "They type their own username and password or PIN.", data,
+                           me=False) if next_step else None,
+        may_sign=has_role(request.user, Role.PIT_MANAGER) and manages_table(request.user, slip.table),
+        may_ask_void=(slip.status != SlipStatus.VOIDED and slip.void_requested_by_id is None
+                      and has_role(request.user, Role.PIT_MANAGER) and manages_table(request.user, slip.table)),
+        void_asked=slip.void_requested_by_id is not None and slip.status != SlipStatus.VOIDED,
+        reason=str(data.get("reason", "")),
+        void_reason=slip.void_reason,
+        void_by=str(slip.void_requested_by or ""),
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def slip_numbers(request: HttpRequest) -> HttpResponse:
+    """Every number of a slip series accounted for: received, voided (with reasons), waiting, and gaps."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    place = _place(request)
+    kind = request.GET.get("kind", SlipKind.FILL)
+    kind = kind if kind in SlipKind.values else SlipKind.FILL
+    this_year = timezone.localdate().year
+    year = _int(request.GET.get("year")) or this_year
+    year = year if 2000 <= year <= this_year + 1 else this_year
+    tables = None if has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) else visible_tables(request.user)
+    report = slips.slip_numbers(kind=kind, year=year, tables=tables)
+    prefix = kind[0].upper()
+    return _page(
+        request,
+        "numbers.html",
+        place,
+        "numbers",
+        report=report,
+        kind=kind,
+        kind_label=SlipKind(kind).label,
+        year=year,
+        years=list(range(this_year, this_year - 5, -1)),
+        kinds=SlipKind.choices,
+        used=_ranges(report["used"]),
+        outstanding=[f"{prefix}{year}-{n:06d}" for n in report["outstanding"]],
+        voided=[{**v, "reference": f"{prefix}{year}-{v['number']:06d}"} for v in report["voided"]],
+        gaps=[f"{prefix}{year}-{n:06d}" for n in report["gaps"]],
+    )
+
+
+def _ranges(numbers: list[int]) -> list[str]:
+    """1, 2, 3, 5 → "1–3", "5"."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return [f"{a}–{b}" if a != b else str(a) for a, b in spans]
+
+
+# -- the drop box -----------------------------------------------------------------------------------
+
+
+DROP_LABELS = {"counter_one": "The first counter's signature", "counter_two": "The second counter's signature",
+               "cash": "Currency notes", "chips": "Chips", "markers": "Markers"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def drop_screen(request: HttpRequest) -> HttpResponse:
+    """The soft count of a table's drop box for a shift, entered and signed by two counters."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    place = _place(request)
+    table, shift = place["table"], place["shift"]
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    recorded = DropCount.objects.filter(table=table, shift=shift).select_related(
+        "counter_one__user", "counter_two__user").first() if table is not None and shift is not None else None
+    error = None
+    if request.method == "POST" and table is not None and shift is not None:
+        try:
+            cash = _minor(request.POST.get("cash"), "Currency notes", required=False)
+            chips = _minor(request.POST.get("chips"), "Chips", required=False)
+            markers = _minor(request.POST.get("markers"), "Markers", required=False)
+            one = _signature(request.POST, "counter_one", "The first counter's signature", request.user)
+            two = _signature(request.POST, "counter_two", "The second counter's signature", request.user)
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            drop, error = _attempt(
+                lambda: counts.drop_count_record(actor=request.user, table_id=table.pk, shift_id=shift.pk, cash=cash,
+                                                 chips=chips, markers=markers, counter_one=one, counter_two=two),
+                DROP_LABELS,
+            )
+            if error is None:
+                messages.success(request, f"Drop box of {table.code} counted: {money(drop.total)}.")
+                return _back("cage-drop", place)
+    elif request.method == "POST":
+        error = "Choose one of your tables and a shift first."
+    recent = DropCount.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
+        "table", "shift__shift_type", "counter_one__user", "counter_two__user").order_by("-recorded_at")[:20]
+    return _page(
+        request,
+        "drop.html",
+        place,
+        "drop",
+        error=error,
+        recorded=recorded and {
+            "cash": money(recorded.cash), "chips": money(recorded.chips), "markers": money(recorded.markers),
+            "total": money(recorded.total), "one": _who(recorded.counter_one), "two": _who(recorded.counter_two),
+            "at": _when(recorded.recorded_at),
+        },
+        recent=[{"table": d.table.code, "shift": str(d.shift), "total": money(d.total),
+                 "counters": f"{_who(d.counter_one)}, {_who(d.counter_two)}", "at": _when(d.recorded_at)}
+                for d in recent],
+        may_count=table is not None and shift is not None and has_role(request.user, *CAGE),
+        values={k: str(data.get(k, "")) for k in ("cash", "chips", "markers")},
+        one=_signer_box("counter_one", "The first counter", "A pit manager or an accountant.", data, me=True),
+        two=_signer_box("counter_two", "The second counter", "Another pit manager or accountant.", data, me=False),
+    )
+
+
+# -- markers ----------------------------------------------------------------------------------------
+
+
+MARKER_LABELS = {"supervisor": "The supervisor's signature", "dealer": "The dealer's signature",
+                 "accountant": "The accountant's signature", "second": "The second signature", "reason": "The reason",
+                 "signer": "The signature of who takes the money", "amount": "The amount", "player": "The player"}
+
+
+def _written_off(m: Marker) -> MarkerWriteOff | None:
+    try:
+        return m.write_off  # the reverse one-to-one of MarkerWriteOff.marker
+    except MarkerWriteOff.DoesNotExist:
+        return None
+
+
+def _marker_row(m: Marker) -> dict[str, Any]:
+    written_off = _written_off(m)
+    return {
+        "pk": m.pk, "reference": m.reference, "player": m.player, "table": m.table.code, "shift": str(m.shift),
+        "amount": money(m.amount), "paid": money(m.paid),
+        "due": money(0 if written_off else m.amount - m.paid),
+        "state": "Written off" if written_off else "Redeemed" if m.paid >= m.amount
+        else "Part paid" if m.paid else "Outstanding",
+        "issued_at": _when(m.issued_at),
+    }
+
+
+def _visible_markers(request: HttpRequest) -> Any:
+    return Marker.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
+        "table", "shift__shift_type", "supervisor_signer__user", "dealer_signer__user", "write_off"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def marker_list(request: HttpRequest) -> HttpResponse:
+    """Markers outstanding and redeemed; the pit issues one at its table, signed by supervisor and dealer."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    place = _place(request)
+    table, shift = place["table"], place["shift"]
+    state = request.GET.get("state", "outstanding")
+    found = _visible_markers(request)
+    if state == "outstanding":
+        found = found.filter(paid__lt=F("amount"), write_off__isnull=True)
+    elif state == "redeemed":
+        found = found.filter(paid=F("amount"))
+    elif state == "written_off":
+        found = found.filter(write_off__isnull=False)
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    may_issue = table is not None and shift is not None and manages_table(request.user, table) and has_role(
+        request.user, Role.PIT_MANAGER)
+    error = None
+    if request.method == "POST" and may_issue:
+        try:
+            amount = _minor(request.POST.get("amount"), "The amount")
+            supervisor = _signature(request.POST, "supervisor", "The supervisor's signature", request.user)
+            dealer = _signature(request.POST, "dealer", "The dealer's signature", request.user)
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            marker, error = _attempt(
+                lambda: slips.marker_issue(actor=request.user, table_id=table.pk, shift_id=shift.pk,
+                                           player=str(request.POST.get("player", "")), amount=amount,
+                                           supervisor=supervisor, dealer=dealer),
+                MARKER_LABELS,
+            )
+            if error is None:
+                messages.success(request, f"Marker {marker.reference} issued to {marker.player} at {table.code}: "
+                                          f"{money(marker.amount)}.")
+                return _back("cage-marker", place, pk=marker.pk)
+    elif request.method == "POST":
+        error = "Only a pit manager of this table issues markers."
+    return _page(
+        request,
+        "markers.html",
+        place,
+        "markers",
+        error=error,
+        markers=[_marker_row(m) for m in found.order_by("-issued_at")[:100]],
+        state=state,
+        states=[("outstanding", "Outstanding"), ("redeemed", "Redeemed"), ("written_off", "Written off"), ("all", "All")],
+        may_issue=may_issue,
+        values={k: str(data.get(k, "")) for k in ("player", "amount")},
+        supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
+        dealer=_signer_box("dealer", "The dealer", "The table's dealer.", data, me=False),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One marker: who signed it, its payments, and a payment (redemption) at the cage or at the table."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    marker = _visible_markers(request).filter(pk=pk).first()
+    if marker is None:
+        return render(request, "registration/forbidden.html",
+                      {"message": "There is no such marker on your tables."}, status=404)
+    place = {**_place(request), "table": marker.table, "shift": marker.shift}
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    error = None
+    if request.method == "POST" and request.POST.get("action") == "write_off":
+        try:
+            accountant = _signature(request.POST, "accountant", "The accountant's signature", request.user)
+            second = _signature(request.POST, "second", "The second signature", request.user)
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            reason = str(request.POST.get("reason", ""))
+            done, error = _attempt(
+                lambda: slips.marker_write_off(actor=request.user, marker_id=marker.pk, reason=reason,
+                                               accountant=accountant, second=second),
+                MARKER_LABELS,
+            )
+            if error is None:
+                messages.success(request, f"Marker {marker.reference} written off: {money(done.amount)}.")
+                return _back("cage-marker", place, pk=marker.pk)
+    elif request.method == "POST":
+        at_table = request.POST.get("where") == "table"
+        try:
+            amount = _minor(request.POST.get("amount"), "The amount")
+            signer = _signature(request.POST, "signer", "The signature of who takes the money", request.user)
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            left = marker.amount - marker.paid
+            if amount > left:
+                error = f"{marker.reference} has {money(left)} left to pay: {money(amount)} is too much."
+            else:
+                _, error = _attempt(
+                    lambda: slips.marker_pay(actor=request.user, marker_id=marker.pk, amount=amount,
+                                             at_table=at_table, signer=signer),
+                    MARKER_LABELS,
+                )
+            if error is None:
+                messages.success(request, f"{money(amount)} paid on marker {marker.reference}"
+                                          f"{' at the table' if at_table else ' at the cage'}.")
+                return _back("cage-marker", place, pk=marker.pk)
+    written_off = _written_off(marker)
+    if written_off is not None:
+        written_off = MarkerWriteOff.objects.select_related("accountant_signer__user", "second_signer__user").get(
+            pk=written_off.pk)
+    payments = [
+        {"amount": money(p.amount), "where": f"At the table {p.table.code}" if p.at_table and p.table else "At the cage",
+         "signer": _who(p.signer), "received_by": str(p.received_by), "at": _when(p.paid_at)}
+        for p in marker.payments.select_related("signer__user", "table", "received_by").order_by("paid_at", "id")
+    ]
+    return _page(
+        request,
+        "marker.html",
+        place,
+        "markers",
+        error=error,
+        marker=_marker_row(marker),
+        supervisor=_who(marker.supervisor_signer),
+        dealer=_who(marker.dealer_signer),
+        payments=payments,
+        may_pay=marker.paid < marker.amount and written_off is None and has_role(request.user, *CAGE),
+        may_write_off=marker.paid < marker.amount and written_off is None and has_role(request.user, Role.ACCOUNTANT),
+        written_off=written_off and {
+            "amount": money(written_off.amount), "reason": written_off.reason, "at": _when(written_off.written_off_at),
+            "accountant": _who(written_off.accountant_signer), "second": _who(written_off.second_signer),
+        },
+        reason=str(data.get("reason", "")),
+        accountant=_signer_box("accountant", "The accountant", "An accountant.", data, me=True),
+        second=_signer_box("second", "The second person", "A pit manager or another accountant.", data, me=False),
+        left=money_text(marker.amount - marker.paid),  # as typed: major units, no currency
+        where=str(data.get("where", "cage")),
+        amount_value=str(data.get("amount", "")),
+        signer=_signer_box("signer", "Who takes the money",
+                           "At the cage: the cashier. At the table: the table's dealer.", data, me=True),
+    )

@@ -1,0 +1,643 @@
+"""The closing and reporting screens (``/accounting/shifts/…``, ``/accounting/reports/``).
+
+* the shifts, and per shift each table's state: its figures as they stand (or as its close fixed
+  them) and, in words, what is missing before it can close; the table's close and the shift's close;
+* the reconciliation's result per table: rounds win against count win, the variance against the
+  tolerance, who accepted a variance over it and why; the button that runs a reconciliation not yet run;
+* the reports on screen with their filters, and the exports written in the background, with their
+  progress and their download.
+
+Thin: every action is the service the JSON API calls (``accounting.services.shifts``, ``reconcile``,
+``alerts``, ``exports``) and every figure is ``accounting.figures``' (through the selectors'
+:class:`TableShiftFigures` as they stand, the close's stored figures once closed, and the reports'
+rows). The services' refusals are put in the user's words here, from their codes.
+
+Who: pit managers (their pits' tables; they close and accept variances), accountants (every table;
+they run reconciliations and export), auditors (every table, read only). The reports are the
+accountants'. Dealers are refused.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.timesince import timesince
+from django.views.decorators.http import require_GET, require_POST
+
+from accounting import figures
+from accounting.conf import int_knob
+from accounting.models import (
+    Alert,
+    ExportStatus,
+    Reconciliation,
+    ReconciliationStatus,
+    ReportExport,
+    ShiftReconciliation,
+    SlipKind,
+    TableShiftClose,
+)
+from accounting.money import currency, money_text, percent_text
+from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, get_report, parse_filters
+from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
+from accounting.selectors import TableShiftFigures, table_shift_figures_many, tables_active_in
+from accounting.services import alerts, exports, reconcile, shifts
+from casino.audit.models import AuditRecord
+from casino.audit.services import audit_export_logged
+from casino.core.roles import Role, has_role
+from casino.errors import DomainError
+from tables.access import manages_table
+from tables.models import Pit, Shift, ShiftStatus, Table
+from tables.selectors import visible_tables
+
+READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+SHOWN_ROWS = 100  # a report's rows shown on screen (the totals are over all of them; the files hold all)
+SHIFTS_LISTED = 40
+EXPORTS_LISTED = 10
+FORMAT_NAMES = {"csv": "CSV", "xlsx": "XLSX (Excel)", "pdf": "PDF"}
+
+# -- words -------------------------------------------------------------------------------------------
+
+ROUND_STATE = {
+    "open": "is still open for bets",
+    "betting_closed": "is closed for bets but not dealt",
+    "dealing": "is still being dealt",
+}
+SLIP_STATE = {  # (kind, status) → what is left to do
+    ("fill", "requested"): "was asked for, and the cage has not issued it",
+    ("fill", "issued"): "left the cage, and the table has not signed for it",
+    ("credit", "requested"): "was asked for, and the table has not sent the chips",
+    ("credit", "issued"): "left the table, and the cage has not signed for it",
+}
+REFUSALS = {
+    "table_shift_closed": "That table is already closed for this shift.",
+    "shift_closed": "This shift is already closed.",
+    "pit_manager_required": "Only a pit manager of that table's pit may do this.",
+    "concurrent_change": "Someone changed this shift at the same moment: the page shows it now; try again.",
+    "shift_not_ended": "This shift is still running: it is reconciled once it is closed or has ended.",
+    "role_required": "Your account may not do this.",
+    "already_acknowledged": "Someone has already accepted that variance.",
+    "accountant_required": "Reports are exported by accountants.",
+    "bad_format": "Choose CSV, XLSX or PDF.",
+    "unknown_alert": "That is not there any more: reload the page.",
+    "unknown_shift": "That shift does not exist.",
+    "unknown_table": "That table does not exist.",
+    "unknown_report": "That report does not exist.",
+    "not_your_table": "That table is not one of yours.",
+}
+FILTER_WORDS = {
+    "date_from": "start date", "date_to": "end date", "shift": "shift", "table": "table", "pit": "pit",
+    "game": "game", "dealer": "dealer", "group": "grouping", "kind": "kind of slip", "threshold": "threshold",
+}
+CAUSE_WORDS = {
+    "missing_count": "A count was missing: {detail}.",
+    "unposted_round": "Round {number} is not in the ledger as it was settled.",
+    "mismatch": "Round {number}: playing its cards again gives another result than the one paid.",
+    "live_round": "Round {number} was still in play.",
+    "round_after_close": "Round {number} was settled after the table closed: {amount}, not in the close's figures.",
+    "count_variance": "The counts and the rounds differ by {amount}.",
+    "hold_outside_interval": "The hold is outside what the games' odds allow for (95 % interval).",
+}
+RECONCILED: dict[str, str] = {ReconciliationStatus.BALANCED: "balanced", ReconciliationStatus.VARIANCE: "differences found"}
+
+
+def refusal_text(exc: DomainError) -> str:
+    """A service's refusal in the user's words (its message is for developers and logs)."""
+    if exc.code in ("unknown_filter", "unsupported_filter", "bad_filter") or (
+        exc.code.startswith("unknown_") and exc.field in FILTER_WORDS
+    ):
+        what = FILTER_WORDS.get(exc.field or "", "filter")
+        if exc.code == "unsupported_filter":
+            return f"This report cannot be narrowed by {what}."
+        if exc.code == "bad_filter" and exc.field == "date_from" and "after" in exc.message:
+            return "The start date is after the end date."
+        if exc.code.startswith("unknown_") and exc.code != "unknown_filter":
+            return f"There is no such {what}."
+        return f"The {what} is not valid: check it and try again."
+    if isinstance(exc, shifts.CloseRefused):
+        return "It cannot close yet: " + "; ".join(exc.missing) + "."
+    return REFUSALS.get(exc.code, "That could not be done; if it persists, tell the IT department.")
+
+
+def amount(minor: int | None) -> str:
+    """Minor units in major units with the currency (``9000`` → ``90.00 EUR``); a dash when undefined."""
+    return "—" if minor is None else f"{money_text(minor, grouping=True)} {currency()}"
+
+
+def percent(value: Any) -> str:
+    return "—" if value is None else f"{percent_text(value)} %"
+
+
+def who(user: Any) -> str:
+    if user is None:
+        return "the system"
+    staff = getattr(user, "staff", None)
+    name = getattr(staff, "display_name", "") if staff is not None else ""
+    username = user.get_username()
+    return f"{name} ({username})" if name and name != username else username
+
+
+def when(moment: dt.datetime | None) -> str:
+    return "" if moment is None else timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def missing_words(found: TableShiftFigures) -> list[str]:
+    """What keeps a table's shift from closing (the same conditions as ``TableShiftFigures.missing``)."""
+    words = []
+    if found.opener is None:
+        words.append("No opening chip count (the opener) has been recorded.")
+    if found.closer is None:
+        words.append("No closing chip count (the closer) has been recorded.")
+    if found.drop_count is None:
+        words.append("The drop box has not been counted (no soft count).")
+    words += [f"Round {r.number} {ROUND_STATE.get(r.status, 'is not finished')}: finish it or void it."
+              for r in found.live_rounds]
+    words += [f"{SlipKind(s.kind).name.capitalize()} slip {s.reference} "
+              f"{SLIP_STATE.get((s.kind, s.status), 'is not received')}." for s in found.slips_in_transit]
+    return words
+
+
+def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "registration/forbidden.html", {"message": message}, status=403)
+
+
+def _shift_url(shift_id: int, anchor: str = "") -> str:
+    url = reverse("accounting-web:shift", kwargs={"shift_id": shift_id})
+    return f"{url}#{anchor}" if anchor else url
+
+
+# -- the shifts ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def shift_list(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, *READERS):
+        return _forbidden(request, "Closing and reconciliation are for pit managers, accountants and auditors.")
+    recent = list(Shift.objects.select_related("shift_type", "closed_by").order_by("-starts_at")[:SHIFTS_LISTED])
+    ids = [s.pk for s in recent]
+    closed = dict(TableShiftClose.objects.filter(shift_id__in=ids).values_list("shift_id").annotate(n=Count("id")))
+    reconciled = {r.shift_id: r for r in ShiftReconciliation.objects.filter(shift_id__in=ids)}
+    rows = []
+    for s in recent:
+        active = tables_active_in(s).count()
+        r = reconciled.get(s.pk)
+        rows.append({
+            "shift": s,
+            "label": str(s),
+            "open": s.status == ShiftStatus.OPEN,
+            "status": "open" if s.status == ShiftStatus.OPEN else f"closed {when(s.closed_at)} by {who(s.closed_by)}",
+            "tables": active,
+            "tables_closed": closed.get(s.pk, 0),
+            "reconciliation": RECONCILED.get(r.status, r.status) if r else None,
+        })
+    return render(request, "accounting/closes/shifts.html", {"rows": rows})
+
+
+def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, Any]]:
+    found = table_shift_figures_many(tables, shift)
+    closes = {c.table_id: c for c in TableShiftClose.objects.filter(shift=shift).select_related("closed_by")}
+    rows = []
+    for table in tables:
+        f = found[table.pk]
+        close = closes.get(table.pk)
+        values: dict[str, Any]
+        if close is not None:
+            values = {
+                "opener": close.opener_total, "closer": close.closer_total, "fills": close.fills,
+                "credits": close.credits, "drop": close.drop, "marker_payments": close.marker_payments,
+                "count_win": close.count_win, "rounds": close.rounds, "handle": close.handle,
+                "rounds_win": close.rounds_win, "pool_change": close.pool_change, "variance": close.variance,
+                "hold": figures.hold(close.count_win, close.drop),
+                "statistical_hold": figures.statistical_hold(close.rounds_win, close.handle),
+            }
+            missing: list[str] = []
+        else:
+            values = {
+                "opener": f.opener_total, "closer": f.closer_total, "fills": f.fills, "credits": f.credits,
+                "drop": f.drop, "marker_payments": f.marker_payments, "count_win": f.count_win, "rounds": f.rounds,
+                "handle": f.handle, "rounds_win": f.rounds_win, "pool_change": f.pool_change, "variance": f.variance,
+                "hold": f.hold, "statistical_hold": f.statistical_hold,
+            }
+            missing = missing_words(f)
+        rows.append({
+            "table": table,
+            "close": close,
+            "closed_by": who(close.closed_by) if close else "",
+            "closed_at": when(close.closed_at) if close else "",
+            "missing": missing,
+            "can_close": close is None and not missing and manages_table(user, table),
+            "manages": manages_table(user, table),
+            "figures": [
+                ("opener", "Opening chip count", amount(values["opener"])),
+                ("closer", "Closing chip count", amount(values["closer"])),
+                ("fills", "Fills received", amount(values["fills"])),
+                ("credits", "Credits sent", amount(values["credits"])),
+                ("drop", "Drop (soft count)", amount(values["drop"])),
+                ("marker_payments", "Marker payments at the table", amount(values["marker_payments"])),
+                ("count_win", "Count win", amount(values["count_win"])),
+                ("hold", "Hold (count win ÷ drop)", percent(values["hold"])),
+                ("rounds", "Rounds settled", str(values["rounds"])),
+                ("handle", "Handle (amount wagered)", amount(values["handle"])),
+                ("rounds_win", "Rounds win", amount(values["rounds_win"])),
+                ("statistical_hold", "Statistical hold (rounds win ÷ handle)", percent(values["statistical_hold"])),
+                ("pool_change", "Pool change", amount(values["pool_change"])),
+                ("variance", "Variance", amount(values["variance"])),
+            ],
+            "short": (values["variance"] or 0) < 0,
+        })
+    return rows
+
+
+def _cause_text(cause: dict[str, Any]) -> str:
+    template = CAUSE_WORDS.get(cause.get("cause", ""), "Something else was found.")
+    detail = cause.get("detail", "")
+    if cause.get("cause") == "missing_count":
+        detail = {"opening inventory count": "the opening chip count", "closing inventory count":
+                  "the closing chip count", "soft count of the drop": "the soft count of the drop"}.get(detail, detail)
+    raw = cause.get("amount")
+    return template.format(number=cause.get("number", ""), detail=detail,
+                           amount=amount(raw if isinstance(raw, int) else None))
+
+
+def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, Any]:
+    """The shift's reconciliation as stored, per visible table, with the variance's tolerance and acceptance."""
+    tolerance = int_knob("VARIANCE_ALERT")
+    run = ShiftReconciliation.objects.filter(shift=shift).first()
+    visible = {t.pk for t in tables}
+    results = Reconciliation.objects.filter(shift=shift, table_id__in=visible).select_related("table")
+    accepted = {
+        a.table_id: a
+        for a in Alert.objects.filter(shift=shift, kind="variance", table_id__in=visible).select_related(
+            "acknowledged_by")
+    }
+    rows: list[dict[str, Any]] = []
+    for r in results.order_by("table__code"):
+        over = r.variance is not None and abs(r.variance) >= tolerance
+        alert = accepted.get(r.table_id)
+        rows.append({
+            "table": r.table,
+            "status": RECONCILED.get(r.status, r.status),
+            "balanced": r.status == ReconciliationStatus.BALANCED,
+            "rounds_win": amount(r.rounds_win),
+            "count_win": amount(r.count_win),
+            "pool_change": amount(r.pool_change),
+            "variance": amount(r.variance),
+            "short": (r.variance or 0) < 0,
+            "over": over,
+            "rounds": r.rounds,
+            "rounds_mismatched": r.rounds_mismatched,
+            "causes": [_cause_text(c) for c in r.causes],
+            "alert": alert,
+            "accepted_by": who(alert.acknowledged_by) if alert and alert.acknowledged_at else "",
+            "accepted_at": when(alert.acknowledged_at) if alert else "",
+            "can_accept": bool(over and alert and alert.acknowledged_at is None and manages_table(user, r.table)),
+        })
+        row = rows[-1]
+        if row["accepted_by"]:
+            row["acceptance"] = f"Accepted {row['accepted_at']} by {row['accepted_by']}: “{alert.ack_note if alert else ''}”"
+        elif over:
+            row["acceptance"] = f"Over the tolerance of {amount(tolerance)}: not accepted yet."
+        elif r.count_win is None:
+            row["acceptance"] = "No count win: a count was missing."
+        else:
+            row["acceptance"] = f"Within the tolerance of {amount(tolerance)}."
+        row["details"] = bool(row["causes"] or row["can_accept"] or row["accepted_by"])
+    rows.sort(key=lambda row: (not row["details"], row["table"].code))  # what needs reading first
+    pending = None
+    if run is None:
+        asked = (AuditRecord.objects.filter(action="shift.reconcile_request", object_type="shift",
+                                            object_id=str(shift.pk)).order_by("-id").first())
+        if asked is not None:
+            pending = {"since": when(asked.created_at), "waited": timesince(asked.created_at)}
+    return {
+        "run": run,
+        "status": RECONCILED.get(run.status, run.status) if run else None,
+        "at": when(run.created_at) if run else "",
+        "rows": rows,
+        "balanced": sum(1 for row in rows if row["balanced"]),
+        "differing": sum(1 for row in rows if not row["balanced"]),
+        "tolerance": amount(tolerance),
+        "due": run is None and reconcile.shift_is_due(shift),
+        "pending": pending,
+        "can_run": has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT),
+        "grace": int_knob("RECONCILE_GRACE_HOURS"),
+    }
+
+
+@login_required
+@require_GET
+def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
+    if not has_role(request.user, *READERS):
+        return _forbidden(request, "Closing and reconciliation are for pit managers, accountants and auditors.")
+    shift = get_object_or_404(Shift.objects.select_related("shift_type", "closed_by"), pk=shift_id)
+    active = list(tables_active_in(shift))
+    visible_ids = set(visible_tables(request.user).values_list("pk", flat=True))
+    tables = [t for t in active if t.pk in visible_ids]
+    closed_ids = set(TableShiftClose.objects.filter(shift=shift).values_list("table_id", flat=True))
+    still_open = [t for t in active if t.pk not in closed_ids]
+    is_open = shift.status == ShiftStatus.OPEN
+    return render(
+        request,
+        "accounting/closes/shift.html",
+        {
+            "shift": shift,
+            "label": str(shift),
+            "is_open": is_open,
+            "closed_at": when(shift.closed_at),
+            "closed_by": who(shift.closed_by) if shift.closed_by else "",
+            "period": f"{when(shift.starts_at)} to {when(shift.ends_at)}",
+            "tables": _table_rows(request.user, shift, tables),
+            "hidden_tables": len(active) - len(tables),
+            "still_open": still_open,
+            "can_close_shift": is_open and not still_open and has_role(request.user, Role.PIT_MANAGER),
+            "closer": has_role(request.user, Role.PIT_MANAGER),
+            "reconciliation": _reconciliation(request.user, shift, tables),
+            "signer": who(request.user),
+        },
+    )
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "A table's shift is closed by a pit manager of its pit.")
+    table = Table.objects.filter(pk=table_id).first()
+    code = table.code if table else "The table"
+    try:
+        close = shifts.table_shift_close(actor=request.user, table_id=table_id, shift_id=shift_id)
+    except DomainError as exc:
+        messages.error(request, f"{code}: {refusal_text(exc)}")
+    else:
+        messages.success(request, f"{code} is closed for the shift: count win {amount(close.count_win)}, "
+                                  f"variance {amount(close.variance)}.")
+    return redirect(_shift_url(shift_id, f"table-{code}"))
+
+
+@login_required
+@require_POST
+def shift_close(request: HttpRequest, shift_id: int) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "The shift is closed by a pit manager.")
+    try:
+        shifts.shift_close(actor=request.user, shift_id=shift_id)
+    except DomainError as exc:
+        messages.error(request, f"The shift is not closed. {refusal_text(exc)}")
+    else:
+        done = ShiftReconciliation.objects.filter(shift_id=shift_id).exists()
+        messages.success(request, "The shift is closed. " + (
+            "It has been reconciled: the result is below." if done else
+            "Its reconciliation is queued: it appears below when it is done."))
+    return redirect(_shift_url(shift_id, "reconciliation"))
+
+
+@login_required
+@require_POST
+def reconcile_run(request: HttpRequest, shift_id: int) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER, Role.ACCOUNTANT):
+        return _forbidden(request, "Reconciliations are run by pit managers and accountants.")
+    try:
+        existing = reconcile.reconcile_request(actor=request.user, shift_id=shift_id)
+    except DomainError as exc:
+        messages.error(request, refusal_text(exc))
+    else:
+        if existing is not None:
+            messages.info(request, f"This shift was already reconciled ({when(existing.created_at)}); "
+                                   "a reconciliation is written once, and it stands as shown.")
+        elif ShiftReconciliation.objects.filter(shift_id=shift_id).exists():
+            messages.success(request, "The reconciliation has run: the result is below.")
+        else:
+            messages.success(request, "The reconciliation is queued: it appears below when it is done.")
+    return redirect(_shift_url(shift_id, "reconciliation"))
+
+
+@login_required
+@require_POST
+def variance_accept(request: HttpRequest, alert_id: int) -> HttpResponse:
+    alert = Alert.objects.filter(pk=alert_id, kind="variance").select_related("table").first()
+    if alert is None or alert.shift_id is None:
+        raise Http404("no such variance")
+    if not has_role(request.user, Role.PIT_MANAGER):
+        return _forbidden(request, "A variance is accepted by a pit manager of the table's pit.")
+    reason = (request.POST.get("reason") or "").strip()
+    code = alert.table.code if alert.table else ""
+    if not reason:
+        messages.error(request, f"{code}: write why the variance is accepted.")
+    else:
+        try:
+            alerts.alert_acknowledge(alert_id=alert.pk, actor=request.user, note=reason)
+        except DomainError as exc:
+            messages.error(request, f"{code}: {refusal_text(exc)}")
+        else:
+            messages.success(request, f"{code}: the variance is accepted, with your reason.")
+    return redirect(_shift_url(alert.shift_id, "reconciliation"))
+
+
+# -- the reports and their exports ------------------------------------------------------------------------
+
+
+def _choices(report: type[Any], params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The filter controls of a report: only those it takes."""
+    user_model = get_user_model()
+    options: dict[str, Iterable[tuple[str, str]]] = {
+        "shift": [(str(s.pk), str(s)) for s in Shift.objects.select_related("shift_type").order_by("-starts_at")[:60]],
+        "table": [(str(pk), f"{code} · {name}") for pk, code, name in Table.objects.order_by("code").values_list(
+            "pk", "code", "name")],
+        "pit": [(code, name) for code, name in Pit.objects.order_by("code").values_list("code", "name")],
+        "game": [(g, g.replace("_", " ")) for g in
+                 Table.objects.order_by("game").values_list("game", flat=True).distinct()],
+        "dealer": [(u, u) for u in user_model.objects.filter(groups__name=Role.DEALER.value).order_by(
+            "username").values_list("username", flat=True)],
+        "group": [("shift", "by shift"), ("day", "by gaming date"), ("table", "by table"), ("pit", "by pit"),
+                  ("game", "by game")],
+        "kind": [("fill", "fills"), ("credit", "credits")],
+    }
+    labels = {"date_from": "From (gaming date)", "date_to": "To (gaming date)", "shift": "Shift", "table": "Table",
+              "pit": "Pit", "game": "Game", "dealer": "Dealer", "group": "Rows", "kind": "Slips"}
+    out = []
+    for name in report.filters_used:
+        if name not in labels:
+            continue  # the threshold keeps its default on screen
+        out.append({"name": name, "label": labels[name], "date": name.startswith("date_"), "value": params.get(name, ""),
+                    "options": list(options.get(name, [])), "all": "every one" if name != "group" else None})
+    return out
+
+
+def _export_rows(user: Any) -> list[dict[str, Any]]:
+    rows = []
+    now = timezone.now()
+    for e in ReportExport.objects.filter(requested_by=user).order_by("-id")[:EXPORTS_LISTED]:
+        cls = REPORTS.get(e.report)
+        title = cls.title if cls else e.report
+        started = e.started_at
+        waited = timesince(e.created_at, started or now) if e.status != ExportStatus.FAILED or started else ""
+        if e.status == ExportStatus.QUEUED:
+            state = f"Waiting to start, for {timesince(e.created_at, now)}"
+        elif e.status == ExportStatus.RUNNING:
+            of = f" ({e.rows_done} of {e.rows_total} rows)" if e.rows_total is not None else ""
+            state = f"Being written: {e.progress} %{of}, after waiting {waited}"
+        elif e.status == ExportStatus.DONE:
+            took = timesince(started, e.finished_at) if started and e.finished_at else ""
+            state = f"Ready: waited {waited}" + (f", written in {took}" if took else "")
+        else:
+            state = "It could not be written: ask for it again; if it fails again, tell the IT department."
+        filters = Filters(**{k: v for k, v in (e.filters or {}).items() if k in Filters.names()})
+        rows.append({
+            "export": e,
+            "title": title,
+            "format": FORMAT_NAMES.get(e.format, e.format.upper()),
+            "filters": _filters_words(filters),
+            "state": state,
+            "done": e.status == ExportStatus.DONE,
+            "pending": e.status in (ExportStatus.QUEUED, ExportStatus.RUNNING),
+            "asked": when(e.created_at),
+        })
+    return rows
+
+
+def _exports_context(user: Any) -> dict[str, Any]:
+    rows = _export_rows(user)
+    return {"exports": rows, "polling": any(r["pending"] for r in rows)}
+
+
+def _filters_words(filters: Filters) -> str:
+    """The filters as the user chose them, in words (never ids)."""
+    words = []
+    data = filters.as_json()
+    if "date_from" in data or "date_to" in data:
+        words.append(f"gaming dates {data.get('date_from', 'from the first')} to {data.get('date_to', 'today')}")
+    if "shift" in data:
+        shift = Shift.objects.select_related("shift_type").filter(pk=data["shift"]).first()
+        words.append(f"shift {shift}" if shift else "a shift")
+    if "table" in data:
+        table = Table.objects.filter(pk=data["table"]).first()
+        words.append(f"table {table.code}" if table else "a table")
+    for key in ("pit", "game", "dealer"):
+        if key in data:
+            words.append(f"{key} {str(data[key]).replace('_', ' ')}")
+    if "group" in data:
+        words.append(f"by {data['group']}")
+    if "kind" in data:
+        words.append(f"{data['kind']}s only")
+    return ", ".join(words) or "everything"
+
+
+@login_required
+@require_GET
+def report_screen(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return _forbidden(request, "The reports are for accountants.")
+    name = request.GET.get("report") or next(iter(REPORTS))
+    error = None
+    if name not in REPORTS:
+        name, error = next(iter(REPORTS)), "That report does not exist: here is the first one."
+    cls = REPORTS[name]
+    params = {k: v for k in cls.filters_used if (v := request.GET.get(k))}
+    header: list[str] = []
+    shown: list[list[Any]] = []
+    total: list[Any] | None = None
+    count = 0
+    filters: Filters | None = None
+    numeric: list[bool] = []
+    too_many = 0
+    try:
+        filters = parse_filters(name, params)
+        report = get_report(name, filters)
+    except DomainError as exc:
+        error = refusal_text(exc)
+    else:
+        header = report.header()
+        numeric = [c.kind in ("money", "percent", "int") for c in report.columns]
+        fmt = cell_formatters(report, grouping=True)
+        sums: dict[str, int] = {}
+        limit = int_knob("EXPORT_SYNC_MAX_ROWS")  # beyond it the screen stops reading: the export has it all
+        for row in accumulate(report, report.rows(), sums):
+            if count < SHOWN_ROWS:
+                shown.append(["" if v is None else v for v in text_row(fmt, row)])
+            count += 1
+            if count > limit:
+                too_many = limit
+                break
+        else:
+            total = ["" if v is None else v for v in text_row(fmt, total_of(report, sums))]
+        audit_export_logged(request.user, f"{name}.screen", filters.as_json(), rows=count)  # figures leave: audited
+    return render(
+        request,
+        "accounting/closes/reports.html",
+        {
+            "reports": [(n, r.title) for n, r in REPORTS.items()],
+            "name": name,
+            "title": cls.title,
+            "controls": _choices(cls, params),
+            "params": params,
+            "error": error,
+            "header": list(zip(header, numeric)),
+            "rows": [list(zip(r, numeric)) for r in shown],
+            "total": list(zip(total, numeric)) if total else None,
+            "count": count,
+            "more": max(0, count - SHOWN_ROWS),
+            "too_many": too_many,
+            "formats": [(f, FORMAT_NAMES[f]) for f in WRITERS],
+            "filters_words": _filters_words(filters) if filters else "",
+            "shown": SHOWN_ROWS,
+            **_exports_context(request.user),
+        },
+    )
+
+
+@login_required
+@require_GET
+def exports_panel(request: HttpRequest) -> HttpResponse:
+    """The exports' list alone: the reports screen polls it while one is waiting or being written."""
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return _forbidden(request, "The reports are for accountants.")
+    return render(request, "accounting/closes/_exports.html", _exports_context(request.user))
+
+
+@login_required
+@require_POST
+def export_start(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return _forbidden(request, "The reports are for accountants.")
+    name = request.POST.get("report") or ""
+    fmt = request.POST.get("format") or ""
+    cls = REPORTS.get(name)
+    params = {k: v for k in (cls.filters_used if cls else ()) if (v := request.POST.get(k))}
+    try:
+        export = exports.export_request(actor=request.user, report=name, fmt=fmt, filters=params)
+    except DomainError as exc:
+        messages.error(request, f"The export did not start. {refusal_text(exc)}")
+    else:
+        export.refresh_from_db()
+        title = cls.title if cls else name
+        state = "is ready below" if export.status == ExportStatus.DONE else "is being written: its progress is below"
+        messages.success(request, f"{title} as {FORMAT_NAMES.get(fmt, fmt)} {state}.")
+    query = urlencode({"report": name, **params}) if cls else ""
+    return redirect(f"{reverse('accounting-web:reports')}?{query}#exports")
+
+
+@login_required
+@require_GET
+def export_download(request: HttpRequest, export_id: int) -> HttpResponseBase:
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return _forbidden(request, "The reports are for accountants.")
+    export = ReportExport.objects.filter(pk=export_id).first()
+    if export is None or (export.requested_by_id != request.user.pk and not has_role(request.user)):
+        raise Http404("no such export")
+    if export.status != ExportStatus.DONE:
+        messages.error(request, "That file is not ready yet: its progress is shown below.")
+        return redirect(f"{reverse('accounting-web:reports')}#exports")
+    return FileResponse(export.file.open("rb"), as_attachment=True, filename=f"{export.report}.{export.format}",
+                        content_type=CONTENT_TYPES[export.format])

@@ -1,0 +1,73 @@
+/* The cage screens (templates/accounting/cage/): amounts of a chip-tray grid as it is typed, the drop's
+ * total, the signing boxes (the fields of another person only when another person signs), and one submit
+ * per form. The server computes and checks everything again; this only helps the eye.
+ */
+(() => {
+  "use strict";
+
+  function formatter(el) {
+    const digits = Number(el.dataset.digits || 2);
+    const symbol = el.dataset.symbol || "";
+    const code = el.dataset.code || "";
+    return (minor) => {
+      const unit = 10 ** digits;
+      const sign = minor < 0 ? "-" : "";
+      const abs = Math.abs(minor);
+      const text = digits ? `${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}` : String(abs);
+      return symbol ? `${sign}${symbol}${text}` : `${sign}${text} ${code}`;
+    };
+  }
+
+  for (const tray of document.querySelectorAll("[data-chip-tray]")) {
+    const money = formatter(tray);
+    const update = () => {
+      let total = 0;
+      for (const input of tray.querySelectorAll("input[data-denomination]")) {
+        const count = /^\d+$/.test(input.value.trim()) ? Number(input.value.trim()) : 0;
+        const amount = count * Number(input.dataset.denomination);
+        total += amount;
+        const out = input.closest("tr").querySelector("[data-amount]");
+        if (out) out.textContent = money(amount);
+      }
+      const out = tray.querySelector("[data-total]");
+      if (out) out.textContent = money(total);
+    };
+    tray.addEventListener("input", update);
+    update();
+  }
+
+  for (const box of document.querySelectorAll("[data-drop]")) {
+    const money = formatter(box);
+    const digits = Number(box.dataset.digits || 2);
+    const parse = (text) => {
+      const m = new RegExp(`^\\s*(\\d+)(?:[.,](\\d{0,${digits}}))?\\s*$`).exec(text);
+      if (!m) return text.trim() ? NaN : 0;
+      return Number(m[1]) * 10 ** digits + Number((m[2] || "").padEnd(digits, "0") || 0);
+    };
+    const update = () => {
+      let total = 0;
+      for (const input of box.querySelectorAll("[data-part]")) total += parse(input.value);
+      box.querySelector("[data-total]").textContent = Number.isNaN(total) ? "—" : money(total);
+    };
+    box.addEventListener("input", update);
+    update();
+  }
+
+  for (const box of document.querySelectorAll("[data-sign]")) {
+    const other = box.querySelector("[data-sign-other]");
+    const update = () => {
+      const chosen = box.querySelector("input[type=radio]:checked");
+      other.hidden = Boolean(chosen && chosen.value === "me");
+    };
+    box.addEventListener("change", update);
+    update();
+  }
+
+  for (const form of document.querySelectorAll("form[data-cage-form]")) {
+    form.addEventListener("submit", (event) => {
+      if (form.dataset.sent) { event.preventDefault(); return; }
+      form.dataset.sent = "1";
+      for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = true;
+    });
+  }
+})();

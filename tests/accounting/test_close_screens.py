@@ -1,0 +1,116 @@
+"""The closing and reports screens' refusals, in the user's words, and what they leave in the records
+(accounting/views/closes.py; the flows from signing in are tests/browser/test_close_flows.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from accounting.models import ExportStatus, ReportExport, ShiftReconciliation, TableShiftClose
+from accounting.services import exports, shifts
+from accounting.views.closes import REFUSALS, refusal_text
+from casino.core.roles import Role
+from casino.errors import InvalidInput
+from tests.accounting.helpers import BANKER_WINS, play_round
+from tests.accounting.test_worked_shift import work_the_shift
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.mark.parametrize("code", sorted(REFUSALS))
+def test_each_refusal_is_a_sentence_without_codes(code):
+    text = REFUSALS[code]
+    assert text.endswith(".")
+    assert "_" not in text
+    assert "POST" not in text
+    assert "API" not in text
+
+
+def test_a_filter_refusal_names_the_filter_in_words():
+    assert refusal_text(InvalidInput("date_from is after date_to", code="bad_filter", field="date_from")) == (
+        "The start date is after the end date.")
+    assert refusal_text(InvalidInput("no table 9", code="unknown_table", field="table")) == "There is no such table."
+    assert refusal_text(InvalidInput("x", code="unsupported_filter", field="dealer")) == (
+        "This report cannot be narrowed by dealer.")
+
+
+def test_closing_a_closed_table_again_says_so_and_keeps_one_close(floor):
+    # given BAC1 closed
+    work_the_shift(floor)
+    shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
+    # when the close is sent again (a second tab, a double tap)
+    response = signed_in(floor.manager).post(
+        f"/accounting/shifts/{floor.shift.pk}/tables/{floor.table.pk}/close/", follow=True)
+    # then the screen says it is already closed, and there is still one close
+    assert "BAC1: That table is already closed for this shift." in page_text(response)
+    assert TableShiftClose.objects.filter(table=floor.table, shift=floor.shift).count() == 1
+
+
+def test_a_table_with_something_missing_is_not_closed_and_the_screen_says_what(floor):
+    response = signed_in(floor.manager).post(
+        f"/accounting/shifts/{floor.shift.pk}/tables/{floor.table.pk}/close/", follow=True)
+    assert "BAC1: It cannot close yet: opening inventory count; closing inventory count; soft count of the drop." in (
+        page_text(response))
+    assert not TableShiftClose.objects.exists()
+
+
+def test_a_shift_still_running_is_not_reconciled_on_demand(floor):
+    response = signed_in(floor.accountant).post(f"/accounting/shifts/{floor.shift.pk}/reconcile/", follow=True)
+    assert "This shift is still running: it is reconciled once it is closed or has ended." in page_text(response)
+    assert not ShiftReconciliation.objects.exists()
+
+
+def test_an_export_in_an_unknown_format_is_refused_in_words(floor):
+    response = signed_in(floor.accountant).post("/accounting/reports/export/", {"report": "revenue", "format": "docx"},
+                                                follow=True)
+    assert "The export did not start. Choose CSV, XLSX or PDF." in page_text(response)
+    assert not ReportExport.objects.exists()
+
+
+def test_an_export_is_downloaded_by_whoever_asked_for_it_only(floor, django_capture_on_commit_callbacks):
+    # given the accountant's CSV export, written (jobs run at once in the tests, once the request commits)
+    with django_capture_on_commit_callbacks(execute=True):
+        export = exports.export_request(actor=floor.accountant, report="revenue", fmt="csv", filters={})
+    export.refresh_from_db()
+    assert export.status == ExportStatus.DONE
+    url = f"/accounting/reports/exports/{export.pk}/download/"
+    # then they download it
+    response = signed_in(floor.accountant).get(url)
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content).decode("utf-8-sig").startswith("Gaming date,Shift,Shift id,")
+    # and another accountant does not even learn that it exists
+    other = UserFactory(username="accountant2", roles=[Role.ACCOUNTANT])
+    assert signed_in(other).get(url).status_code == 404
+
+
+def test_a_report_with_a_reversed_date_range_shows_why_and_no_figures(floor):
+    response = signed_in(floor.accountant).get("/accounting/reports/?report=revenue&date_from=2026-02-01&date_to=2026-01-01")
+    text = page_text(response)
+    assert response.status_code == 200
+    assert "The start date is after the end date." in text
+    assert "Export as CSV" not in text
+
+
+def test_a_report_too_long_for_the_screen_is_cut_and_points_to_the_export(floor, settings):
+    # given a screen limit of one row and a round with three bets
+    settings.CROUPIER = {**settings.CROUPIER, "EXPORT_SYNC_MAX_ROWS": 1}
+    play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 1000), (3, "tie", 500)], BANKER_WINS)
+    # when the accountant shows the settled bets
+    text = page_text(signed_in(floor.accountant).get("/accounting/reports/?report=bets"))
+    # then the screen stops reading after the limit, says so, and shows no total it did not compute
+    assert "More than 1 rows · everything · the first 100 are shown here; narrow the filters, or export it" in text
+    assert "Total" not in text
+    assert "Export as XLSX (Excel)" in text
