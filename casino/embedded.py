@@ -9,6 +9,7 @@ Started by ``casino.core``'s app config when ``runserver`` serves; never with a 
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import sys
 import threading
@@ -37,13 +38,23 @@ def enabled(argv: list[str] | None = None) -> bool:
     return "--noreload" in argv or os.environ.get("RUN_MAIN") == "true"  # the reloader's child serves
 
 
+def _is_due(schedule: Any, since: float) -> bool:
+    """Whether an entry last run ``since`` seconds ago is due: a number or a timedelta is its period; a Celery
+    schedule (a crontab: the nightly check) says so itself, from when it last ran."""
+    if isinstance(schedule, int | float | dt.timedelta):
+        period = schedule.total_seconds() if isinstance(schedule, dt.timedelta) else float(schedule)
+        return since >= period
+    last_run = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=since)
+    return bool(schedule.is_due(last_run).is_due)
+
+
 def due(schedule: dict[str, dict[str, Any]], last: dict[str, float], now: float) -> list[tuple[str, str]]:
-    """The (entry, task) pairs whose interval has passed since they last ran (all of them the first time)."""
+    """The (entry, task) pairs due since they last ran (all of them the first time)."""
     out = []
     for name, entry in schedule.items():
         if entry["task"] in SKIP:
             continue
-        if now - last.get(name, float("-inf")) >= float(entry["schedule"]):
+        if name not in last or _is_due(entry["schedule"], now - last[name]):
             out.append((name, entry["task"]))
     return out
 

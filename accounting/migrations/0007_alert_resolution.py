@@ -8,7 +8,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from casino.core.dbtriggers import changed, drop_guard_sql, guard_sql, run
+from casino.core.dbtriggers import sqlite_table_remake, changed, drop_guard_sql, guard_sql, run
 
 ACK = ("acknowledged_by_id", "acknowledged_at", "ack_note")
 RESOLUTION = ("resolved_by_id", "resolved_at", "resolve_note")
@@ -23,6 +23,9 @@ def guards(vendor):
          f"OLD.acknowledged_at IS NULL AND {changed(vendor, *RESOLUTION)}",
          "an alert is resolved after it is acknowledged"),
     ]
+
+
+KEEP, RESTORE = sqlite_table_remake("accounting_alert")  # SQLite rebuilds the table for the new columns
 
 
 def forwards(apps, schema_editor):
@@ -46,6 +49,7 @@ class Migration(migrations.Migration):
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
     operations = [
+        KEEP,
         migrations.AddField(
             model_name="alert",
             name="resolved_by",
@@ -62,5 +66,6 @@ class Migration(migrations.Migration):
                 name="alert_resolution_has_who_when_after_ack",
             ),
         ),
+        RESTORE,
         migrations.RunPython(forwards, backwards),
     ]

@@ -97,7 +97,9 @@ class ShiftRecords:
         settled = Round.objects.filter(shift=shift, status=RoundStatus.SETTLED)
         for rnd in settled.select_related("settlement", "table").order_by("table_id", "number"):
             out.rounds.setdefault(rnd.table_id, []).append(rnd)
-        for bet in Bet.objects.filter(round__in=settled, event_index__isnull=True).order_by("id"):
+        # the bets the round took: not those placed during the deal (events) nor those taken back before close
+        taken = Bet.objects.filter(round__in=settled, event_index__isnull=True, withdrawal__isnull=True)
+        for bet in taken.order_by("id"):
             out.bets.setdefault(bet.round_id, []).append(bet.as_document())
         events = RoundEvent.objects.filter(round__in=settled, undone_at__isnull=True).order_by("round_id", "seq")
         for round_id, payload in events.values_list("round_id", "payload"):

@@ -8,6 +8,9 @@ service never connects as the owner (casino/core/dbroles.py, docs/operations.md)
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
@@ -117,3 +120,34 @@ def drop_never_deleted_sql(table: str, vendor: str) -> list[str]:
 def run(schema_editor: BaseDatabaseSchemaEditor, statements: list[str]) -> None:
     for sql in statements:
         schema_editor.execute(sql, params=None)  # None: the SQL holds literal % (RAISE formats)
+
+
+def sqlite_table_remake(table: str) -> tuple[Any, Any]:
+    """Two migration operations to put around the operations that make SQLite rebuild ``table`` (a column it
+    cannot ALTER in, a constraint): the first keeps the table's own triggers and lets the rename at the end
+    of the rebuild pass the triggers of other tables that name it (``legacy_alter_table``); the second
+    puts the table's triggers back (dropping the old table dropped them). Nothing on PostgreSQL."""
+    kept: list[str] = []
+
+    def before(apps: Any, schema_editor: BaseDatabaseSchemaEditor) -> None:
+        if schema_editor.connection.vendor != "sqlite":
+            return
+        with schema_editor.connection.cursor() as cursor:
+            cursor.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s", [table])
+            kept[:] = [row[0] for row in cursor.fetchall()]
+            cursor.execute("PRAGMA legacy_alter_table = ON")
+
+    def after(apps: Any, schema_editor: BaseDatabaseSchemaEditor) -> None:
+        if schema_editor.connection.vendor != "sqlite":
+            return
+        with schema_editor.connection.cursor() as cursor:
+            cursor.execute("PRAGMA legacy_alter_table = OFF")
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s", [table])
+            present = {row[0] for row in cursor.fetchall()}
+        for sql in kept:
+            name = sql.split()[2]  # CREATE TRIGGER <name> …
+            if name not in present:
+                schema_editor.execute(sql, params=None)
+
+    return (migrations.RunPython(before, migrations.RunPython.noop, elidable=False),
+            migrations.RunPython(after, migrations.RunPython.noop, elidable=False))

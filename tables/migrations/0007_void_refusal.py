@@ -5,8 +5,9 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from casino.core.dbtriggers import changed, drop_guard_sql, guard_sql, run
+from casino.core.dbtriggers import sqlite_table_remake, changed, drop_guard_sql, guard_sql, run
 
+KEEP, RESTORE = sqlite_table_remake("tables_round")  # SQLite rebuilds the table for the new columns
 REFUSAL = ("void_refused_by_id", "void_refused_at", "void_refusal_reason")
 
 
@@ -27,6 +28,7 @@ class Migration(migrations.Migration):
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
     operations = [
+        KEEP,
         migrations.AddField(
             model_name="round",
             name="void_refused_by",
@@ -45,5 +47,6 @@ class Migration(migrations.Migration):
                 name="void_refusal_has_who_when_and_reason",
             ),
         ),
+        RESTORE,
         migrations.RunPython(forwards, backwards),
     ]

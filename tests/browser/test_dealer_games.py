@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role
-from tables.dashboard import layout_bets
+from floor.selectors import layout_bets
 from tables.demo import SPECS
 from tables.engines.registry import GAME_MODULES, get_engine
 from tables.models import Round, Settlement

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from accounting.models import Entry
-from accounting.services.reconcile import _compare_round
+from accounting.services.reconcile import ShiftRecords, _compare_round
 from casino.audit.models import AuditRecord
 from tables.models import Bet, BetWithdrawal, Round, Settlement
 from tests.factories import TableFactory, UserFactory, assign
@@ -135,7 +135,8 @@ def test_a_bet_taken_back_before_close_drops_out_of_the_round_and_is_audited(flo
     assert sorted(line.bet.client_id for line in settlement.lines.all()) == ["b1", "b3"]
     assert (settlement.handle, settlement.house_net) == (3000, -2375 + 500)
     assert sum(Entry.objects.filter(transaction__source_id=str(rnd["id"])).values_list("amount", flat=True)) == 0
-    assert _compare_round(Round.objects.get(pk=rnd["id"])) == []
+    settled = Round.objects.get(pk=rnd["id"])
+    assert _compare_round(settled, ShiftRecords.load(settled.shift)) == []
 
 
 def test_a_bet_corrected_before_close_is_replaced_in_one_step(floor, dealer_api):
