@@ -40,7 +40,7 @@ def test_sqlite_keeps_one_plain_table_of_records(tmp_path):
     # given a fresh SQLite database, migrated as `make run` migrates it
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
     env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(ROOT)})
+                "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors")})  # never the repo's var/
 
     def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
