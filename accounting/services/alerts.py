@@ -83,20 +83,26 @@ def severity_for(amount: int, *, report: int, escalate: int) -> str | None:
     return None
 
 
-@transaction.atomic
-def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
-    """A pit manager (of the alert's table, or any for casino-wide alerts) acknowledges an alert once."""
+def _locked_for_pit_manager(alert_id: int, actor: Any, verb: str) -> Alert:
+    """The alert, locked, once ``actor`` may ``verb`` it: a pit manager of its table's pit (any pit manager for a
+    casino-wide alert)."""
     from tables.access import manages_table
 
     alert = Alert.objects.select_for_update(of=("self",)).select_related("table__pit").filter(pk=alert_id).first()
     if alert is None:
         raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
     if not has_role(actor, Role.PIT_MANAGER):
-        raise Forbidden("only a pit manager may acknowledge alerts", code="pit_manager_required")
+        raise Forbidden(f"only a pit manager may {verb} alerts", code="pit_manager_required")
     if alert.table is not None and not manages_table(actor, alert.table):
-        raise Forbidden(
-            f"only a pit manager of {alert.table.pit.name} may acknowledge this alert", code="pit_manager_required"
-        )
+        raise Forbidden(f"only a pit manager of {alert.table.pit.name} may {verb} this alert",
+                        code="pit_manager_required")
+    return alert
+
+
+@transaction.atomic
+def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
+    """A pit manager (of the alert's table, or any for casino-wide alerts) acknowledges an alert once."""
+    alert = _locked_for_pit_manager(alert_id, actor, "acknowledge")
     now = timezone.now()
     updated = Alert.objects.filter(pk=alert.pk, acknowledged_at__isnull=True).update(
         acknowledged_by=actor, acknowledged_at=now, ack_note=(note or "")[:300]
@@ -120,17 +126,7 @@ def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
 def alert_resolve(*, alert_id: int, actor: Any, note: str) -> Alert:
     """A pit manager (as for the acknowledgement) resolves an acknowledged alert once, saying what was done.
     The alert's facts never change; who resolved it, when and the note are written once."""
-    from tables.access import manages_table
-
-    alert = Alert.objects.select_for_update(of=("self",)).select_related("table__pit").filter(pk=alert_id).first()
-    if alert is None:
-        raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
-    if not has_role(actor, Role.PIT_MANAGER):
-        raise Forbidden("only a pit manager may resolve alerts", code="pit_manager_required")
-    if alert.table is not None and not manages_table(actor, alert.table):
-        raise Forbidden(
-            f"only a pit manager of {alert.table.pit.name} may resolve this alert", code="pit_manager_required"
-        )
+    alert = _locked_for_pit_manager(alert_id, actor, "resolve")
     note = (note or "").strip() if isinstance(note, str) else ""
     if not note:
         raise InvalidInput("say what was done about the alert", code="reason_required", field="note")
