@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -26,7 +27,7 @@ from accounting.models import (
     TableShiftClose,
 )
 from casino.core.roles import Role, has_role, roles_of
-from tables.models import LIVE_STATUSES, Bet, Round, Settlement, Shift, Table
+from tables.models import LIVE_STATUSES, Bet, Pit, Round, Settlement, Shift, Table
 
 
 @dataclass
@@ -136,7 +137,7 @@ def table_shift_figures(table: Table, shift: Shift, *, recompute: bool = False) 
 
 
 def table_shift_figures_many(
-    tables: list[Table], shift: Shift, *, recompute: bool = False
+    tables: list[Table], shift: Shift, *, recompute: bool = False, live_rounds: Iterable[Round] | None = None
 ) -> dict[int, TableShiftFigures]:
     """A table's figures for a shift, for many tables at once in a fixed number of queries whatever the
     number of tables (the pit dashboard's floor, the reconciliation).
@@ -152,7 +153,13 @@ def table_shift_figures_many(
     drops = {d.table_id: d for d in DropCount.objects.filter(table_id__in=ids, shift=shift)}
     found = _recomputed(ids, shift, counts, drops) if recompute else _running(ids, shift)
     live: dict[int, list[Round]] = {}
-    for rnd in Round.objects.filter(table_id__in=ids, shift=shift, status__in=LIVE_STATUSES).order_by("number"):
+    if live_rounds is None:
+        live_rounds = Round.objects.filter(table_id__in=ids, shift=shift, status__in=LIVE_STATUSES).order_by("number")
+    else:  # the caller has just read the tables' rounds in play, by number (the floor's tiles): this shift's
+        wanted = set(ids)
+        live_rounds = [r for r in live_rounds if r.shift_id == shift.pk and r.table_id in wanted
+                       and r.status in LIVE_STATUSES]
+    for rnd in live_rounds:
         live.setdefault(rnd.table_id, []).append(rnd)
     transit: dict[int, list[Slip]] = {}
     for slip in Slip.objects.filter(
@@ -313,5 +320,6 @@ def visible_alerts(user: Any) -> QuerySet[Alert]:
     if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
         return alerts
     if Role.PIT_MANAGER in roles_of(user):
-        return alerts.filter(Q(table__isnull=True) | Q(table__pit__managers=user)).distinct()
+        # their pits as a subquery: no join to the pits' managers, so no DISTINCT over every column
+        return alerts.filter(Q(table__isnull=True) | Q(table__pit__in=Pit.objects.filter(managers=user).values("pk")))
     return alerts.none()

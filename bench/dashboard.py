@@ -134,9 +134,9 @@ def grow(floor: dict[str, Any], *, first: int, last: int, rounds_per_shift: int,
         # the rounds: R per table and shift, spread over the shift (the current one: over its hours so far)
         cursor.execute(
             "INSERT INTO tables_round (id, number, game, config, status, opened_at, betting_closed_at, settled_at, "
-            "state, document, void_reason, dealer_id, shift_id, table_id) "
+            "state, document, void_reason, void_refusal_reason, dealer_id, shift_id, table_id) "
             "SELECT id, id, 'baccarat', '{}', 'settled', opened, opened, opened + interval '40 seconds', NULL, NULL, "
-            "'', dealer_id, shift_id, table_id FROM ("
+            "'', '', dealer_id, shift_id, table_id FROM ("
             "  SELECT %(base)s + ((b.k - %(first)s) * %(T)s + f.idx) * %(R)s + n AS id, s.id AS shift_id, "
             "         f.table_id, f.dealer_id, "
             "         s.starts_at + (LEAST(s.ends_at, %(now)s) - s.starts_at) * ((n - 0.9) / %(R)s) AS opened "

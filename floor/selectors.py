@@ -120,14 +120,22 @@ def recent_shifts(limit: int = 9) -> list[Shift]:
                 .order_by("-starts_at")[:limit])
 
 
-def chosen_shift(shift_id: Any) -> Shift | None:
-    """The shift asked for (``?shift=<id>``), else the one open now, else the latest that started."""
+def chosen_shift(shift_id: Any, recent: list[Shift] | None = None) -> Shift | None:
+    """The shift asked for (``?shift=<id>``), else the one open now, else the latest that started.
+
+    ``recent`` (:func:`recent_shifts`, newest first), when the caller has it, answers without another query
+    whenever the shift is among them: the shift open now is the newest open one that started and has not
+    ended (what :func:`tables.selectors.current_shift` asks the database first)."""
+    recent = recent_shifts() if recent is None else recent
     if shift_id not in (None, "") and str(shift_id).isdigit():
-        shift = Shift.objects.select_related("shift_type").filter(pk=int(str(shift_id))).first()
+        pk = int(str(shift_id))
+        shift = next((s for s in recent if s.pk == pk), None) or \
+            Shift.objects.select_related("shift_type").filter(pk=pk).first()
         if shift is not None:
             return shift
-    latest = recent_shifts(1)
-    return current_shift() or (latest[0] if latest else None)
+    now = timezone.now()
+    open_now = next((s for s in recent if s.status == ShiftStatus.OPEN and s.ends_at > now), None)
+    return open_now or current_shift() or (recent[0] if recent else None)
 
 
 @dataclass
@@ -173,17 +181,20 @@ class TableRow:
 def floor_rows(tables: Iterable[Table], shift: Shift | None) -> list[TableRow]:
     now = timezone.now()
     tables = list(tables)
+    ids = [t.pk for t in tables]
     if shift is not None and shift.status == ShiftStatus.CLOSED:  # who dealt it
-        on_duty = Assignment.objects.filter(table__in=tables, shift=shift)
+        on_duty = Assignment.objects.filter(table_id__in=ids, shift=shift)
     else:  # who deals now
         on_duty = Assignment.objects.filter(
-            table__in=tables, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
+            table_id__in=ids, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
             shift__status=ShiftStatus.OPEN,
         )
     # the latest assignment of each table wins (values_list keeps the last of each key)
     dealers = dict(on_duty.order_by("table_id", "starts_at").values_list("table_id", "dealer__username"))
-    live = {r.table_id: r for r in Round.objects.filter(table__in=tables, status__in=LIVE_STATUSES)}
-    found = table_shift_figures_many(tables, shift) if shift is not None else {}  # one query per kind, not per table
+    in_play = list(Round.objects.filter(table_id__in=ids, status__in=LIVE_STATUSES).order_by("number"))
+    live = {r.table_id: r for r in in_play}
+    # one query per kind, not per table; the rounds in play are the ones just read
+    found = table_shift_figures_many(tables, shift, live_rounds=in_play) if shift is not None else {}
     return [TableRow(t, dealers.get(t.pk, ""), live.get(t.pk), found.get(t.pk)) for t in tables]
 
 
@@ -206,6 +217,8 @@ def count_rows(rows: Iterable[TableRow], shift: Shift | None) -> list[CountRow]:
     if shift is None:
         return []
     counted = [r for r in rows if r.figures is not None and r.figures.count_win is not None]
+    if not counted:  # no table's counts are in yet (most of a shift)
+        return []
     ids = [r.table.pk for r in counted]
     closed = set(TableShiftClose.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", flat=True))
     status = dict(Reconciliation.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", "status"))
@@ -223,7 +236,7 @@ def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, 
         return []
     tz = timezone.get_default_timezone()  # the hours the running rows keep (accounting.figures.hour_of)
     by_hour: dict[dt.datetime, figures.RoundFigures] = {}
-    for row in TableHourFigures.objects.filter(shift=shift, table__in=list(tables)).values(
+    for row in TableHourFigures.objects.filter(shift=shift, table_id__in=[t.pk for t in tables]).values(
             "hour", *figures.HOUR_SUMS):
         found = figures.RoundFigures(rounds=row["rounds"], handle=row["handle"], rounds_win=row["rounds_win"])
         hour = timezone.localtime(row["hour"], tz)
@@ -271,10 +284,12 @@ def big_bets(tables: Iterable[Table], shift: Shift | None, *, limit: int = 12) -
     each table's running ``big_bets`` (:func:`big_bets_count`)."""
     if shift is None:
         return []
-    listed = BigBet.objects.filter(shift=shift, table__in=list(tables), bet__withdrawal__isnull=True)
-    ids = list(listed.order_by("-placed_at", "-bet_id").values_list("bet_id", flat=True)[:limit])
-    bets = {b.pk: b for b in Bet.objects.filter(pk__in=ids).select_related("round__table", "placed_by")}
-    return [bets[pk] for pk in ids]
+    listed = BigBet.objects.filter(shift=shift, table_id__in=[t.pk for t in tables], bet__withdrawal__isnull=True)
+    # what the list shows: the table and round, the seat, the bet, when and how much (not the rounds' documents)
+    shown = ("bet__id", "bet__seat", "bet__type", "bet__amount", "bet__placed_at", "bet__round__id",
+             "bet__round__number", "bet__round__table__id", "bet__round__table__code")
+    return [big.bet for big in listed.select_related("bet__round__table").only(*shown)
+            .order_by("-placed_at", "-bet_id")[:limit]]
 
 
 def big_bets_count(rows: Iterable[TableRow]) -> int:
@@ -283,9 +298,9 @@ def big_bets_count(rows: Iterable[TableRow]) -> int:
 
 
 def open_alerts(user: Any, tables: Iterable[Table], *, limit: int = 12) -> list[Any]:
-    tables = list(tables)
+    ids = [t.pk for t in tables]
     alerts = visible_alerts(user).filter(acknowledged_at__isnull=True)
-    alerts = alerts.filter(Q(table__isnull=True) | Q(table__in=tables))
+    alerts = alerts.filter(Q(table__isnull=True) | Q(table_id__in=ids)).select_related(None).select_related("table")
     return list(alerts.order_by("-created_at", "-id")[:limit])
 
 

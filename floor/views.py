@@ -139,12 +139,13 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
-    shift = dashboard.chosen_shift(shift_id)
+    shifts = dashboard.recent_shifts()
+    shift = dashboard.chosen_shift(shift_id, shifts)
     tables = list(pit_tables(user))
     rows = dashboard.floor_rows(tables, shift)
     return {
         "shift": shift,
-        "shifts": dashboard.recent_shifts(),
+        "shifts": shifts,
         "chosen": shift_id if shift is not None and str(shift_id) == str(shift.pk) else "",
         "rows": rows,
         "counts": dashboard.count_rows(rows, shift),

@@ -437,7 +437,7 @@ def figures_of_rating(r: SlipRating) -> rating.Figures:
 
 def live_slips(tables: Iterable[Table]) -> QuerySet[RatingSlip]:
     return (
-        RatingSlip.objects.filter(table__in=list(tables), status__in=LIVE_SLIP_STATUSES)
+        RatingSlip.objects.filter(table_id__in=[t.pk for t in tables], status__in=LIVE_SLIP_STATUSES)
         .select_related("player", "table")
         .order_by("table__code", "seat")
     )
@@ -452,7 +452,7 @@ def pit_panels(tables: Iterable[Table], shift: Any, *, top: int = 10) -> dict[st
     if shift is not None:
         totals: dict[Any, dict[str, Any]] = {}
         closed = SlipRating.objects.filter(
-            slip__table__in=tables, slip__shift__gaming_date=shift.gaming_date
+            slip__table_id__in=[t.pk for t in tables], slip__shift__gaming_date=shift.gaming_date
         ).select_related("slip__player")
         for r in closed:
             _add_theo(totals, r.slip, r.theoretical_win, r.active_seconds)

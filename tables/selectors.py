@@ -10,7 +10,7 @@ from django.utils import timezone
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Conflict, InvalidInput
 from tables.engines.registry import get_engine
-from tables.models import Round, Shift, ShiftStatus, Table
+from tables.models import Pit, Round, Shift, ShiftStatus, Table
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -66,7 +66,7 @@ def pit_tables(user: Any) -> QuerySet[Table]:
     if has_role(user):  # admin
         return tables
     if Role.PIT_MANAGER in roles_of(user):
-        return tables.filter(pit__managers=user).distinct()
+        return tables.filter(pit__in=Pit.objects.filter(managers=user).values("pk"))  # a subquery: no DISTINCT
     return tables.none()
 
 
