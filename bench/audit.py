@@ -59,7 +59,8 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
     for chain in CHAINS:  # continue what is there (creating the bench's user was audited)
         heads[chain] = AuditRecord.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first() \
             or heads[chain]
-    base = dt.datetime(2026, 1, 1, 6, 0, tzinfo=dt.UTC)
+    # the last hours (a millisecond apart): months that have partitions (last month to three ahead)
+    base = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(hours=2 + count // 3_000_000)
     shapes = [
         ("bet.place", "bet", None, lambda i: {"round": i // 12, "id": "b1", "seat": 3, "type": "banker",
                                               "amount": 2500}),
@@ -76,33 +77,35 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
     columns = (*HASHED[:-1], "hash", "request_id")
     encode = json_text
     start = time.perf_counter()
+    statement = f"COPY audit_auditrecord ({', '.join(columns)}) FROM STDIN"
+    # one COPY (one transaction: Django's autocommit) per block of records, as tables write them: the chain-head
+    # trigger moves each chain's head row once per record, and a single transaction moving one row tens of
+    # thousands of times leaves a chain of row versions that nothing can prune before it commits
     with connection.cursor() as cursor:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
-        with raw.copy(f"COPY audit_auditrecord ({', '.join(columns)}) FROM STDIN") as copy:
-            lines: list[str] = []
-            for i in range(count):
-                chain = CHAINS[0] if rng.random() < 0.05 else CHAINS[1 + rng.randrange(len(CHAINS) - 1)]
-                seq, prev = heads[chain]
-                seq += 1
-                action, otype, before_of, after_of = shapes[i % len(shapes)]
-                before = before_of(i) if before_of else None
-                after = after_of(i)
-                created = (base + dt.timedelta(microseconds=i * 1_013)).isoformat()
-                table = "" if chain == "casino" else chain[6:]
-                device = f"tablet-{table or 'cage'}"
-                request_id = f"{i:032x}"
-                digest = record_hash(chain, seq, created, actor_id, "dealer", "dealer", "10.0.3.17", device, "api",
-                                     action, otype, str(i), table, before, after, prev, request_id)
-                heads[chain] = (seq, digest)
-                lines.append("\t".join((
-                    chain, str(seq), created, str(actor_id), "dealer", "dealer", "10.0.3.17", device, "api",
-                    action, otype, str(i), table, "\\N" if before is None else _copy_text(encode(before)),
-                    _copy_text(encode(after)), prev, digest, request_id)) + "\n")
-                if len(lines) >= 20_000:
+        lines: list[str] = []
+        for i in range(count):
+            chain = CHAINS[0] if rng.random() < 0.05 else CHAINS[1 + rng.randrange(len(CHAINS) - 1)]
+            seq, prev = heads[chain]
+            seq += 1
+            action, otype, before_of, after_of = shapes[i % len(shapes)]
+            before = before_of(i) if before_of else None
+            after = after_of(i)
+            created = (base + dt.timedelta(microseconds=i * 1_013)).isoformat()
+            table = "" if chain == "casino" else chain[6:]
+            device = f"tablet-{table or 'cage'}"
+            request_id = f"{i:032x}"
+            digest = record_hash(chain, seq, created, actor_id, "dealer", "dealer", "10.0.3.17", device, "api",
+                                 action, otype, str(i), table, before, after, prev, request_id)
+            heads[chain] = (seq, digest)
+            lines.append("\t".join((
+                chain, str(seq), created, str(actor_id), "dealer", "dealer", "10.0.3.17", device, "api",
+                action, otype, str(i), table, "\\N" if before is None else _copy_text(encode(before)),
+                _copy_text(encode(after)), prev, digest, request_id)) + "\n")
+            if len(lines) >= 5_000 or i == count - 1:
+                with raw.copy(statement) as copy:
                     copy.write("".join(lines))
-                    lines.clear()
-            if lines:
-                copy.write("".join(lines))
+                lines.clear()
         cursor.execute("ANALYZE audit_auditrecord")
     return count / (time.perf_counter() - start)
 

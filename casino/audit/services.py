@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.audit import record
-from casino.audit.models import AuditRecord
+from casino.audit.models import AuditRecord, ChainHead
 from casino.audit.record import GENESIS
 from casino.context import current, note, request_id
 from casino.core import sql
@@ -85,7 +85,9 @@ def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, befo
 # EXECUTE are one query string sent at once (Django's client-side binding runs both in one
 # round trip; each statement still takes its own snapshot, so the head is read *after* the lock is held, as
 # before): the INSERT reads the chain's last seq and hash itself and hashes the record with PostgreSQL's
-# sha256 over the canonical text that Python prepared around those two values (record.canonical_parts).
+# sha256 over the canonical text that Python prepared around those two values (record.canonical_parts). The
+# head is the chain's row in ``audit_chainhead`` (one key lookup, whatever the number of monthly partitions),
+# which the table's BEFORE INSERT trigger moves to each record it accepts (migration 0005).
 # Python then recomputes the same hash from the returned seq and prev_hash and refuses the transaction if
 # the two differ, so a record is never written with a hash the canonical form (and the verifier) would not
 # give it. Invariants unchanged: (chain, seq) unique, seq in commit order under the lock, append-only
@@ -99,7 +101,7 @@ _STATEMENT = "croupier_audit_append"
 
 
 @functools.cache
-def _prepare_sql(table: str) -> str:
+def _prepare_sql(table: str, heads: str) -> str:
     """The append, prepared once per connection: parsed and planned once, not for every record."""
     n = len(_APPEND_COLUMNS)
     values = ", ".join(f"${i}" for i in range(1, n + 1))
@@ -110,8 +112,7 @@ def _prepare_sql(table: str) -> str:
         f"SELECT {values}, ${n + 1}, ${n + 2}, ${n + 3}, h.seq + 1, h.hash, "
         f"encode(sha256(convert_to({head} || h.hash || {middle} || (h.seq + 1)::text || {tail}, 'UTF8')), 'hex') "
         f"FROM (SELECT coalesce(l.seq, 0) AS seq, coalesce(l.hash, {genesis}) AS hash FROM (SELECT 1) o "
-        f"LEFT JOIN LATERAL (SELECT seq, hash FROM {table} WHERE chain = {chain} ORDER BY seq DESC LIMIT 1) l "
-        f"ON true) h RETURNING id, seq, prev_hash, hash")
+        f"LEFT JOIN {heads} l ON l.chain = {chain}) h RETURNING id, seq, prev_hash, hash")
 
 
 _APPEND_SQL = (f"SELECT pg_advisory_xact_lock(%s, %s); "
@@ -135,7 +136,7 @@ def _append(rec: AuditRecord) -> AuditRecord:
     with connection.cursor() as cursor:
         raw = connection.connection
         if raw not in _prepared:
-            cursor.execute(_prepare_sql(sql.table(AuditRecord)))
+            cursor.execute(_prepare_sql(sql.table(AuditRecord), sql.table(ChainHead)))
             _prepared.add(raw)
         cursor.execute(_APPEND_SQL, params)
         cursor.nextset()  # past the lock's empty row
