@@ -79,6 +79,22 @@ CHAIN_HEAD = [
 ]
 
 
+# Each chain's records numbered 1, 2, 3… with each prev_hash the hash before it (the genesis first): what the head
+# trigger checks of a record as it is inserted, checked of the copied rows all at once.
+CHAINS_UNBROKEN = """DO $$
+DECLARE broken record;
+BEGIN
+  SELECT chain, seq INTO broken FROM (
+    SELECT chain, seq, prev_hash, row_number() OVER w AS n, lag(hash, 1, repeat('0', 64)) OVER w AS before
+      FROM audit_auditrecord WINDOW w AS (PARTITION BY chain ORDER BY seq)) x
+   WHERE seq <> n OR prev_hash <> before LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'audit record %#% does not follow its chain''s head: refused', broken.chain, broken.seq
+      USING ERRCODE = 'unique_violation';
+  END IF;
+END $$;"""
+
+
 def _partition(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         # SQLite: migration 0004's new column made SQLite rebuild the table, which dropped its append-only
@@ -106,15 +122,21 @@ def _partition(apps, schema_editor):
         "PARTITION BY RANGE (created_at)",
         # the same functions as before (CREATE OR REPLACE), now on the partitioned parent
         *append_only_sql("audit_auditrecord", "postgresql", what="audit records"),
-        *CHAIN_HEAD,
         *partitions.add_month_function_sql(RECORDS),
     ])
     with schema_editor.connection.cursor() as cursor:
         for month in partitions.months(first, last):
             cursor.execute("SELECT audit_auditrecord_add_month(%s, %s)", [month, tz])
     run(schema_editor, [
-        # rows in chain order, so the head trigger sees each chain from seq 1 (a broken chain stops here: fix first)
+        # rows in chain order (each chain's records side by side for the verification's walk), before the head
+        # trigger exists: one statement moving a chain's head row once per record would leave a chain of row
+        # versions nothing can prune before it commits, and walk it on every move (quadratic in a chain's length)
         "INSERT INTO audit_auditrecord SELECT * FROM audit_auditrecord_unpartitioned ORDER BY chain, seq",
+        # what the trigger would have checked of each record, in one pass: a broken chain stops here (fix first)
+        CHAINS_UNBROKEN,
+        "INSERT INTO audit_chainhead (chain, seq, hash) "
+        "SELECT DISTINCT ON (chain) chain, seq, hash FROM audit_auditrecord ORDER BY chain, seq DESC",
+        *CHAIN_HEAD,
         "SELECT setval(pg_get_serial_sequence('audit_auditrecord', 'id'), "
         "GREATEST((SELECT max(id) FROM audit_auditrecord_unpartitioned), 1))",
         "DROP TABLE audit_auditrecord_unpartitioned",
