@@ -5,6 +5,7 @@ month with the chains still verifiable across the boundary (docs/scaling.md, "Pa
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -204,6 +205,21 @@ def test_a_record_repeating_or_skipping_a_seq_in_another_month_is_refused(transa
     with pytest.raises(psycopg.Error, match="refused on audit_chainhead"):
         as_owner("TRUNCATE audit_chainhead")
     assert audit_verify().ok
+
+
+def test_the_migrations_chain_check_passes_whole_chains_and_refuses_a_broken_one(transactional_db):
+    """Migration 0005 copies the records before the head trigger exists, then checks every chain at once: the
+    check must take what the trigger takes and refuse what it refuses."""
+    migration = importlib.import_module("casino.audit.migrations.0005_partitioned_records")
+    # given two chains of whole records
+    log(3)
+    log(3, chain="table:T9")
+    # then the check passes them
+    as_owner(migration.CHAINS_UNBROKEN)
+    # and when the owner removes a record from the middle of one, the check names the record after the gap
+    as_owner("DELETE FROM audit_auditrecord WHERE chain = 'table:T9' AND seq = 2", triggers_off=["audit_auditrecord"])
+    with pytest.raises(psycopg.errors.UniqueViolation, match=r"table:T9#3 does not follow its chain's head"):
+        as_owner(migration.CHAINS_UNBROKEN)
 
 
 def test_update_delete_and_truncate_of_a_partition_are_refused_to_the_service_and_the_owner(transactional_db):
