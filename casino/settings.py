@@ -269,6 +269,9 @@ AUDIT_CHECKPOINT_KEY = env_str("AUDIT_CHECKPOINT_KEY", "")
 AUDIT_ANCHOR_DIR = env_str("AUDIT_ANCHOR_DIR", str(BASE_DIR / "var" / "audit-anchors"))
 # Records held to the audit trail by every verification (settled rounds, their bets and settlements).
 AUDIT_RECORD_CHECKS = ["tables.integrity.rounds_against_trail"]
+# How far back an incremental (hourly) verification compares rounds with the trail, besides every shift not yet
+# closed; a full verification compares every round (docs/audit.md).
+AUDIT_RECORD_CHECK_WINDOW = env_int("AUDIT_RECORD_CHECK_WINDOW", 2 * 86400, minimum=3600)
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

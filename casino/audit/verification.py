@@ -250,10 +250,13 @@ def _anchored(against: list[Mapping[str, Any]] | None) -> list[Mapping[str, Any]
 
 # -- checks of records against the trail (rounds, bets, settlements: AUDIT_RECORD_CHECKS) -----------
 
-def _record_checks() -> list[Break]:
+def _record_checks(*, full: bool) -> list[Break]:
+    """The checks of records against the trail: of everything in a full verification, else of the recent
+    play (``AUDIT_RECORD_CHECK_WINDOW`` seconds back, and whatever is not closed)."""
+    since = None if full else timezone.now() - dt.timedelta(seconds=settings.AUDIT_RECORD_CHECK_WINDOW)
     breaks: list[Break] = []
     for path in getattr(settings, "AUDIT_RECORD_CHECKS", []):
-        breaks += import_string(path)()
+        breaks += import_string(path)(since=since)
     return breaks
 
 
@@ -422,7 +425,7 @@ def _walk_all(against: list[Mapping[str, Any]] | None, *, full: bool) -> tuple[W
         if connection.vendor != "postgresql":
             rows, json_text = _ordered_rows()
             result = walk(rows, anchors=anchors, json_text=json_text)
-            return result, problems + _record_checks(), warnings, checkpoints, 0
+            return result, problems + _record_checks(full=full), warnings, checkpoints, 0
         heads = _chain_heads()
         # chains begin after the archived months (archive.py): a walk, full or not, starts there at the earliest
         live, archive_breaks = boundary.live_starts()
@@ -449,7 +452,7 @@ def _walk_all(against: list[Mapping[str, Any]] | None, *, full: bool) -> tuple[W
                 connection.ensure_connection()
                 result = walk(_chain_rows(connection.connection.cursor(), shares[0]), anchors=anchors,
                               starts=starts, json_text=True)
-        problems += _record_checks()
+        problems += _record_checks(full=full)
     return result, problems, warnings, checkpoints, skipped
 
 

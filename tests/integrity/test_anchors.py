@@ -3,6 +3,7 @@ verify_audit answers OK"; "verify_audit does not look at rounds, bets or settlem
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from casino.audit.models import AuditCheckpoint, AuditRecord
 from casino.audit.verification import audit_checkpoint_create, audit_verify
@@ -109,3 +111,29 @@ def test_a_forged_settlement_and_bet_are_held_to_the_trail(transactional_db):
     messages = sorted(b["message"] for b in result.breaks)
     assert messages == [f"round #1 at BAC1 (round {rnd.pk}) has a bet other than its audit record says",
                         f"round #1 at BAC1 (round {rnd.pk}) was settled otherwise than its audit record says"]
+
+
+def test_the_hourly_verification_compares_recent_rounds_and_the_full_one_every_round(transactional_db):
+    # given two settled rounds, then the first one's shift put two weeks back and closed (as history is)
+    floor = build_floor()
+    old = Round.objects.get(pk=play_round(floor.table, floor.dealer, [(1, "player", 1000)], BANKER_WINS).round_id)
+    recent = Round.objects.get(pk=play_round(floor.table, floor.dealer, [(1, "player", 1000)], BANKER_WINS).round_id)
+    back = timezone.now() - dt.timedelta(days=14)
+    as_owner(("INSERT INTO tables_shift (shift_type_id, gaming_date, starts_at, ends_at, status, opened_by_id, "
+              "closed_at, closed_by_id) SELECT shift_type_id, %s, %s, %s, 'closed', opened_by_id, %s, opened_by_id "
+              "FROM tables_shift WHERE id = %s", [back.date(), back, back + dt.timedelta(hours=8),
+                                                  back + dt.timedelta(hours=8), floor.shift.pk]),
+             ("UPDATE tables_round SET shift_id = (SELECT max(id) FROM tables_shift) WHERE id = %s", [old.pk]),
+             triggers_off=["tables_round"])
+    # when both rounds' results are forged
+    for rnd in (old, recent):
+        as_owner(("UPDATE tables_round SET state = jsonb_set(state, '{house,net}', '0') WHERE id = %s", [rnd.pk]),
+                 triggers_off=["tables_round"])
+    forged = {rnd.pk: f"round #{rnd.number} at BAC1 (round {rnd.pk}) states another result than its settlement"
+              for rnd in (old, recent)}
+    # then the hourly verification names the recent round only (its cost follows recent play, not history)
+    hourly = audit_verify()
+    assert sorted(b["message"] for b in hourly.breaks) == [forged[recent.pk]]
+    # and the full verification names both
+    full = audit_verify(full=True)
+    assert sorted(b["message"] for b in full.breaks) == sorted(forged.values())
