@@ -403,9 +403,10 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     return rnd
 
 
-@transaction.atomic
-def round_void_approve(*, round_id: int, actor: Any) -> Round:
-    """A pit manager, never the one who asked, approves a void; the bets are returned unsettled."""
+def _void_to_decide(round_id: int, actor: Any, *, refused: str, decides: str) -> Round:
+    """The round locked, once its void may be decided by ``actor``: a pit manager of its table, not the one who
+    asked, while the round is live, a void asked for and not yet refused (``refused``, ``decides``: the words
+    of those two refusals)."""
     rnd = lock_round(round_id)
     ensure_manages(actor, rnd.table)
     if rnd.status not in LIVE_STATUSES:
@@ -413,9 +414,16 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
     if rnd.void_requested_by_id is None:
         raise Conflict("no void was requested for this round", code="no_void_request")
     if rnd.void_refused_at is not None:
-        raise Conflict(f"the void of round #{rnd.number} was refused", code="void_refused")
+        raise Conflict(f"the void of round #{rnd.number} {refused}", code="void_refused")
     if rnd.void_requested_by_id == actor.pk:
-        raise Forbidden("a void must be approved by someone other than who requested it", code="same_person")
+        raise Forbidden(f"a void must be {decides} by someone other than who requested it", code="same_person")
+    return rnd
+
+
+@transaction.atomic
+def round_void_approve(*, round_id: int, actor: Any) -> Round:
+    """A pit manager, never the one who asked, approves a void; the bets are returned unsettled."""
+    rnd = _void_to_decide(round_id, actor, refused="was refused", decides="approved")
     before = rnd.status
     updated = Round.objects.filter(pk=rnd.pk, status__in=LIVE_STATUSES).update(
         status=RoundStatus.VOIDED, voided_by=actor, voided_at=timezone.now())
@@ -432,16 +440,7 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
 def round_void_refuse(*, round_id: int, actor: Any, reason: str) -> Round:
     """A pit manager, never the one who asked, refuses a requested void with a reason; the round goes on. The
     request stays on record beside the refusal, both written once."""
-    rnd = lock_round(round_id)
-    ensure_manages(actor, rnd.table)
-    if rnd.status not in LIVE_STATUSES:
-        raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
-    if rnd.void_requested_by_id is None:
-        raise Conflict("no void was requested for this round", code="no_void_request")
-    if rnd.void_refused_at is not None:
-        raise Conflict(f"the void of round #{rnd.number} was already refused", code="void_refused")
-    if rnd.void_requested_by_id == actor.pk:
-        raise Forbidden("a void must be decided by someone other than who requested it", code="same_person")
+    rnd = _void_to_decide(round_id, actor, refused="was already refused", decides="decided")
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
         raise InvalidInput("a refusal needs a written reason", code="reason_required", field="reason")
