@@ -113,6 +113,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     })
 else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's PostgreSQL backend, whose writes made for a transaction's record (the audit trail) ride on its
+    # commit instead of costing a round trip each (casino/dbbackend)
+    DATABASES["default"]["ENGINE"] = "casino.dbbackend"
 # Optional read replicas for the dashboards, reports and exports (casino/dbrouter.py, docs/scaling.md):
 # DATABASE_REPLICA_URLS, comma-separated (DATABASE_REPLICA_URL, one, as before). Aliases replica, replica_2, …
 DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", [])

@@ -19,7 +19,7 @@ DATABASES["default"]["TEST"] = {
     "OWNER": os.environ.get("TEST_DATABASE_OWNER", f"{_TEST_DATABASE}_owner"),
     "SERVICE": os.environ.get("TEST_DATABASE_SERVICE", f"{_TEST_DATABASE}_app"),
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == "casino.dbbackend":
     DATABASES["default"]["ENGINE"] = "tests.dbbackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Jobs run in process in most tests; tests of the broker itself use Redis for real.

@@ -36,6 +36,7 @@ from casino.audit.chain import Anchor, Break, WalkResult, walk
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
 from casino.audit.record import FIELDS, GENESIS
 from casino.audit.signing import DIGEST_FORMAT, checkpoint_key, key_id, sign, signature_valid
+from casino.core import sql as core_sql
 from casino.errors import InvalidInput
 from casino.outbox import enqueue
 
@@ -105,8 +106,7 @@ def _ordered_rows(*, chain: str | None = None, after_seq: int = 0) -> tuple[Iter
         qs = AuditRecord.objects.all() if chain is None else AuditRecord.objects.filter(chain=chain, seq__gt=after_seq)
         return qs.order_by("chain", "seq").values_list(*FIELDS).iterator(chunk_size=CHUNK), False
     chains = audit_chains() if chain is None else [chain]
-    connection.ensure_connection()
-    return _chain_rows(connection.connection.cursor(), [(c, after_seq + 1) for c in chains]), True
+    return _chain_rows(core_sql.raw_cursor(), [(c, after_seq + 1) for c in chains]), True
 
 
 @contextlib.contextmanager
@@ -371,8 +371,7 @@ def _walk_parallel(shares: list[list[tuple[str, int]]], starts: dict[str, tuple[
             os.close(write_fd)
             children.append((pid, read_fd))
         mine = {c for c, _ in shares[0]} | (set(anchors) - {c for share in shares for c, _ in share})
-        connection.ensure_connection()
-        result = walk(_chain_rows(connection.connection.cursor(), shares[0]),
+        result = walk(_chain_rows(core_sql.raw_cursor(), shares[0]),
                       anchors={c: v for c, v in anchors.items() if c in mine},
                       starts={c: v for c, v in starts.items() if c in mine}, json_text=True)
         for pid, read_fd in children:
@@ -449,8 +448,7 @@ def _walk_all(against: list[Mapping[str, Any]] | None, *, full: bool) -> tuple[W
             if len(shares) > 1:
                 result = _walk_parallel(shares, starts, anchors)
             else:
-                connection.ensure_connection()
-                result = walk(_chain_rows(connection.connection.cursor(), shares[0]), anchors=anchors,
+                result = walk(_chain_rows(core_sql.raw_cursor(), shares[0]), anchors=anchors,
                               starts=starts, json_text=True)
         problems += _record_checks(full=full)
     return result, problems, warnings, checkpoints, skipped

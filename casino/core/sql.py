@@ -109,3 +109,13 @@ def insert(obj: M) -> M:
     obj._state.adding = False
     obj._state.db = connection.alias
     return obj
+
+
+def raw_cursor() -> Any:
+    """A cursor of the psycopg connection under Django's, for what Django's cursor cannot do (COPY), after the
+    transaction's deferred writes are sent (casino/dbbackend): what it reads includes them."""
+    connection.ensure_connection()
+    flush = getattr(connection, "flush_deferred", None)
+    if flush is not None:
+        flush()
+    return connection.connection.cursor()

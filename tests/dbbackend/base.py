@@ -5,9 +5,10 @@ from typing import Any
 import psycopg
 from django.conf import settings
 from django.core.management import call_command
-from django.db.backends.postgresql import base, creation, operations
+from django.db.backends.postgresql import creation, operations
 
 from casino.core import dbroles
+from casino.dbbackend import base as croupier
 
 
 def privileged_conninfo(settings_dict: dict[str, Any], dbname: str) -> dict[str, Any]:
@@ -72,6 +73,6 @@ class DatabaseOperations(operations.DatabaseOperations):
             conn.commit()
 
 
-class DatabaseWrapper(base.DatabaseWrapper):
+class DatabaseWrapper(croupier.DatabaseWrapper):
     creation_class = DatabaseCreation
     ops_class = DatabaseOperations
