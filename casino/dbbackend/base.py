@@ -15,7 +15,7 @@ or splits the transaction, so they cost none:
   the writes are sent first, on their own, so the transaction reads its own writes as before.
 
 Code that reads those tables through the raw psycopg connection (a COPY) calls
-:meth:`DatabaseWrapper.flush_deferred` first (``casino.core.sql.flush_deferred``).
+:meth:`DatabaseWrapper.flush_deferred` first (``casino.core.sql.raw_cursor`` does).
 
 A writer is any object with the :class:`DeferredWriter` methods, registered once per connection with
 :meth:`DatabaseWrapper.deferred_writer`; this module knows nothing of what they write.
