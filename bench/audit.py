@@ -1,9 +1,9 @@
 """Audit trail speed: verification over a million records, and what auditing costs a settled round.
 
 Run from the repository root: ``python bench/audit.py [records] [rounds]`` (defaults 1,000,000
-and 400). It creates a database of its own (``croupier_bench_audit_<random>``, dropped at the end
-unless ``--keep``) on the PostgreSQL of the tests (``BENCH_DATABASE_URL`` to use another), migrates
-it, and:
+and 1,200: with fewer, the shares move by three points between runs). It creates a database of its
+own (``croupier_bench_audit_<random>``, dropped at the end unless ``--keep``) on the PostgreSQL of the
+tests (``BENCH_DATABASE_URL`` to use another), migrates it, and:
 
 1. writes ``records`` valid audit records over 24 chains with COPY (hashes computed here, chains
    interleaved as tables write them), then times ``audit_verify(full=True)`` over all of them — the
@@ -12,19 +12,27 @@ it, and:
    the same reader (COPY, one connection) without hashing (what the database and the driver cost
    alone); then signs every chain's head, appends 1 % more records and times the default
    (incremental) verification, which reads only what follows the checkpoints;
-2. plays ``rounds`` baccarat rounds (open, three bets, close, six cards, settle with its ledger
-   posting: 12 audited changes) through the services, alternately in blocks with ``audit_log``
-   as it is and replaced by a no-op, and reports rounds per second both ways and the audit's share
-   of an audited round's time (wall clock: the records are written with each transaction's commit,
-   casino/dbbackend, so the time inside ``audit_log`` is only preparing them).
+2. plays baccarat rounds (open, three bets, close, six cards, settle with its ledger posting: 12
+   audited changes) through the services, ``rounds`` of them, half with ``audit_log`` as it is and
+   half with it replaced by a no-op, alternately in blocks, and reports rounds per second both ways
+   and the audit's share of an audited round's time (wall clock: the records are written with each
+   transaction's commit, casino/dbbackend, so the time inside ``audit_log`` is only preparing them);
+   in the same alternation, as many again as each half, rounds whose records are written as bare
+   rows (the same values on the same commits, into a table with no index, trigger, chain or lock):
+   the floor that no design writing one row per audited change can go below; then a third as many
+   rounds again, half with the audit and half without, through the REST API as the dealer's tablet
+   plays them (in this process, without network or web server), for the audit's share of what the
+   dealer's requests cost.
 
 The last line printed is one JSON object (``verify_per_s``, ``scan_per_s``, ``verify_over_scan``,
-``audit_share_of_round`` and the rest). ``--keep`` leaves the database for inspection.
+``audit_share_of_round``, ``bare_row_share_of_round_pct``, ``api_audit_share_of_round_pct`` and the
+rest). ``--keep`` leaves the database for inspection.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import os
 import random
@@ -163,17 +171,87 @@ def play_round(floor) -> None:
     rounds.round_settle(round_id=rnd.pk, actor=floor.dealer)
 
 
-def round_rates(rounds_total: int, block: int = 10) -> tuple[float, float, float]:
-    """Rounds per second with and without auditing, alternating small blocks so that load from
-    elsewhere on the machine hits both alike; and the milliseconds spent inside ``audit_log`` per
-    audited round (timed directly, so it does not depend on that drift at all)."""
-    import tables.services.rounds as round_services
-    from tests.factories import build_floor
+def api_client(floor):
+    """A Django test client signed in as the floor's dealer with an API token, as the dealer's tablet is."""
+    from django.test import Client
 
-    floor = build_floor()
-    play_round(floor)  # warm up: engine import, first ledger accounts
-    spent = {"with": 0.0, "without": 0.0}
-    played = {"with": 0, "without": 0}
+    from casino.auth import token_issue
+
+    token = token_issue(user=floor.dealer).key
+    return Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_X_DEVICE_ID="bench-tablet")
+
+
+def play_round_api(client, floor) -> None:
+    """The same round as :func:`play_round`, as the dealer's tablet plays it: through the REST API (in this
+    process: no network, no web server), each write with its own idempotency key."""
+    import uuid
+
+    def post(path: str, body: dict | None = None, expect: int = 201) -> dict:
+        answer = client.post(path, data=json.dumps(body or {}), content_type="application/json",
+                             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex)
+        if answer.status_code != expect:
+            raise SystemExit(f"{path} answered {answer.status_code}: {answer.content[:300]!r}")
+        return answer.json()
+
+    url = f"/api/rounds/{post('/api/rounds/', {'table': floor.table.pk})['id']}"
+    for seat, (kind, amount) in enumerate((("banker", 2500), ("player", 1000), ("tie", 500)), start=1):
+        post(f"{url}/bets/", {"seat": seat, "type": kind, "amount": amount})
+    post(f"{url}/close-betting/", expect=200)
+    for card in CARDS:
+        post(f"{url}/events/", {"card": card})
+    post(f"{url}/settle/", expect=200)
+
+
+# The floor under any design that writes one row per audited change: the same records, prepared by the same
+# ``audit_log`` and riding on the same commits, written as bare rows of the same values to a table with no index,
+# no trigger, no chain and no lock. What the audit costs above this is what the chain, its lock, the indexes and
+# the foreign key cost; what the floor itself costs no per-change design can take away.
+BARE_TABLE = "bench_bare_record"
+BARE_COLUMNS = 15  # the record's values, as the append binds them (casino/audit/services.py, _Appends.add)
+
+
+def _bare_rows() -> list:
+    """Patches that send each pending record as one bare ``INSERT`` instead of the chain's lock and append."""
+    from django.db import connection
+
+    from casino.audit import services as audit_services
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (LIKE audit_auditrecord INCLUDING DEFAULTS "
+                       "INCLUDING IDENTITY)")  # the same columns; none of the record table's indexes or triggers
+    columns = ("chain, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action, "
+               "object_type, object_id, table_code, before, after, request_id")
+    insert = (f"INSERT INTO {BARE_TABLE} ({columns}, seq, prev_hash, hash) "
+              f"VALUES ({', '.join(['%s'] * BARE_COLUMNS)}, 0, '', '')")
+
+    def take(self):
+        self.sent, self.pending = self.pending, []
+        return [insert] * len(self.sent), [value for _, args, _ in self.sent for value in args[:BARE_COLUMNS]]
+
+    def taken(self, cursor, *, committed):
+        sent, self.sent = self.sent, []
+        for _ in sent:
+            cursor.nextset()
+
+    return [mock.patch.object(audit_services._Appends, "take", take),
+            mock.patch.object(audit_services._Appends, "taken", taken)]
+
+
+def round_rates(floor, rounds_total: int, block: int = 10, *, api: bool = False) -> dict[str, float]:
+    """Rounds per second three ways, alternating small blocks so that load from elsewhere on the machine hits
+    them alike: with the audit, without it (``audit_log`` a no-op), and with its records written as bare rows
+    (the floor, :func:`_bare_rows`); and the milliseconds spent inside ``audit_log`` per audited round (timed
+    directly, so it does not depend on that drift at all). ``api``: the rounds are played through the REST API
+    (:func:`play_round_api`), with and without the audit only."""
+    import contextlib
+
+    import tables.services.rounds as round_services
+
+    play = functools.partial(play_round_api, api_client(floor)) if api else play_round
+    play(floor)  # warm up: engine import, first ledger accounts
+    modes = ("with", "without") if api else ("with", "without", "bare")
+    spent = dict.fromkeys(modes, 0.0)
+    played = dict.fromkeys(modes, 0)
     inside = [0.0]
     real_audit_log = round_services.audit_log
 
@@ -187,23 +265,28 @@ def round_rates(rounds_total: int, block: int = 10) -> tuple[float, float, float
     def noop(**kwargs):
         return None
 
-    half = (rounds_total + 1) // 2
-    while played["with"] < half or played["without"] < half:
-        for mode in ("with", "without"):
-            n = min(block, half - played[mode])
+    patches = {"with": lambda: [mock.patch("tables.services.rounds.audit_log", timed)],
+               "without": lambda: [mock.patch("tables.services.rounds.audit_log", noop)],
+               "bare": _bare_rows}
+    per_mode = (rounds_total + 1) // 2
+    while any(played[mode] < per_mode for mode in modes):
+        for mode in modes:
+            n = min(block, per_mode - played[mode])
             if n <= 0:
                 continue
-            with mock.patch("tables.services.rounds.audit_log", timed if mode == "with" else noop):
+            with contextlib.ExitStack() as stack:
+                for patch in patches[mode]():
+                    stack.enter_context(patch)
                 start = time.perf_counter()
                 for _ in range(n):
-                    play_round(floor)
+                    play(floor)
                 spent[mode] += time.perf_counter() - start
             played[mode] += n
-    return (played["with"] / spent["with"], played["without"] / spent["without"],
-            inside[0] / played["with"] * 1000)
+    rates = {mode: played[mode] / spent[mode] for mode in modes}
+    return {**rates, "audit_log_ms": inside[0] / played["with"] * 1000}
 
 
-def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) -> dict[str, float]:
+def main(records: int = 1_000_000, rounds_total: int = 1_200, keep: bool = False) -> dict[str, float]:
     from bench.common import create_database
 
     os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_audit",
@@ -240,7 +323,11 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
     out["incremental_seconds"], out["incremental_records_read"], out["incremental_records_vouched"] = \
         incremental(new, actor_id=actor.pk)
     out["rounds"] = rounds_total
-    with_audit, without_audit, audit_ms = round_rates(rounds_total)
+    from tests.factories import build_floor
+
+    floor = build_floor()
+    rates = round_rates(floor, rounds_total)
+    with_audit, without_audit, audit_ms = rates["with"], rates["without"], rates["audit_log_ms"]
     out["rounds_per_s_with_audit"] = with_audit
     out["rounds_per_s_without_audit"] = without_audit
     out["with_vs_without_ratio"] = with_audit / without_audit
@@ -248,6 +335,14 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
     # the share of an audited round's time that the audit adds: (t_with - t_without) / t_with
     out["audit_share_of_round_pct"] = (1 - with_audit / without_audit) * 100
     out["audit_log_ms_per_round"] = audit_ms
+    # the same round as the dealer's tablet plays it, through the REST API (in this process), with and without
+    out["api_rounds"] = api_rounds = max(2, rounds_total // 3)
+    api = round_rates(floor, api_rounds, api=True)
+    out["api_rounds_per_s_with_audit"], out["api_rounds_per_s_without_audit"] = api["with"], api["without"]
+    out["api_audit_share_of_round_pct"] = (1 - api["with"] / api["without"]) * 100
+    out["rounds_per_s_bare_rows"] = rates["bare"]
+    # the floor: one bare row per change, no chain, no index (the least any per-change record costs)
+    out["bare_row_share_of_round_pct"] = (1 - rates["bare"] / without_audit) * 100
     out["audit_log_share_pct"] = audit_ms / 1000 * with_audit * 100
     out["verify_per_s"] = out["verify_records_per_s"]
     out["scan_per_s"] = scan
@@ -259,7 +354,7 @@ def main(records: int = 1_000_000, rounds_total: int = 400, keep: bool = False) 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     n_records = int(args[0]) if args else 1_000_000
-    n_rounds = int(args[1]) if len(args) > 1 else 400
+    n_rounds = int(args[1]) if len(args) > 1 else 1_200
     res = main(n_records, n_rounds, keep="--keep" in sys.argv)
     print(f"audit trail, {res['records']:,} records in {res['chains']} chains")
     print(f"  generate (hash + COPY)           {res['generate_records_per_s']:>12,.0f} records/s")
@@ -276,6 +371,12 @@ if __name__ == "__main__":
     print(f"  with audit                       {res['rounds_per_s_with_audit']:>12,.2f} rounds/s")
     print(f"  without audit (audit_log no-op)  {res['rounds_per_s_without_audit']:>12,.2f} rounds/s")
     print(f"  audit's share of a round         {res['audit_share_of_round_pct']:>12.1f} % (wall clock, both ways)")
+    print(f"  records as bare rows (the floor)  {res['rounds_per_s_bare_rows']:>12,.2f} rounds/s: "
+          f"{res['bare_row_share_of_round_pct']:.1f} % of a round (the same records, one unindexed row each, "
+          f"no chain, no lock)")
+    print(f"  through the REST API, {res['api_rounds']} rounds: {res['api_rounds_per_s_with_audit']:,.2f} rounds/s with "
+          f"audit, {res['api_rounds_per_s_without_audit']:,.2f} without: {res['api_audit_share_of_round_pct']:.1f} % "
+          f"(the dealer's requests in this process: authentication, idempotency, the answer; no network)")
     print(f"  inside audit_log, per round      {res['audit_log_ms_per_round']:>12.1f} ms "
           f"({res['audit_log_share_pct']:.1f} % of an audited round, timed directly: preparing the records; "
           f"their appends ride on the commits)")

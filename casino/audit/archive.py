@@ -374,4 +374,4 @@ def partitions_ensure(months_ahead: int = 3) -> list[str]:
 
 
 RECORDS_SPEC = partitions.Partitioned(table=RECORDS, key="created_at", what="audit records",
-                                      uniques=(("chain", "seq"), ("hash",)))
+                                      uniques=(("chain", "seq"),))

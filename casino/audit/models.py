@@ -29,7 +29,8 @@ class AuditRecord(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64, unique=True)
+    # Unique without an index of its own: it hashes the chain and seq, and (chain, seq) is unique (migration 0007).
+    hash = models.CharField(max_length=64)
     # The request (or job) that made the change, as in its log line and error bodies (casino/ops/requests.py).
     # Hashed when not empty; records written before it existed hash without it (docs/audit.md).
     request_id = models.CharField(max_length=64, blank=True, default="", db_default="")

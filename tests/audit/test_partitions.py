@@ -94,12 +94,13 @@ def test_the_records_are_partitioned_by_month_and_every_partition_is_sealed_and_
             triggers = {row[0] for row in cursor.fetchall()}
             assert {"audit_auditrecord_append_only_row", f"{name}_truncate",
                     "audit_auditrecord_chain_head"} <= triggers
-            # and its unique indexes: (chain, seq) and hash within the month
-            cursor.execute("SELECT indexdef FROM pg_indexes WHERE tablename = %s AND indexdef LIKE 'CREATE UNIQUE%%'",
-                           [name])
-            uniques = " ".join(row[0] for row in cursor.fetchall())
-            assert "(chain, seq)" in uniques
-            assert "(hash)" in uniques
+            # and its unique index, (chain, seq) within the month; nothing indexes the hash (migration 0007)
+            cursor.execute("SELECT indexdef FROM pg_indexes WHERE tablename = %s", [name])
+            indexes = [row[0] for row in cursor.fetchall()]
+            assert [d for d in indexes if d.startswith("CREATE UNIQUE")
+                    and not d.endswith("(id, created_at)")] == [f"CREATE UNIQUE INDEX {name}_chain_seq_uniq ON "
+                                                                f"public.{name} USING btree (chain, seq)"]
+            assert not [d for d in indexes if "(hash)" in d]
             # and the service may read and append, lock by id, never delete
             cursor.execute("SELECT has_table_privilege(current_user, %s, 'SELECT'), "
                            "has_table_privilege(current_user, %s, 'INSERT'), "
@@ -205,6 +206,35 @@ def test_a_record_repeating_or_skipping_a_seq_in_another_month_is_refused(transa
     with pytest.raises(psycopg.Error, match="refused on audit_chainhead"):
         as_owner("TRUNCATE audit_chainhead")
     assert audit_verify().ok
+
+
+def test_a_record_carrying_another_records_hash_is_refused_by_its_chain_or_reported_by_the_verification(
+        transactional_db):
+    """The hash has no unique index (migration 0007): it hashes the chain and seq, which are unique. A record
+    whose stored hash is another's cannot follow its chain's head unless it links to it, and then its hash is
+    not its own content's, which is what the verification reports."""
+    records = log(3)
+    first, last = records[0], records[-1]
+    columns = ("chain", "seq", "created_at", "actor_id", "actor_username", "actor_role", "client_addr", "device",
+               "channel", "action", "object_type", "object_id", "table_code", "before", "after", "prev_hash", "hash",
+               "request_id")
+
+    def insert(**changes: Any) -> tuple[str, list[Any]]:
+        values = {**{f: getattr(last, f) for f in columns}, **changes}
+        for name in ("before", "after"):
+            values[name] = None if values[name] is None else json.dumps(values[name])
+        return (f"INSERT INTO audit_auditrecord ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})",
+                [values[f] for f in columns])
+
+    # when the owner inserts a copy of the first record (its seq, its hash) the chain refuses it
+    with pytest.raises(psycopg.errors.UniqueViolation):
+        as_owner(insert(**{f: getattr(first, f) for f in columns}))
+    # and when it inserts seq 4, linked to seq 3 but carrying the first record's hash, the database takes it
+    as_owner(insert(seq=4, prev_hash=last.hash, hash=first.hash))
+    # then the verification reports it: its hash is not its content's
+    result = audit_verify(full=True)
+    assert not result.ok
+    assert [(b["chain"], b["seq"], b["reason"]) for b in result.breaks][:1] == [("casino", 4, "hash")]
 
 
 def test_the_migrations_chain_check_passes_whole_chains_and_refuses_a_broken_one(transactional_db):
