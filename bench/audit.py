@@ -50,6 +50,7 @@ os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 CHAINS = ["casino"] + [f"table:T{n:02d}" for n in range(1, 24)]
 CARDS = ["9S", "KH", "5D", "3C", "2H", "4S"]
+BETS = (("banker", 2500), ("player", 1000), ("tie", 500))  # seats 1, 2, 3
 
 
 def _copy_text(value: str) -> str:
@@ -163,7 +164,7 @@ def play_round(floor) -> None:
     from tables.services import rounds
 
     rnd = rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
-    for seat, (kind, amount) in enumerate((("banker", 2500), ("player", 1000), ("tie", 500)), start=1):
+    for seat, (kind, amount) in enumerate(BETS, start=1):
         rounds.bet_place(round_id=rnd.pk, actor=floor.dealer, seat=seat, type=kind, amount=amount)
     rounds.betting_close(round_id=rnd.pk, actor=floor.dealer)
     for card in CARDS:
@@ -194,7 +195,7 @@ def play_round_api(client, floor) -> None:
         return answer.json()
 
     url = f"/api/rounds/{post('/api/rounds/', {'table': floor.table.pk})['id']}"
-    for seat, (kind, amount) in enumerate((("banker", 2500), ("player", 1000), ("tie", 500)), start=1):
+    for seat, (kind, amount) in enumerate(BETS, start=1):
         post(f"{url}/bets/", {"seat": seat, "type": kind, "amount": amount})
     post(f"{url}/close-betting/", expect=200)
     for card in CARDS:
