@@ -19,7 +19,9 @@ from json.encoder import encode_basestring  # the C function when available
 from json.scanner import make_scanner
 from typing import Any
 
-from casino.audit.record import GENESIS
+import orjson
+
+from casino.audit.record import GENESIS, record_hash
 from casino.audit.record import json_text as json_value_text
 
 # JSON text straight from the database: the C scanner, built once (``json.loads`` wraps it in two calls
@@ -29,6 +31,26 @@ _scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: 
 
 def _parse_json(text: str) -> Any:
     return _scan(text, 0)[0]
+
+
+def _exact_json(text: str) -> str:
+    """The canonical text of the database's JSON text, by the canonical encoder itself (record.json_text)."""
+    return json_value_text(_parse_json(text))
+
+
+_SORTED = orjson.OPT_SORT_KEYS
+
+
+def _fast_json(text: str) -> str:
+    """The canonical text of the database's JSON text, by orjson: about three times faster than
+    :func:`_exact_json`, and the same text for what the service writes (objects, strings, integers; sorted
+    keys, no spaces, UTF-8 unescaped). Where the two could differ (a float written with an exponent, an
+    integer beyond 64 bits), the record's hash does not match, and the walk hashes it again with the exact
+    text before it judges it."""
+    try:
+        return orjson.dumps(orjson.loads(text), option=_SORTED).decode()
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        return _exact_json(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +88,19 @@ class WalkResult:
 Anchors = Mapping[str, Mapping[int, Sequence[Anchor]]]
 
 
+def _exact_hash(canonical: dict[str, str], ch: str, seq: int, created_at: str, actor_id: str | None,
+                *values: str) -> str:
+    """A record's hash from its COPY text with the exact canonical JSON (record.record_hash); the exact texts
+    replace the fast ones remembered for its values."""
+    *fields, before, after, prev_hash, request_id = values
+    for text in (before, after):
+        if text:
+            canonical[text] = _exact_json(text)
+    return record_hash(ch, seq, created_at, None if actor_id is None or actor_id == "" else int(actor_id), *fields,
+                       _parse_json(before) if before else None, _parse_json(after) if after else None, prev_hash,
+                       request_id)
+
+
 def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
          starts: Mapping[str, tuple[int, str | None]] | None = None, json_text: bool = False) -> WalkResult:
     """Check rows (columns as :data:`FIELDS`, sorted by chain then seq) and report each chain's first break.
@@ -83,7 +118,7 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
     sha256 = hashlib.sha256
     s = encode_basestring
     encode = json_value_text
-    parse = _parse_json
+    fast = _fast_json
     result = WalkResult()
     breaks = result.breaks
     heads = result.heads
@@ -120,13 +155,13 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
             elif (known := canonical.get(before)) is not None:
                 before_text = known
             else:
-                before_text = canonical[before] = encode(parse(before))
+                before_text = canonical[before] = fast(before)
             if not after:
                 after_text = "null"
             elif (known := canonical.get(after)) is not None:
                 after_text = known
             else:
-                after_text = canonical[after] = encode(parse(after))
+                after_text = canonical[after] = fast(after)
             if len(canonical) > 20_000:
                 canonical.clear()
         else:
@@ -140,6 +175,10 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
             f'"device":{s(device)},"object_id":{s(object_id)},"object_type":{s(object_type)},'
             f'"prev_hash":{s(prev_hash)},{rid_part}"seq":{seq},"table_code":{s(table_code)}}}'
         ).encode()).hexdigest()
+        if computed != stored and json_text and _exact_hash(
+                canonical, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel,
+                action, object_type, object_id, table_code, before, after, prev_hash, request_id) == stored:
+            computed = stored  # orjson's text of a value differed from the canonical one (see _fast_json)
         if computed != stored:
             reason, message = "hash", (f"{ch}#{seq} (record {rid}) was altered: its content hashes to "
                                        f"{computed}, not to its stored hash {stored}")

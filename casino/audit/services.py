@@ -7,6 +7,7 @@ wait for each other (a transaction-scoped advisory lock on PostgreSQL; SQLite ha
 
 from __future__ import annotations
 
+import decimal
 import functools
 import hashlib
 import json
@@ -38,10 +39,21 @@ def compute_hash(rec: AuditRecord) -> str:
     return record.hash_of(rec)
 
 
+def _stored_float(text: str) -> float | int:
+    """A float as PostgreSQL's jsonb gives it back: exactly as written, except a whole number written with an
+    exponent (``1e+16``), which jsonb keeps as the integer it is (``10000000000000000``), so the record hashes
+    the value its column will hold and verifies."""
+    if "e" in text or "E" in text:
+        exact = decimal.Decimal(text)
+        if exact == exact.to_integral_value():
+            return int(exact)
+    return float(text)
+
+
 def _jsonable(value: Any) -> Any:
     if value is None:
         return None
-    return json.loads(json.dumps(value, default=str))
+    return json.loads(json.dumps(value, default=str), parse_float=_stored_float)
 
 
 def audit_log(*, actor: Any, action: str, object_type: str, object_id: Any, before: Any = None,

@@ -81,3 +81,45 @@ def test_the_database_writes_the_time_as_python_does(db):
         for value in cases:
             cursor.execute(f"SELECT {time_sql} FROM (SELECT %s::timestamptz AS created_at) t", [value])
             assert cursor.fetchone()[0] == value.astimezone(dt.UTC).isoformat()
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values)
+def test_the_walks_fast_json_is_the_canonical_text_of_what_the_service_writes(value):
+    """The walk canonicalises the database's JSON with orjson (casino/audit/chain.py); for the values the
+    service writes (no floats: money is integers) that is the canonical encoder's text, from the database's
+    spaced form too."""
+    from casino.audit.chain import _exact_json, _fast_json
+
+    for stored in (json.dumps(value), json.dumps(value, separators=(", ", ": "), ensure_ascii=True)):
+        assert _fast_json(stored) == _exact_json(stored) == json_text(value)
+
+
+def test_values_orjson_writes_otherwise_are_verified_by_the_exact_text(transactional_db):
+    """A float with an exponent or an integer beyond 64 bits: orjson's text differs from the canonical one (or it
+    refuses the value), so the walk hashes those records again with the exact text, and they verify; a record
+    changed after it was written is still a break. A whole float written with an exponent (1e16) is recorded as
+    the integer jsonb keeps it as, so its record verifies too."""
+    from django.db import transaction
+
+    from casino.audit.chain import _exact_json, _fast_json
+    from casino.audit.models import AuditRecord
+    from casino.audit.services import audit_log
+    from casino.audit.verification import audit_verify
+    from tests.tamper import as_owner
+
+    awkward = [1e-07, 2.5e-300, 2**70, -(2**65), 0.1, 1.0, 1e16, 1e23, -1.5e20]
+    assert _fast_json("1e-07") != _exact_json("1e-07")  # the case this is about
+    with transaction.atomic():
+        for n, number in enumerate(awkward):
+            audit_log(actor=None, action="test.number", object_type="x", object_id=n, table_code="T8",
+                      before={"n": number, "list": [number, {"deep": number}]}, after={"n": number})
+    assert audit_verify(trigger="test", full=True).ok
+    assert [r.after["n"] for r in AuditRecord.objects.filter(chain="table:T8").order_by("seq")][-3:] == [
+        10**16, 10**23, -15 * 10**19]
+    # and when one is changed behind the service's back, the verification names it
+    victim = AuditRecord.objects.get(chain="table:T8", seq=3)
+    as_owner(("UPDATE audit_auditrecord SET after = %s WHERE id = %s", [json.dumps({"n": 2.5e-301}), victim.pk]),
+             triggers_off=["audit_auditrecord"])  # the owner's credentials, the append-only trigger switched off
+    result = audit_verify(trigger="test", full=True)
+    assert [(b["chain"], b["seq"], b["reason"]) for b in result.breaks] == [("table:T8", 3, "hash")]
