@@ -6,7 +6,9 @@ own (``croupier_bench_audit_<random>``, dropped at the end unless ``--keep``) on
 tests (``BENCH_DATABASE_URL`` to use another), migrates it, and:
 
 1. writes ``records`` valid audit records over 24 chains with COPY (hashes computed here, chains
-   interleaved as tables write them), then times ``audit_verify(full=True)`` over all of them — the
+   interleaved as tables write them; each record's ``after`` its own, as in a real trail, where a bet's
+   id and amount or a round's number differ from record to record: the walk remembers repeated JSON
+   texts, and records that repeated them would flatter it), then times ``audit_verify(full=True)`` over all of them — the
    same service the job runs, with its default walkers (one per core) and with one — against a
    baseline in the same run, taken before and after: reading the same rows in the same order through
    the same reader (COPY, one connection) without hashing (what the database and the driver cost
@@ -72,13 +74,13 @@ def generate(count: int, *, actor_id: int, seed: int = 7) -> float:
     # the last hours (a millisecond apart): months that have partitions (last month to three ahead)
     base = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(hours=2 + count // 3_000_000)
     shapes = [
-        ("bet.place", "bet", None, lambda i: {"round": i // 12, "id": "b1", "seat": 3, "type": "banker",
-                                              "amount": 2500}),
+        ("bet.place", "bet", None, lambda i: {"round": i // 12, "id": f"b{i}", "seat": 3, "type": "banker",
+                                              "amount": 2500 + i}),
         ("event.post", "round", lambda i: {"status": "dealing", "events": i % 6},
-         lambda i: {"seq": i % 6, "event": {"card": "9S"}, "next": {"expect": "card", "to": "banker",
+         lambda i: {"seq": i % 6, "round": i, "event": {"card": "9S"}, "next": {"expect": "card", "to": "banker",
                                                                     "say": "Deal card 2 to the banker"}}),
         ("round.settle", "round", lambda i: {"status": "dealing"},
-         lambda i: {"status": "settled", "house": {"net": -875, "commission": 125, "rake": 0},
+         lambda i: {"status": "settled", "round": i, "house": {"net": -875, "commission": 125, "rake": 0},
                     "outcome": {"winner": "banker", "player": 6, "banker": 7},
                     "bets": [{"id": "b1", "result": "win", "net": 2375, "commission": 125}]}),
         ("round.open", "round", None, lambda i: {"number": i // 12, "game": "baccarat", "config": {},
