@@ -175,10 +175,10 @@ def walk(rows: Iterable[Sequence[Any]], *, anchors: Anchors | None = None,
             f'"device":{s(device)},"object_id":{s(object_id)},"object_type":{s(object_type)},'
             f'"prev_hash":{s(prev_hash)},{rid_part}"seq":{seq},"table_code":{s(table_code)}}}'
         ).encode()).hexdigest()
-        if computed != stored and json_text and _exact_hash(
-                canonical, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr, device, channel,
-                action, object_type, object_id, table_code, before, after, prev_hash, request_id) == stored:
-            computed = stored  # orjson's text of a value differed from the canonical one (see _fast_json)
+        if computed != stored and json_text:  # orjson's text of a value may differ from the canonical one (_fast_json)
+            computed = _exact_hash(canonical, ch, seq, created_at, actor_id, actor_username, actor_role, client_addr,
+                                   device, channel, action, object_type, object_id, table_code, before, after,
+                                   prev_hash, request_id)
         if computed != stored:
             reason, message = "hash", (f"{ch}#{seq} (record {rid}) was altered: its content hashes to "
                                        f"{computed}, not to its stored hash {stored}")
