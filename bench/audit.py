@@ -210,7 +210,6 @@ def play_round_api(client, floor) -> None:
 # no trigger, no chain and no lock. What the audit costs above this is what the chain, its lock, the indexes and
 # the foreign key cost; what the floor itself costs no per-change design can take away.
 BARE_TABLE = "bench_bare_record"
-BARE_COLUMNS = 15  # the record's values, as the append binds them (casino/audit/services.py, _Appends.add)
 
 
 def _bare_rows() -> list:
@@ -222,14 +221,14 @@ def _bare_rows() -> list:
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE IF NOT EXISTS {BARE_TABLE} (LIKE audit_auditrecord INCLUDING DEFAULTS "
                        "INCLUDING IDENTITY)")  # the same columns; none of the record table's indexes or triggers
-    columns = ("chain, created_at, actor_id, actor_username, actor_role, client_addr, device, channel, action, "
-               "object_type, object_id, table_code, before, after, request_id")
-    insert = (f"INSERT INTO {BARE_TABLE} ({columns}, seq, prev_hash, hash) "
-              f"VALUES ({', '.join(['%s'] * BARE_COLUMNS)}, 0, '', '')")
+    # the record's values as the append binds them, in its order (casino/audit/services.py, _Appends.add)
+    columns = (*audit_services._APPEND_COLUMNS, "before", "after", "request_id")
+    insert = (f"INSERT INTO {BARE_TABLE} ({', '.join(columns)}, seq, prev_hash, hash) "
+              f"VALUES ({', '.join(['%s'] * len(columns))}, 0, '', '')")
 
     def take(self):
         self.sent, self.pending = self.pending, []
-        return [insert] * len(self.sent), [value for _, args, _ in self.sent for value in args[:BARE_COLUMNS]]
+        return [insert] * len(self.sent), [value for _, args, _ in self.sent for value in args[:len(columns)]]
 
     def taken(self, cursor, *, committed):
         sent, self.sent = self.sent, []
