@@ -24,6 +24,7 @@ from accounting import figures
 from accounting.models import BigBet, Reconciliation, TableHourFigures, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
+from casino.core.roles import Role
 from players.selectors import pit_panels
 from tables.access import can_view_table
 from tables.engines.errors import EngineError
@@ -415,6 +416,22 @@ def on_duty(table: Table) -> Assignment | None:
     return (Assignment.objects.filter(table=table, starts_at__lte=now, ends_at__gt=now, relieved_at__isnull=True,
                                       shift__status=ShiftStatus.OPEN)
             .select_related("dealer", "shift").order_by("-starts_at").first())
+
+
+def pit_supervisors(table: Table, *, besides: Any = None) -> list[dict[str, Any]]:
+    """The pit managers of the table's pit who may approve at the dealer's screen (an undo), by the name
+    they sign with, and whether they have a signing PIN to approve with; never ``besides`` (who asks)."""
+    managers = table.pit.managers.filter(is_active=True, groups__name=Role.PIT_MANAGER.value)
+    if getattr(besides, "pk", None) is not None:
+        managers = managers.exclude(pk=besides.pk)
+    managers = managers.select_related("staff").order_by("username").distinct()
+    out = []
+    for user in managers:
+        profile = getattr(user, "staff", None)
+        out.append({"username": user.get_username(),
+                    "name": (profile.display_name if profile is not None and profile.display_name else user.get_username()),
+                    "pin": bool(profile is not None and profile.pin_hash)})
+    return out
 
 
 def free_dealers() -> list[Any]:

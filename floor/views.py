@@ -130,6 +130,7 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
         "currency": wording.currency(),
         "words": wording.catalogue(),
         "user": request.user.get_username(),
+        "supervisors": dashboard.pit_supervisors(table, besides=request.user),
     }
     return render(request, "dealer/table.html",
                   {"table": table, "boot": boot, "game_title": get_engine(table.game).title})

@@ -301,8 +301,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["post"], url_path="events/undo", throttle_classes=[ApprovalThrottle])
     @idempotent
     def events_undo(self, request: Request, pk: str | None = None) -> Response:
-        """Undo the last card or choice before settlement; a pit manager approves with their username and
-        password on the dealer's screen (audited; throttled and locked out like a sign-in)."""
+        """Undo the last card or choice before settlement; a pit manager of the table's pit approves on the
+        dealer's screen with their signing PIN (or password): a signature, audited and throttled."""
         rnd = self._round(pk)
         data = s.EventUndoInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -314,7 +314,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             approver = signed_by({"username": v["approver_username"], "password": v.get("approver_password"),
                                   "pin": v.get("approver_pin")}, actor=request.user, field="approver_password")
         except SignatureRefused as refused:
-            refused.code, refused.message = "approval_refused", "the supervisor's username or password is wrong"
+            refused.code, refused.message = "approval_refused", "the supervisor's PIN or password is wrong"
             raise
         rounds.event_undo(round_id=rnd.pk, actor=request.user, approver=approver.user)
         return self._answer_fresh(rnd)

@@ -89,7 +89,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "no_void_request": ("Nobody asked for a void of this round.",),
     "reason_required": ("Choose or write a reason.",),
     "same_person": ("Someone other than who asked must approve this.",),
-    "approval_refused": ("The supervisor's username or password is wrong.",),
+    "approval_refused": ("That PIN is wrong for the supervisor picked: check the name and tap the PIN again.",),
     "pit_manager_required": ("Only a pit manager of this table's pit can approve this.",),
     "concurrent_change": ("Someone changed this round at the same moment: the screen shows it now; try again.",),
     "unknown_round": ("That round does not exist.",),
@@ -138,6 +138,9 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "signer_role": ("That person does not hold the role this signature needs: ask someone who does.",),
     "same_signer": ("The two signatures must be two different people.",),
     "submitter_not_signer": ("You must be one of the people who sign this.",),
+    "signature_refused": ("That password or PIN is wrong: check who signs and try again.",),
+    "signature_locked": ("Too many wrong PINs or passwords for that person from this account: wait a few minutes, "
+                         "or ask another supervisor.",),
     "bad_pin": ("A signing PIN is 4 to 12 digits.",),
     "weak_pin": ("That PIN is too easy to guess: avoid one digit repeated or digits in a row.",),
     "password_required": ("Type your own password to set your signing PIN.",),

@@ -295,6 +295,51 @@
     });
   }
 
+  // -- the supervisor's approval: their name from the pit's managers, their PIN on a pad ----------------
+  // (the PIN lives in this closure only while the dialog is open: never in localStorage, never in the DOM)
+  const approval = { who: null, pin: "" };
+  const PIN_MAX = 12;
+
+  function drawApproval() {
+    const people = boot.supervisors || [];
+    const signable = people.filter((p) => p.pin);
+    if (!approval.who && signable.length === 1) approval.who = signable[0].username;
+    $("approver-none").hidden = signable.length > 0;
+    $("approver-list").replaceChildren(...people.map((p) => btn(p.pin ? p.name : `${p.name} (no PIN set)`, () => {
+      approval.who = p.username;
+      drawApproval();
+    }, {
+      class: "btn approver", role: "radio", "aria-checked": approval.who === p.username ? "true" : "false",
+      "data-username": p.username, disabled: !p.pin,
+    })));
+    $("pin-dots").textContent = approval.pin ? "•".repeat(approval.pin.length) : "—";
+    $("pin-dots").setAttribute("aria-label", approval.pin ? `${approval.pin.length} digits typed` : "No digit typed");
+    $("undo-submit").disabled = !(approval.who && approval.pin.length >= 4);
+  }
+
+  function pinKey(key) {
+    if (/^[0-9]$/.test(key)) { if (approval.pin.length < PIN_MAX) approval.pin += key; }
+    else if (key === "back") approval.pin = approval.pin.slice(0, -1);
+    else if (key === "clear") approval.pin = "";
+    $("undo-error").hidden = true;
+    drawApproval();
+  }
+
+  function buildPinPad() {
+    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "back"];
+    const label = { clear: "Clear the PIN", back: "Delete the last digit" };
+    const text = { clear: "Clear", back: "⌫" };
+    $("pin-pad").replaceChildren(...keys.map((k) => btn(text[k] || k, () => pinKey(k), {
+      class: `btn pin-key pin-${/^[0-9]$/.test(k) ? "digit" : k}`, "aria-label": label[k] || `Digit ${k}`, "data-key": k,
+    })));
+    // a hardware keypad types the PIN too; Enter approves
+    $("undo-dialog").addEventListener("keydown", (ev) => {
+      if (/^[0-9]$/.test(ev.key)) { ev.preventDefault(); pinKey(ev.key); }
+      else if (ev.key === "Backspace") { ev.preventDefault(); pinKey("back"); }
+    });
+    $("undo-dialog").addEventListener("close", () => { approval.pin = ""; });
+  }
+
   function openUndo() {
     const events = (round && round.document && round.document.events) || [];
     const last = events[events.length - 1] || {};
@@ -302,15 +347,17 @@
       ? `Take back ${F.cardName(last.card)} (entry ${events.length}).`
       : `Take back entry ${events.length}${last.action ? `: ${F.words(last.action)}` : ""}.`;
     $("undo-error").hidden = true;
-    $("approver-username").value = "";
-    $("approver-password").value = "";
+    approval.pin = "";
+    drawApproval();
     $("undo-dialog").showModal();
-    $("approver-username").focus();
+    const first = $("approver-list").querySelector("[aria-checked='true']") || $("approver-list").querySelector("button:not([disabled])");
+    if (first) first.focus();
   }
 
   function submitUndo(ev) {
     ev.preventDefault();
-    const body = { approver_username: $("approver-username").value, approver_password: $("approver-password").value };
+    if (!approval.who) return;
+    const body = { approver_username: approval.who, approver_pin: approval.pin };
     $("undo-submit").disabled = true;
     act(roundUrl("events/undo/"), body, {
       keep: false,
@@ -319,8 +366,8 @@
         $("undo-error").hidden = false;
       },
     }).then((data) => {
-      $("undo-submit").disabled = false;
-      $("approver-password").value = "";
+      approval.pin = "";
+      drawApproval();
       if (data) $("undo-dialog").close();
     });
   }
@@ -608,6 +655,7 @@
     $("next-round").addEventListener("click", openRound);
     $("confirm-settle").addEventListener("click", () => act(roundUrl("settle/")));
     $("undo").addEventListener("click", openUndo);
+    buildPinPad();
     $("undo-form").addEventListener("submit", submitUndo);
     $("undo-cancel").addEventListener("click", () => $("undo-dialog").close());
     $("void").addEventListener("click", openVoid);

@@ -459,8 +459,9 @@ def round_void_refuse(*, round_id: int, actor: Any, reason: str) -> Round:
 def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent, Json]:
     """Undo the last card or choice of a live round, approved on the spot by a supervisor.
 
-    ``approver`` is the pit manager whose username and password the caller has just checked (the
-    API signs them in with Django's ``authenticate``, so the sign-in lockout and its audit apply).
+    ``approver`` is the pit manager whose signature (PIN or password) the caller has just checked
+    (``casino.signatures.signed_by``: a wrong one counts toward the signature's limits, never the
+    supervisor's sign-in lockout).
     They must manage the table and be someone other than who asks. The event keeps its row (who
     undid it, who approved, when) and drops out of the round document, so the engine replays the
     round without it and the dealer enters the right card.

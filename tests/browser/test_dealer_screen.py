@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.hashers import make_password
 from playwright.sync_api import expect
 
 from accounting.models import LedgerTransaction
-from casino.core.models import IdempotencyRecord
+from casino.audit.models import AuditRecord
+from casino.core.models import IdempotencyRecord, StaffProfile
 from casino.core.roles import Role
 from tables.models import Bet, Round, RoundEvent, Settlement
-from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout
+from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout, axe_violations
 from tests.browser.dealer_steps import (
     DEALER_LAYOUT,
     button,
@@ -181,7 +183,9 @@ def test_a_dropped_request_is_retried_without_a_duplicate(screens, floor):
     assert bet_keys.count() == 1
 
 
-def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
+def test_undo_the_last_card_with_the_supervisors_name_and_pin(screens, floor):
+    # given the pit manager has a signing PIN, and a card keyed by mistake
+    StaffProfile.objects.filter(user=floor.manager).update(pin_hash=make_password("2468"), display_name="Paula Marsh")
     page = screens.page("dealer")
     open_round(page)
     place_bet(page, 1, "banker", ["€25.00"])
@@ -189,17 +193,32 @@ def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
     for card in ["9S", "KH", "5D", "3C"]:  # 3C keyed by mistake for 3D
         tap_card(page, card)
 
-    # when the dealer asks for an undo and the pit manager types a wrong password, then the right one
+    # when the dealer asks for an undo: the pit's manager is listed by name, and a wrong PIN is tapped
     button(page, "Undo last card…").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("Take back 3 of clubs (entry 4).")
-    dialog.get_by_label("Supervisor username").fill("pm")
-    dialog.get_by_label("Supervisor password").fill("wrong")
+    expect(dialog.get_by_role("radio")).to_have_text(["Paula Marsh"])
+    expect(dialog.get_by_role("radio", name="Paula Marsh")).to_have_attribute("aria-checked", "true")  # the only one
+    for digit in "1357":
+        button(page, f"Digit {digit}").click()
+    expect(page.locator("#pin-dots")).to_have_text("••••")
     button(page, "Approve undo").click()
-    expect(dialog.get_by_role("alert")).to_have_text("The supervisor's username or password is wrong.")
+    expect(dialog.get_by_role("alert")).to_have_text(
+        "That PIN is wrong for the supervisor picked: check the name and tap the PIN again.")
     assert RoundEvent.objects.filter(undone_at__isnull=False).count() == 0
-    dialog.get_by_label("Supervisor password").fill("pass")
-    screens.shot(page, "dealer-undo")
+    # the wrong PIN was a refused signature, not a failed sign-in of the supervisor
+    assert AuditRecord.objects.filter(action="signature.refused", actor_username="dealer").count() == 1
+    assert not AuditRecord.objects.filter(action__in=["auth.login_failed", "auth.lockout"]).exists()
+
+    # and then the right PIN, on the pad and on a hardware keypad (Delete takes a digit back)
+    expect(page.locator("#pin-dots")).to_have_text("—")
+    for digit in "24":
+        button(page, f"Digit {digit}").click()
+    page.keyboard.type("69")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("8")
+    assert axe_violations(page) == []
+    check_dialog_sizes(screens, page, "dealer-undo-pin")
     button(page, "Approve undo").click()
 
     # then the card is taken back and the engine asks for it again
@@ -214,6 +233,17 @@ def test_undo_the_last_card_with_a_supervisors_password(screens, floor):
         "5D",
         "3D",
     ]
+
+
+def check_dialog_sizes(screens, page, name: str) -> None:
+    """An open dialog shot at both sizes, its buttons at least 44 px, back to the tablet's size."""
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        small = page.evaluate("""() => [...document.querySelectorAll('dialog[open] button')]
+          .map(b => b.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length""")
+        assert small == 0
+        screens.shot(page, name)
+    page.set_viewport_size(TABLET)
 
 
 def test_a_blackjack_round_with_a_split(screens, floor):

@@ -95,7 +95,7 @@ def test_a_wrong_supervisor_password_is_refused_and_audited_as_a_refused_signatu
     assert response.status_code == 403, response.json()
     assert response.json()["error"] == {
         "code": "approval_refused",
-        "message": "the supervisor's username or password is wrong",
+        "message": "the supervisor's PIN or password is wrong",
         "field": "approver_password",
         "request_id": response["X-Request-ID"],
     }
