@@ -56,3 +56,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def ensure_private_dir(name: str) -> None:
+    """Create the folder the variable ``name`` names (and its parents) if it is missing, readable by this
+    user only; nothing when the variable is unset or empty."""
+    path = os.environ.get(name)
+    if not path:
+        return
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise EnvError(f"{name}={path!r}: the folder could not be created ({exc.strerror})") from None

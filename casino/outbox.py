@@ -34,6 +34,7 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
 from casino import task_names
+from casino.context import request_id
 from casino.core.models import Outbox, OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ RELAY_BATCH = 200
 # After a refused send, this process leaves sending to the relay for a few seconds instead of trying
 # (and maybe waiting on a connect timeout) in every request.
 BACKOFF_SECONDS = 5.0
+REQUEST_ID_HEADER = "croupier_request_id"  # the message header casino.ops.jobs reads (and sets for direct sends)
 _local = threading.local()
 _down_until = 0.0
 
@@ -57,7 +59,7 @@ def enqueue(task_name: str, *, args: list[Any] | tuple[Any, ...] = (), kwargs: d
     while the first is still pending returns the pending row instead of adding one.
     """
     row = Outbox(task_name=task_name, args=list(args), kwargs=dict(kwargs or {}), task_id=uuid.uuid4(),
-                 dedupe_key=dedupe_key, created_at=timezone.now())
+                 dedupe_key=dedupe_key, created_at=timezone.now(), request_id=request_id()[:64])
     if dedupe_key is None:
         row.save(force_insert=True)
     else:
@@ -128,8 +130,10 @@ def _publish(row: Outbox) -> None:
     from casino.celery import app
 
     try:
+        # the asking request's id, whichever process sends the row (a relay serves a request of its own)
+        headers = {REQUEST_ID_HEADER: row.request_id} if row.request_id else None
         app.send_task(row.task_name, args=row.args, kwargs=row.kwargs, task_id=str(row.task_id), retry=False,
-                      connection=_connection())
+                      connection=_connection(), headers=headers)
     except BROKER_DOWN:
         _drop_connection()  # reconnect from scratch next time
         raise

@@ -9,22 +9,53 @@ a throwaway one of its own (``initdb`` into a temporary directory, ``redis-serve
 port; ``casino/devservers.py``), runs the command against it through those variables, and
 destroys it afterwards, whatever the command's outcome. Exit status: the command's. Without a
 command, only checks (exit 1, in one line, when something is unreachable and cannot be started).
+
+SIGTERM, SIGINT or SIGHUP (a CI timeout, Ctrl-C, a closed terminal) stop the command first (SIGINT, so
+pytest runs its teardown; SIGTERM then SIGKILL if it does not end within ``GRACE`` seconds), then the
+throwaway servers, and remove their folders; the exit status is then 128 + the signal's number.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from types import FrameType
 from urllib.parse import urlparse
 
 DEFAULTS = {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/croupier",
             "REDIS_URL": "redis://127.0.0.1:6379/14",
             "CELERY_BROKER_URL": "redis://127.0.0.1:6379/15"}
 PORTS = {"DATABASE_URL": 5432, "REDIS_URL": 6379, "CELERY_BROKER_URL": 6379}
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+GRACE = 30.0  # seconds the command has to end after it is asked to (SIGINT), and again after SIGTERM
+
+
+class Stopped(Exception):
+    """This process was sent one of ``STOP_SIGNALS``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _stop(signum: int, _frame: FrameType | None) -> None:
+    raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the stop signals while a server is being made and recorded (so it is never made and then lost):
+    one that arrived meanwhile is delivered when this ends."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def reachable(url: str, default_port: int) -> tuple[str, int, bool]:
@@ -63,15 +94,17 @@ def services_for_tests(environ: dict[str, str]) -> Iterator[dict[str, str]]:
     started: list[ThrowawayPostgres | ThrowawayRedis] = []
     try:
         if "DATABASE_URL" in down:
-            pg = ThrowawayPostgres()
-            started.append(pg)
+            with _signals_held():
+                pg = ThrowawayPostgres()
+                started.append(pg)
             pg.start()
             env["DATABASE_URL"] = pg.create_database("croupier")
             _say(f"PostgreSQL is not reachable at {down['DATABASE_URL']}: testing against a throwaway cluster on "
                  f"127.0.0.1:{pg.port} (removed afterwards)")
         if "REDIS_URL" in down or "CELERY_BROKER_URL" in down:
-            redis = ThrowawayRedis()
-            started.append(redis)
+            with _signals_held():
+                redis = ThrowawayRedis()
+                started.append(redis)
             redis.start()
             for name in ("REDIS_URL", "CELERY_BROKER_URL"):
                 if name in down:
@@ -81,8 +114,29 @@ def services_for_tests(environ: dict[str, str]) -> Iterator[dict[str, str]]:
                  f"127.0.0.1:{redis.port} (removed afterwards)")
         yield env
     finally:
-        for server in reversed(started):
-            server.destroy()
+        with _signals_held():  # a second signal must not cut the clean-up short
+            for server in reversed(started):
+                server.destroy()
+
+
+def _run(args: list[str], env: dict[str, str]) -> int:
+    """Run the command in a process group of its own; on a stop signal, end that group and re-raise."""
+    child = subprocess.Popen(args, env=env, start_new_session=True)
+    try:
+        return child.wait()
+    except Stopped:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, sig)
+            try:
+                with _signals_held():
+                    child.wait(GRACE)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)  # whatever the command left running in its group
+        raise
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,14 +148,16 @@ def main(argv: list[str] | None = None) -> int:
     # process; the tests take theirs from pyproject (casino.settings_test), never the service's own.
     if environ.get("DJANGO_SETTINGS_MODULE") == "casino.settings":
         del environ["DJANGO_SETTINGS_MODULE"]
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, _stop)
     try:
         with services_for_tests(environ) as env:
             if not args:
                 return 0
-            try:
-                return subprocess.run(args, env=env, check=False).returncode
-            except KeyboardInterrupt:
-                return 130
+            return _run(args, env)
+    except Stopped as stopped:
+        _say(f"stopped by {stopped}: the command, and any server started for it, are stopped and removed")
+        return 128 + stopped.signum
     except (FileNotFoundError, subprocess.CalledProcessError, subprocess.TimeoutExpired, RuntimeError,
             TimeoutError) as exc:
         detail = exc.stderr.decode(errors="replace").strip() if isinstance(exc, subprocess.CalledProcessError) and \

@@ -13,7 +13,7 @@ import dj_database_url
 from celery.schedules import crontab
 
 from casino import task_names
-from casino.env import EnvError, env_bool, env_int, env_list, env_str
+from casino.env import EnvError, ensure_private_dir, env_bool, env_int, env_list, env_str
 from casino.proxies import parse_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -391,8 +391,14 @@ CELERY_BEAT_SCHEDULE["ops-check-jobs"] = {"task": "casino.ops.check_jobs", "sche
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING too: one format, with request ids
 # Whether a worker and beat are expected (readiness, the banner and the stale-job alerts watch them).
 OPS_EXPECT_WORKER = env_bool("OPS_EXPECT_WORKER", not CELERY_TASK_ALWAYS_EAGER)
-OUTBOX_STUCK_AFTER = env_int("OUTBOX_STUCK_AFTER", 300, minimum=10)  # seconds a job may wait for the broker
+OUTBOX_STUCK_AFTER = env_int("OUTBOX_STUCK_AFTER", 300, minimum=10)
+# Seconds between the web processes' own stale-job checks (casino/ops/watch.py; one process runs each); 0: off.
+OPS_WATCH_EVERY = env_int("OPS_WATCH_EVERY", 60, minimum=0)  # seconds a job may wait for the broker
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")  # Authorization: Bearer <token>
+# prometheus_client writes a file per process into PROMETHEUS_MULTIPROC_DIR as soon as a metric is created, in
+# every process that loads these settings (gunicorn's workers, Celery, each manage.py command): the folder is
+# made here (private to the service's user), not only when gunicorn starts.
+ensure_private_dir("PROMETHEUS_MULTIPROC_DIR")
 # Addresses that may scrape without the token; none in production (behind a proxy every client is the proxy).
 METRICS_ALLOWED_NETWORKS = env_list("METRICS_ALLOWED_NETWORKS", [] if PRODUCTION else ["127.0.0.0/8", "::1/128"])
 # A probe (or a request) must not hang on an unreachable database server for the OS's minutes-long timeout.

@@ -64,6 +64,9 @@ class Outbox(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True, default="")
+    # The id of the request that asked for the job: sent with it whenever it is sent (relayed after an outage
+    # too), so the job's log line and audit records name the request's id.
+    request_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [

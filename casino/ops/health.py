@@ -1,17 +1,23 @@
-"""``/health/live`` and ``/health/ready``: for the load balancer, the orchestrator and the monitoring.
+"""``/health/live``, ``/health/serve`` and ``/health/ready``: for the orchestrator, the load balancer and
+the monitoring.
 
 Answered by the first middleware, before host validation, the HTTPS redirect, sessions and
 authentication: a probe needs no account, no ``Host`` from ``ALLOWED_HOSTS`` and no TLS, and the
 body names each check with its figure and nothing secret (no address, no password, no URL).
 
-* live: the process answers (200), nothing else is touched;
-* ready: PostgreSQL reachable and migrated, Redis (cache and broker) reachable, a worker ran the
-  heartbeat job recently, beat sent a job recently, the outbox's oldest unsent job is young
-  enough. 503 when any fails. ``?checks=database,redis`` judges only those (what a load balancer
-  should ask of a web process: a dead worker must not take the floor's screens offline).
+* live: the process answers (200), nothing else is touched (for restarting a hung process);
+* serve: what this web process needs to serve the floor, PostgreSQL reachable and migrated, and
+  nothing else (the load balancer's probe: Redis, the worker, beat and the outbox never take a web
+  process out of the pool, since rounds bet, deal and settle without them);
+* ready: all of it, for the monitoring and a deploy's go/no-go: PostgreSQL, Redis (cache and
+  broker), a worker ran the heartbeat job recently, beat sent a job recently, the outbox's oldest
+  unsent job is young enough. 503 when any fails, and a late worker or beat is put down to its
+  cause: the job queue's Redis unreachable (``cause: broker``) or the process itself
+  (``cause: worker`` / ``beat``). ``?checks=database,redis`` judges only those.
 
-A failing ready probe also raises the stale-job alerts (at most once a minute per process), so
-they appear on the screens even when the worker or the broker that would raise them is down.
+A failing ready probe also raises the stale-job alerts (at most once a minute per process); the
+web processes raise them on a timer too (``casino.ops.watch``), so they appear on the screens even
+when the worker, beat or the broker that would raise them is down and nobody probes.
 """
 
 from __future__ import annotations
@@ -20,25 +26,23 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlparse
 
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
-from redis import Redis
-from redis.exceptions import RedisError
 
-from casino.ops import status
+from casino.ops import probes, status
 
 log = logging.getLogger("croupier.ops")
 
 LIVE_PATHS = ("/health/live", "/health/live/")
+SERVE_PATHS = ("/health/serve", "/health/serve/")
 READY_PATHS = ("/health/ready", "/health/ready/")
+SERVE_CHECKS = ["database"]  # what a web process needs to serve the floor
 ALERT_EVERY = 60.0  # seconds between stale-job alert runs from this process's probes
 _migrated = False  # once every migration is applied it stays so for this code: no need to look again
-_redis_clients: dict[str, Redis] = {}
 _alerted_at = 0.0
 
 
@@ -46,9 +50,7 @@ def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
 
 
-def _problem(exc: BaseException) -> str:
-    """What went wrong without the message (which may carry a host, a user or a URL)."""
-    return type(exc).__name__
+_problem = probes.problem
 
 
 def check_database() -> dict[str, Any]:
@@ -67,24 +69,15 @@ def check_database() -> dict[str, Any]:
         return {"ok": False, "error": f"unreachable ({_problem(exc)})", "ms": _ms(started)}
     body: dict[str, Any] = {"ok": pending == 0, "ms": _ms(started), "migrations_pending": pending}
     if pending:
-        body["error"] = f"{pending} migration(s) not applied: run manage.py migrate"
+        body["error"] = f"{pending} migration(s) not applied: run manage.py db_setup (docs/operations.md, Upgrade)"
     return body
 
 
-def _redis(url: str) -> Redis:
-    client = _redis_clients.get(url)
-    if client is None:
-        client = _redis_clients[url] = Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-    return client
-
-
 def _ping(url: str) -> dict[str, Any]:
-    started = time.perf_counter()
-    try:
-        _redis(url).ping()
-    except (RedisError, OSError) as exc:
-        return {"ok": False, "error": f"unreachable ({_problem(exc)})", "ms": _ms(started)}
-    return {"ok": True, "ms": _ms(started)}
+    answer = probes.ping(url)
+    if not answer.ok:
+        return {"ok": False, "error": f"unreachable ({answer.problem})", "ms": answer.ms}
+    return {"ok": True, "ms": answer.ms}
 
 
 def check_redis() -> dict[str, Any]:
@@ -93,41 +86,71 @@ def check_redis() -> dict[str, Any]:
     return _ping(settings.REDIS_URL)
 
 
-def check_broker() -> dict[str, Any]:
-    url = settings.CELERY_BROKER_URL
-    if settings.CELERY_TASK_ALWAYS_EAGER or not url:
-        return {"ok": True, "configured": False, "jobs": "run in process"}
-    if urlparse(url).scheme not in ("redis", "rediss"):
-        return {"ok": True, "configured": True, "checked": False}
-    return _ping(url)
+class _Broker:
+    """The job queue's Redis, pinged at most once per readiness answer (the broker, worker and beat checks)."""
+
+    def __init__(self) -> None:
+        self._answer: dict[str, Any] | None = None
+
+    def check(self) -> dict[str, Any]:
+        if self._answer is None:
+            url = settings.CELERY_BROKER_URL
+            if settings.CELERY_TASK_ALWAYS_EAGER or not url:
+                self._answer = {"ok": True, "configured": False, "jobs": "run in process"}
+            elif probes.broker_url() is None:
+                self._answer = {"ok": True, "configured": True, "checked": False}
+            else:
+                self._answer = _ping(url)
+        return dict(self._answer)
 
 
-def _beat_body(beat: status.Beat, now: Any) -> dict[str, Any]:
+_WHY = {
+    "worker": "no worker has run the heartbeat job in time: the worker is not running (or is stuck)",
+    "beat": "beat has sent no job in time: beat is not running, or every send fails",
+}
+
+
+def _beat_body(beat: status.Beat, now: Any, broker: _Broker) -> dict[str, Any]:
     age = beat.age(now)
-    body: dict[str, Any] = {"ok": not beat.late(now), "last_seen": beat.last.isoformat() if beat.last else None,
+    late = beat.late(now, strict=True)
+    body: dict[str, Any] = {"ok": not late, "last_seen": beat.last.isoformat() if beat.last else None,
                             "age_seconds": None if age is None else round(age, 1),
                             "late_after_seconds": beat.late_after}
     if beat.host:
         body["host"] = beat.host
+    if late:
+        down = broker.check()
+        if not down["ok"]:  # the process may well be up: it is the job queue it cannot reach
+            body["cause"] = "broker"
+            body["error"] = (f"the job queue's Redis is {down['error']}: no job reaches a worker"
+                             if beat.name == "worker" else f"the job queue's Redis is {down['error']}: beat cannot "
+                             f"send")
+        else:
+            body["cause"] = beat.name
+            body["error"] = _WHY[beat.name]
     return body
 
 
-def _jobs_check(pick: Callable[[dict[str, Any]], status.Beat]) -> dict[str, Any]:
+def _jobs_check(pick: Callable[[dict[str, Any]], status.Beat], broker: _Broker) -> dict[str, Any]:
     if not status.jobs_expected():
         return {"ok": True, "expected": False, "jobs": "run in process"}
     try:
         beats = status.heartbeats()
     except DatabaseError as exc:
         return {"ok": False, "error": f"database unavailable ({_problem(exc)})"}
-    return _beat_body(pick(beats), timezone.now())
+    return _beat_body(pick(beats), timezone.now(), broker)
 
 
-def check_worker() -> dict[str, Any]:
-    return _jobs_check(status.worker_beat)
+def check_broker(broker: _Broker | None = None) -> dict[str, Any]:
+    return (broker or _Broker()).check()
 
 
-def check_beat() -> dict[str, Any]:
-    return _jobs_check(status.beat_beat)
+def check_worker(broker: _Broker | None = None) -> dict[str, Any]:
+    return _jobs_check(status.worker_beat, broker or _Broker())
+
+
+def check_beat(broker: _Broker | None = None) -> dict[str, Any]:
+    return _jobs_check(status.beat_beat, broker or _Broker())
 
 
 def check_outbox() -> dict[str, Any]:
@@ -141,13 +164,13 @@ def check_outbox() -> dict[str, Any]:
             "stuck_after_seconds": limit}
 
 
-CHECKS: dict[str, Callable[[], dict[str, Any]]] = {
-    "database": check_database,
-    "redis": check_redis,
+CHECKS: dict[str, Callable[[_Broker], dict[str, Any]]] = {
+    "database": lambda _: check_database(),
+    "redis": lambda _: check_redis(),
     "broker": check_broker,
     "worker": check_worker,
     "beat": check_beat,
-    "outbox": check_outbox,
+    "outbox": lambda _: check_outbox(),
 }
 
 
@@ -155,13 +178,14 @@ def readiness(names: list[str] | None = None) -> tuple[bool, dict[str, Any]]:
     """Run the checks (all, or ``names``); the database first, and the checks that need it skipped
     (reported failed) when it is unreachable, so a probe never waits on it twice."""
     names = names or list(CHECKS)
+    broker = _Broker()
     results: dict[str, Any] = {}
     for name in names:
         database_down = results.get("database", {}).get("error", "").startswith("unreachable")
         if name in ("worker", "beat", "outbox") and database_down:
             results[name] = {"ok": False, "error": "database unavailable"}
             continue
-        results[name] = CHECKS[name]()
+        results[name] = CHECKS[name](broker)
     return all(r["ok"] for r in results.values()), results
 
 
@@ -174,6 +198,17 @@ def _raise_stale_alerts() -> None:
         status.stale_jobs_alert()
     except DatabaseError as exc:
         log.warning("stale-job alerts not raised: %s", exc)
+
+
+def serve_response() -> HttpResponse:
+    """The load balancer's probe: 200 while this web process can serve the floor (the database), whatever
+    Redis, the worker, beat and the outbox do (readiness and the metrics report those)."""
+    ok, results = readiness(SERVE_CHECKS)
+    if not ok:
+        log.warning("cannot serve: %s", ", ".join(n for n, r in results.items() if not r["ok"]))
+    body = {"status": "ok" if ok else "fail", "checks": results,
+            "failing": [n for n, r in results.items() if not r["ok"]]}
+    return JsonResponse(body, status=200 if ok else 503, headers={"Cache-Control": "no-store"})
 
 
 def ready_response(request: HttpRequest) -> HttpResponse:
@@ -200,10 +235,12 @@ class HealthMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         path = request.path_info
-        if path in LIVE_PATHS or path in READY_PATHS:
+        if path in LIVE_PATHS or path in SERVE_PATHS or path in READY_PATHS:
             if request.method not in ("GET", "HEAD"):
                 return JsonResponse({"status": "method not allowed"}, status=405, headers={"Allow": "GET, HEAD"})
             if path in LIVE_PATHS:
                 return JsonResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+            if path in SERVE_PATHS:
+                return serve_response()
             return ready_response(request)
         return self.get_response(request)

@@ -4,10 +4,11 @@
   last success) and writes one log line with its request id, status and duration.
 * A worker is alive when it executes ``casino.ops.heartbeat``, which beat schedules every
   ``HEARTBEAT_EVERY`` seconds (its row is the worker's heartbeat); beat is alive when it sends
-  anything (the ``beat`` row, written by the beat process itself). Readiness, the metrics and the
+  anything (the ``beat`` row, written by the beat process itself once the broker took the job). Readiness, the metrics and the
   screens read these rows: nothing asks the broker or waits on a broadcast.
-* A job carries the request id of the request that asked for it (a message header), so the job's
-  log line and audit records name the same id as the request's.
+* A job carries the request id of the request that asked for it (a message header; the outbox keeps it
+  on the job's row, so a job relayed after a broker outage carries it too), so the job's log line and
+  audit records name the same id as the request's.
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ from django.utils import timezone
 
 from casino.context import request_id, serve, serving_now, unserve
 from casino.ops.models import JobHeartbeat
+from casino.outbox import REQUEST_ID_HEADER
 
 log = logging.getLogger("croupier.job")
 
 WORKER = "casino.ops.heartbeat"  # the heartbeat task's row is the worker's heartbeat
 BEAT = "beat"
-HEADER = "croupier_request_id"
+WATCH = "casino.ops.watch"  # the web processes' stale-job check (casino.ops.watch)
+HEADER = REQUEST_ID_HEADER  # the message header that carries the request id
 BEAT_WRITE_EVERY = 10.0  # seconds: beat sends a job every few seconds; one row update is enough
 _HOST = socket.gethostname()
 _in_beat = False
@@ -80,10 +83,15 @@ def _beat_started(**_: Any) -> None:
 
 @signals.before_task_publish.connect
 def _publishing(sender: str | None = None, headers: dict[str, Any] | None = None, **_: Any) -> None:
-    global _beat_written
     rid = request_id()
-    if headers is not None and rid and HEADER not in headers:
+    if headers is not None and rid and HEADER not in headers:  # the outbox relay sets the asking request's own
         headers[HEADER] = rid
+
+
+@signals.after_task_publish.connect
+def _published(**_: Any) -> None:
+    """Beat's heartbeat: written once a send has succeeded (a beat whose every send fails goes late)."""
+    global _beat_written
     if _in_beat and time.monotonic() - _beat_written >= BEAT_WRITE_EVERY:
         _beat_written = time.monotonic()
         job_record(name=BEAT, ok=True, host=f"beat@{_HOST}")

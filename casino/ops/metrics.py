@@ -38,7 +38,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from casino.core.models import LoginThrottle
 from casino.exceptions import error_body
-from casino.ops import registry, status
+from casino.ops import probes, registry, status
 from casino.ops.jobs import BEAT
 from casino.proxies import client_address_of
 
@@ -166,6 +166,19 @@ class _DatabaseCollector:
         return [_gauge("croupier_database_up", "1 when the metrics could read the database", 1.0), *metrics]
 
 
+class _RedisCollector:
+    """Whether the cache's and the job queue's Redis answer a PING now, from this web process (1 s at most each):
+    with the heartbeats' ages, the alerting rules tell a Redis outage from a dead worker."""
+
+    def collect(self) -> Iterable[Metric]:
+        if settings.REDIS_URL:
+            yield _gauge("croupier_redis_up", "1 when the cache's Redis answers a PING", float(
+                probes.ping(settings.REDIS_URL).ok))
+        url = probes.broker_url()
+        if url is not None:
+            yield _gauge("croupier_broker_up", "1 when the job queue's Redis answers a PING", float(probes.ping(url).ok))
+
+
 class _Delegate:
     """This process's own registry inside the scrape's (without multi-process mode)."""
 
@@ -180,6 +193,7 @@ def scrape_registry() -> CollectorRegistry:
     else:
         scrape.register(_Delegate())
     scrape.register(_DatabaseCollector())
+    scrape.register(_RedisCollector())
     return scrape
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from casino.audit.models import AuditVerification, VerificationStatus
 from casino.core.models import Outbox, OutboxStatus
-from casino.ops import registry
+from casino.ops import probes, registry
 from casino.ops.jobs import BEAT, WORKER
 from casino.ops.models import JobHeartbeat
 from casino.ops.registry import Finding
@@ -92,12 +92,15 @@ class Beat:
     def age(self, now: dt.datetime) -> float | None:
         return None if self.last is None else max(0.0, (now - self.last).total_seconds())
 
-    def late(self, now: dt.datetime, *, since: dt.datetime | None = None) -> bool:
+    def late(self, now: dt.datetime, *, since: dt.datetime | None = None, strict: bool = False) -> bool:
         """Late when its last success is older than ``late_after``; never having run is late once the
-        jobs have been running here (``since``) that long, or at once without a reference."""
+        jobs have been running here (``since``) that long; without a reference, at once when ``strict``
+        (readiness: not ready until it has answered), otherwise not (no alert before one was due)."""
         if self.last is not None:
             return (now - self.last).total_seconds() > self.late_after
-        return since is None or (now - since).total_seconds() > self.late_after
+        if since is None:
+            return strict
+        return (now - since).total_seconds() > self.late_after
 
 
 def heartbeat_period() -> int:
@@ -124,7 +127,9 @@ def job_beat(beats: dict[str, JobHeartbeat], task_name: str, *, period: int | No
 
 
 def jobs_seen_since(beats: dict[str, JobHeartbeat]) -> dt.datetime | None:
-    """When jobs were first seen running here: the reference for a job that never succeeded."""
+    """When jobs (or the web processes' watch, ``casino.ops.watch``) were first seen running here: the
+    reference for a job that never succeeded. None before anything has run: nothing is late then (on a
+    first start, the worker's first heartbeat is not yet due)."""
     firsts = [row.first_seen_at for row in beats.values()]
     return min(firsts) if firsts else None
 
@@ -151,7 +156,7 @@ def last_ok_verification_at() -> dt.datetime | None:
 
 def _worker_finding(now: dt.datetime, beats: dict[str, JobHeartbeat]) -> Finding | None:
     worker = worker_beat(beats)
-    if not worker.late(now):
+    if not worker.late(now, since=jobs_seen_since(beats)):
         return None
     since = (f"since {_when(worker.last, now)} ({ago(worker.last, now)} ago)" if worker.last
              else "yet")
@@ -162,12 +167,23 @@ def _worker_finding(now: dt.datetime, beats: dict[str, JobHeartbeat]) -> Finding
 
 def _beat_finding(now: dt.datetime, beats: dict[str, JobHeartbeat]) -> Finding | None:
     beat = beat_beat(beats)
-    if not beat.late(now):
+    if not beat.late(now, since=jobs_seen_since(beats)):
         return None
     since = f"since {_when(beat.last, now)} ({ago(beat.last, now)} ago)" if beat.last else "yet"
     return Finding("beat", "Job scheduler", beat.last, beat.late_after,
-                   f"The job scheduler has not run {since}: scheduled reconciliations, audit checks and "
-                   f"checkpoints do not start. Tell IT: Croupier's beat is not running.", "critical")
+                   f"The job scheduler has not sent a job {since}: scheduled reconciliations, audit checks and "
+                   f"checkpoints do not start. Tell IT: Croupier's beat is not running or cannot send.", "critical")
+
+
+def _broker_finding(now: dt.datetime, beats: dict[str, JobHeartbeat], late: list[Finding]) -> Finding:
+    """The worker or beat is late and the job queue's Redis does not answer: that is the cause to name
+    (a worker that is up cannot receive a job, beat cannot send one), once per stall."""
+    last = max((f.since for f in late if f.since is not None), default=None)
+    since = f"since {_when(last, now)} ({ago(last, now)} ago)" if last else "yet"
+    return Finding("broker", "Job queue", last, max(f.late_after for f in late),
+                   f"The job queue (Redis) cannot be reached, so no background job has run {since}: rounds still "
+                   f"settle and their jobs wait in the database, none lost, but exports, shift reconciliations and "
+                   f"audit checks wait until it is back. Tell IT: Croupier's Redis is not reachable.", "critical")
 
 
 def _outbox_finding(now: dt.datetime) -> Finding | None:
@@ -215,7 +231,10 @@ def stale_findings(now: dt.datetime | None = None) -> list[Finding]:
     found: list[Finding | None] = [_outbox_finding(now)]
     if jobs_expected():
         beats = heartbeats()
-        found = [_worker_finding(now, beats), _beat_finding(now, beats), *found, _verification_finding(now, beats)]
+        processes = [f for f in (_worker_finding(now, beats), _beat_finding(now, beats)) if f is not None]
+        if processes and probes.broker_down():
+            processes = [_broker_finding(now, beats, processes)]
+        found = [*processes, *found, _verification_finding(now, beats)]
         for check in registry.stale_checks:
             found.extend(check(now, beats))
     return [f for f in found if f is not None]

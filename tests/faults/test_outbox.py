@@ -165,3 +165,35 @@ def test_the_first_send_after_an_outage_relays_what_was_left_behind(floor, setti
         assert queue_length(redis_url, queue) == 3
     finally:
         drop_queue(redis_url, queue)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_relayed_after_an_outage_carries_the_id_of_the_request_that_asked_for_it(floor, settings, redis_url):
+    import json
+
+    import redis
+
+    from casino.context import serving
+
+    # given a large bet placed while Redis was down, in a request with its id
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    dealer = as_user(floor.dealer)
+    queue = fresh_queue()
+    with broker_at(CLOSED_PORT_URL, queue=queue):
+        answer = dealer.post("/api/rounds/", {"table": floor.table.pk}, format="json", HTTP_X_REQUEST_ID="bet-7f3a")
+        round_id = answer.json()["id"]
+        answer = dealer.post(f"/api/rounds/{round_id}/bets/", LARGE, format="json", HTTP_X_REQUEST_ID="bet-7f3a")
+        assert answer.status_code == 201, answer.json()
+    [row] = Outbox.objects.filter(status="pending")
+    assert row.request_id == "bet-7f3a"
+    try:
+        # when the relay sends it later, itself serving another id (beat's relay job runs under its own)
+        with broker_at(redis_url, queue=queue), serving("relay-job-0001"):
+            assert relay_outbox() == 1
+        # then the message the worker will take names the bet's request, not the relay's
+        [raw] = redis.Redis.from_url(redis_url).lrange(queue, 0, -1)
+        message = json.loads(raw)
+        assert message["headers"]["task"] == "accounting.large_bet_alert"
+        assert message["headers"]["croupier_request_id"] == "bet-7f3a"
+    finally:
+        drop_queue(redis_url, queue)
