@@ -8,7 +8,7 @@ from accounting import views
 from accounting.views import cage, closes
 
 app_name = "accounting-web"
-urlpatterns = [path("", views.index, name="index")]
+urlpatterns = [path("", views.index, name="index"), path("live/", views.live, name="live")]
 urlpatterns += [
     path("cage/", cage.count_screen, name="cage-counts"),
     path("cage/slips/", cage.slip_list, name="cage-slips"),

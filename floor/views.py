@@ -184,7 +184,8 @@ def pit_live(request: HttpRequest) -> HttpResponse:
         return redirect(login)
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, "the pit dashboard is for pit managers")
-    return render(request, "pit/_live.html", _floor(request.user, request.GET.get("shift")))
+    # with the menu (its count of new alerts) swapped in beside the live part: htmx's out-of-band swap
+    return render(request, "pit/_live.html", {**_floor(request.user, request.GET.get("shift")), "oob": True})
 
 
 @login_required

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
@@ -72,7 +72,7 @@ def index(request: HttpRequest) -> HttpResponse:
             }
         )
     exports = ReportExport.objects.filter(requested_by=request.user)[:10]  # type: ignore[misc]  # signed in (login_required)
-    alerts = visible_alerts(request.user).filter(acknowledged_at__isnull=True)[:20]
+    open_alerts = visible_alerts(request.user).filter(acknowledged_at__isnull=True)
     return render(
         request,
         "accounting/index.html",
@@ -83,8 +83,28 @@ def index(request: HttpRequest) -> HttpResponse:
             "closes": closes,
             "currency": currency(),
             "exports": exports,
-            "alerts": alerts,
+            "alerts": open_alerts[:20],
+            "alert_count": open_alerts.count(),
             "tables": Table.objects.order_by("code").values_list("pk", "code"),
             "pits": Pit.objects.order_by("code").values_list("code", flat=True),
         },
     )
+
+
+@require_GET
+def live(request: HttpRequest) -> HttpResponse:
+    """The page's live part, polled by htmx: the jobs banner and the open alerts' count, with the open
+    alerts swapped in beside it (out of band)."""
+    if not request.user.is_authenticated:
+        # a poll after the session ended: send the whole page to the sign-in form
+        login = f"{reverse('login')}?next={reverse('accounting-web:index')}"
+        if request.headers.get("HX-Request"):
+            return HttpResponse(status=204, headers={"HX-Redirect": login})
+        return redirect(login)
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return render(
+            request, "registration/forbidden.html", {"message": "the accounting pages are for accountants"}, status=403
+        )
+    open_alerts = visible_alerts(request.user).filter(acknowledged_at__isnull=True)
+    return render(request, "accounting/_live.html",
+                  {"alerts": open_alerts[:20], "alert_count": open_alerts.count(), "oob": True})

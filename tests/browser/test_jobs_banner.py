@@ -69,3 +69,68 @@ def test_the_pit_manager_sees_the_banner_and_the_alert_on_the_dashboard(screens,
         page.set_viewport_size(size)
         assert_layout(page, LAYOUT)
         screens.shot(page, "pit-jobs-not-running")
+
+
+@pytest.fixture
+def jobs_running(settings, floor):
+    """A deployment whose worker and beat answer, every scheduled job on time."""
+    settings.OPS_EXPECT_WORKER = True
+    heartbeat("casino.ops.heartbeat", ago=5)
+    heartbeat("beat", ago=5)
+    heartbeat(RECONCILE, ago=60)
+
+
+def _worker_dies_and_the_watch_runs() -> None:
+    """The worker's last heartbeat is 25 minutes old; the web processes' watch raises the alert."""
+    from casino.ops import watch
+
+    heartbeat("casino.ops.heartbeat", ago=25 * 60)
+    assert watch.watch_once(every=60) == ["worker"]
+
+
+def test_the_live_pit_dashboard_shows_the_banner_and_the_new_alert_without_a_reload(screens, jobs_running):
+    # given the pit manager on the dashboard while every job runs: no banner, no new alert
+    page = screens.page("pm")
+    page.goto("/pit/")
+    expect(page.locator("#live")).to_be_visible()
+    expect(page.locator(".jobs-banner")).to_have_count(0)
+    expect(page.locator("#pit-nav")).not_to_contain_text("new)")
+    page.evaluate("() => { window.stayedOnThePage = true; }")
+    # when the worker dies and the web processes' watch raises the alert (nobody reloads, nobody probes)
+    _worker_dies_and_the_watch_runs()
+    # then within a refresh the banner appears inside the live part, and the menu counts the new alert
+    banner = page.locator("#live .jobs-banner")
+    expect(banner).to_contain_text("Background jobs are not being run")
+    expect(banner).to_contain_text("No job worker has answered since")
+    expect(banner).to_contain_text("Tell IT: the Croupier worker is not running.")
+    alert = Alert.objects.get(kind="stale_job", data__key="worker")
+    expect(page.locator("#alerts")).to_contain_text(alert.message)
+    expect(page.get_by_role("navigation", name="Pit manager").get_by_role("link", name="Alerts")).to_contain_text(
+        "(1 new)")
+    assert page.evaluate("() => window.stayedOnThePage") is True  # the same page: no reload
+    assert axe_violations(page) == []
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        assert_layout(page, LAYOUT)
+        screens.shot(page, "pit-live-jobs-banner")
+
+
+def test_the_accounting_screen_shows_the_banner_and_the_alert_count_without_a_reload(screens, jobs_running):
+    page = screens.page("accountant")
+    page.goto("/accounting/")
+    expect(page.locator("#open-alerts-count")).to_have_text("0")
+    expect(page.locator(".jobs-banner")).to_have_count(0)
+    page.evaluate("() => { window.stayedOnThePage = true; }")
+    _worker_dies_and_the_watch_runs()
+    banner = page.locator("#accounting-live .jobs-banner")
+    expect(banner).to_contain_text("No job worker has answered since", timeout=20_000)
+    expect(page.locator("#open-alerts-count")).to_have_text("1")
+    alert = Alert.objects.get(kind="stale_job", data__key="worker")
+    expect(page.locator("#open-alerts")).to_contain_text(alert.message)
+    assert page.evaluate("() => window.stayedOnThePage") is True
+    assert_labelled(page)
+    assert axe_violations(page) == []
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        assert_layout(page, LAYOUT)
+        screens.shot(page, "accounting-live-jobs-banner")
