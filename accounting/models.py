@@ -53,6 +53,8 @@ class LedgerTransaction(models.Model):
             # posting is idempotent per source: a round posts at most once
             models.UniqueConstraint(fields=["source_type", "source_id"], name="ledger_one_posting_per_source"),
         ]
+        # the postings without a shift (cage payments, write-offs, …) an hourly verification reads by time
+        indexes = [models.Index(fields=["posted_at"], condition=Q(shift__isnull=True), name="ledger_unshifted_by_time")]
 
 
 class Entry(models.Model):

@@ -271,8 +271,10 @@ AUDIT_CHECKPOINT_KEY = env_str("AUDIT_CHECKPOINT_KEY", "")
 # Where every signed checkpoint and the chains' heads are also written, outside the database (a directory the
 # database's roles cannot write; every verification reads it back: docs/audit.md). Empty: not anchored.
 AUDIT_ANCHOR_DIR = env_str("AUDIT_ANCHOR_DIR", str(BASE_DIR / "var" / "audit-anchors"))
-# Records held to the audit trail by every verification (settled rounds, their bets and settlements).
-AUDIT_RECORD_CHECKS = ["tables.integrity.rounds_against_trail"]
+# Records held to the audit trail by every verification (settled rounds, their bets and settlements; the sealed
+# accounting records; the ledger's balance and postings against their records: docs/audit.md).
+AUDIT_RECORD_CHECKS = ["tables.integrity.rounds_against_trail", "accounting.integrity.records_against_trail",
+                       "accounting.integrity.ledger_against_records"]
 # How far back an incremental (hourly) verification compares rounds with the trail, besides every shift not yet
 # closed; a full verification compares every round (docs/audit.md).
 AUDIT_RECORD_CHECK_WINDOW = env_int("AUDIT_RECORD_CHECK_WINDOW", 2 * 86400, minimum=3600)

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from accounting.models import LedgerTransaction
 from casino.audit.models import AuditCheckpoint, AuditRecord
 from casino.audit.verification import audit_checkpoint_create, audit_verify
 from tables.models import Round
@@ -109,7 +110,11 @@ def test_a_forged_settlement_and_bet_are_held_to_the_trail(transactional_db):
              triggers_off=["tables_round", "tables_settlement", "tables_bet"])
     result = audit_verify()
     messages = sorted(b["message"] for b in result.breaks)
-    assert messages == [f"round #1 at BAC1 (round {rnd.pk}) has a bet other than its audit record says",
+    txn = LedgerTransaction.objects.get(source_type="round", source_id=str(rnd.pk))
+    assert messages == [f"ledger transaction {txn.pk} (round, round {rnd.pk} at BAC1) does not post what its record "
+                        "says: table:BAC1:tray 1000 where its record gives 0; table:BAC1:win -1000 where its record "
+                        "gives 0",
+                        f"round #1 at BAC1 (round {rnd.pk}) has a bet other than its audit record says",
                         f"round #1 at BAC1 (round {rnd.pk}) was settled otherwise than its audit record says"]
 
 
