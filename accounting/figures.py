@@ -5,7 +5,7 @@ reads handle, rounds win, count win, hold, statistical hold and variance through
 table close stores what these functions computed when it closed.
 
 * **handle** — the amount wagered: Σ ``Settlement.handle`` of the settled rounds, where a round's
-  handle is Σ over its settled bets of what each staked in the end (:func:`handle_of`: a blackjack
+  handle is Σ over its settled bets of what each staked in the end (``RoundResult.handle()``: a blackjack
   double or split, a Caribbean Stud raise and an In-Between pot bet count in full; a push counts,
   it was wagered; antes and pari-mutuel stakes count). A voided round has no settlement: it counts
   nothing.
@@ -33,8 +33,6 @@ is the figure of a group of one: Σ over a table's shift of :func:`settlement_pa
 (Fraction(9, 80), Fraction(73, 112), None)
 >>> variance(9_000, 9_125, 0)
 -125
->>> handle_of([{"amount": 1000, "staked": 2000}, {"amount": 500}])
-2500
 """
 
 from __future__ import annotations
@@ -53,6 +51,7 @@ from django.utils import timezone
 
 from accounting.conf import int_knob
 from accounting.money import hold_fraction
+from tables.engines.profile import Family as GameFamily
 from tables.engines.registry import get_engine
 from tables.models import Settlement
 
@@ -67,37 +66,17 @@ class Family(StrEnum):
     PLAYER_BANKED = "player-banked"  # a player holds the bank; the house takes commission, if any
 
 
-# the games whose players are not betting against the house, by family (banked games are found
-# from their engine: ``banked``, with a commission setting or not)
-NOT_BANKED = {
-    "red_dog": Family.POT,
-    "in_between": Family.POT,
-    "carousel": Family.PARI_MUTUEL,
-    "pony": Family.PARI_MUTUEL,
-    "merry_go_round": Family.PARI_MUTUEL,
-    "calcutta_horse_race": Family.PARI_MUTUEL,
-    "pontoon": Family.PLAYER_BANKED,
-    "chemin_de_fer": Family.PLAYER_BANKED,
-}
-
-
 def family_of(game: str) -> Family:
-    engine = get_engine(game)
-    if not engine.banked:
-        if game not in NOT_BANKED:
-            raise KeyError(f"{game} is not banked and has no family in accounting.figures.NOT_BANKED")
-        return NOT_BANKED[game]
-    return Family.COMMISSION if any(s.name == "commission_bp" for s in engine.settings) else Family.BANKED
+    """The game's family as its engine declares it (``Engine.profile``), a banked game with a
+    commission counted apart."""
+    profile = get_engine(game).profile
+    if profile.family is GameFamily.BANKED:
+        return Family.COMMISSION if profile.commission else Family.BANKED
+    return {GameFamily.PLAYER_BANKED: Family.PLAYER_BANKED, GameFamily.POT: Family.POT,
+            GameFamily.POOL: Family.PARI_MUTUEL}[profile.family]
 
 
 # -- the formulas ----------------------------------------------------------------------------------
-
-
-def handle_of(rows: Iterable[Mapping[str, Any]]) -> int:
-    """A settled round's handle from the engine's settled bet rows: each row's ``staked`` where the
-    engine reports more than the first stake (doubles, splits, raises), else its ``amount``. It is
-    what ``round_settle`` stores as ``Settlement.handle``."""
-    return sum(int(row.get("staked", row["amount"])) for row in rows)
 
 
 def count_win(*, opener: int, closer: int, fills: int, credits: int, drop: int, marker_payments: int) -> int:

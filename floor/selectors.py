@@ -42,9 +42,6 @@ from tables.models import (
 )
 from tables.selectors import current_shift, pit_tables
 
-TRIANGLE_DECK_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
-
-
 # -- the dealer's table ----------------------------------------------------------------------
 
 
@@ -69,33 +66,10 @@ def last_round(table: Table) -> Round | None:
     return table.rounds.select_related("table", "dealer").order_by("-number").first()
 
 
-def _placed_before_the_deal(engine: Any) -> dict[str, bool]:
-    """Which bet types the engine takes in the round's bets, before the deal (not only as events of the
-    deal, like a pot bet, a Carousel count or a horse's stake): a lone bet of the type is read, and only
-    its own fields or amount may be at fault, not its type or its being placed now. Types that only make
-    a round together (a chemin de fer bank and its punto) are read together."""
-
-    def fault(*types: str) -> str | None:
-        bets = [{"id": f"b{i}", "seat": i, "type": t, "amount": 1} for i, t in enumerate(types, start=1)]
-        try:
-            engine.load({"game": engine.name, "config": {}, "bets": bets, "events": []})
-        except EngineError as exc:
-            return exc.field or "bets"
-        return None
-
-    alone = {name: fault(name) for name in engine.bet_types}
-    placed = {name: field not in ("bets", "bets[0].type") for name, field in alone.items()}
-    together = [name for name, field in alone.items() if field == "bets"]
-    if len(together) > 1 and fault(*together) is None:
-        placed.update(dict.fromkeys(together, True))
-    return placed
-
-
 def layout_bets(game: str) -> list[dict[str, Any]]:
     """The bets the dealer's screen offers, with the fields each needs and how each is tapped (its kind),
     from the engine's description; ``before_deal`` says whether it is placed before the deal."""
     engine = get_engine(game)
-    before_deal = _placed_before_the_deal(engine)
     bets = []
     for name, spec in engine.describe()["bet_types"].items():
         required = set(spec["required"])
@@ -103,12 +77,13 @@ def layout_bets(game: str) -> list[dict[str, Any]]:
         bets.append({"type": name, "label": spec.get("label") or name.replace("_", " ").capitalize(),
                      "description": spec["description"], "required": spec["required"], "fields": fields,
                      "limits_apply": spec.get("limits_apply", True),
-                     "before_deal": before_deal[name]})
+                     "before_deal": engine.profile.placed_before_deal(name)})
     return bets
 
 
 def deck_of(game: str) -> str:
-    return "triangle" if game in TRIANGLE_DECK_GAMES else "standard"
+    """The deck the game's cards come from (the dealer screen's card pad), as its engine declares it."""
+    return get_engine(game).profile.deck.value
 
 
 # -- the pit manager's floor ---------------------------------------------------------------------

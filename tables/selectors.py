@@ -9,8 +9,11 @@ from django.utils import timezone
 
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Conflict, InvalidInput
+from tables.engines.base import Bet as EngineBet
+from tables.engines.base import Json
+from tables.engines.profile import TableNow
 from tables.engines.registry import get_engine
-from tables.models import Pit, Round, Shift, ShiftStatus, Table
+from tables.models import Pit, Round, RoundStatus, Shift, ShiftStatus, Table
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -34,6 +37,33 @@ def visible_rounds(user: Any) -> QuerySet[Round]:
     if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
         return rounds
     return rounds.filter(table__in=visible_tables(user).values("pk"))
+
+
+def round_document(rnd: Round, *, extra_bets: list[Json] | None = None,
+                   extra_events: list[Json] | None = None, from_rows: bool = False) -> Json:
+    """The round as the engines read it (docs/round_format.md). ``from_rows``: from the Bet and RoundEvent
+    rows, the record, not the copy on the round row (reconciliation checks the record)."""
+    stored = stored_document(rnd, from_rows=from_rows)
+    return {"game": rnd.game, "config": rnd.config, "bets": stored["bets"] + (extra_bets or []),
+            "events": stored["events"] + (extra_events or [])}
+
+
+def stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
+    """The bets placed at betting time and the events not undone: the copy on the round row, or,
+    for a round written in bulk without one, read from the rows (plain values, no model instances)."""
+    if rnd.document is not None and not from_rows:
+        return rnd.document
+    rows = (rnd.bets.filter(event_index__isnull=True, withdrawal__isnull=True).order_by("id")
+            .values_list("client_id", "seat", "type", "amount", "extra"))
+    bets = [EngineBet(*row).to_json() for row in rows]
+    events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq").values_list("payload", flat=True))
+    return {"bets": bets, "events": events}
+
+
+def round_table_now(rnd: Round) -> TableNow:
+    """Where a round stands for the dealer, as its engine says: the bank's seat, the button, whose turn
+    it is and what each seat may do now (``.seat(n)``; ``.as_dict(seats)`` for a screen)."""
+    return get_engine(rnd.game).table_now(round_document(rnd), betting_open=rnd.status == RoundStatus.OPEN)
 
 
 def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from tables.engines.base import bet_extra
 from tables.models import Assignment, Bet, Pit, Round, Shift, ShiftType, Table
+from tables.selectors import round_document
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -163,8 +164,6 @@ class RoundSerializer(serializers.ModelSerializer):
                   "betting_closed_at", "settled_at", "document", "state", "void_reason", "voided_at"]
 
     def get_document(self, rnd: Round) -> dict[str, Any]:
-        from tables.services.rounds import round_document
-
         return round_document(rnd)
 
     def to_representation(self, rnd: Round) -> dict[str, Any]:

@@ -36,7 +36,9 @@ from tables.engines.base import (
 from tables.engines.card_events import read_card_event as read_card
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
+from tables.engines.inputs import Deck
 from tables.engines.money import Rounding, pay_ratio, percent_of
+from tables.engines.profile import Family, GameProfile
 from tables.engines.result import RoundResult
 
 PLAYER, BANKER = "player", "banker"
@@ -194,6 +196,8 @@ class Baccarat(Engine):
         "player_pair": BetSpec("Player's first two cards are a pair, pays pair_pays:1"),
         "banker_pair": BetSpec("Banker's first two cards are a pair, pays pair_pays:1"),
     }
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(PLAYER, BANKER, "tie", "player_pair", "banker_pair"),
+                          commission=True)
 
     hands = (PLAYER, BANKER)
 

@@ -11,6 +11,8 @@ Each engine module defines ``ENGINE``, an instance of a :class:`Engine` subclass
 * ``settings``: the house-variable rules, each a :class:`Setting` with the default docs/games.md
   names; unknown settings and wrong types are refused;
 * ``bet_types``: the bets the layout takes, each a :class:`BetSpec` naming its extra fields;
+* ``profile``: what kind of game it is (:class:`~tables.engines.profile.GameProfile`: family, deck,
+  bets before and during the deal, one-per-seat rules, pools, bank, turn order);
 * ``play(round)``: the whole rule book.
 """
 
@@ -22,9 +24,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, TypeGuard
 
-from tables.engines.errors import EngineError
+from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import BetField, actions_input, card_input
 from tables.engines.money import Rounding
+from tables.engines.profile import Bank, GameProfile, OpenBet, TableNow, TurnOrder
 from tables.engines.result import Line, RoundResult, Status, round_result
 
 Json = dict[str, Any]
@@ -215,7 +218,12 @@ class Engine:
     title: ClassVar[str]
     settings: ClassVar[tuple[Setting, ...]]
     bet_types: ClassVar[Mapping[str, BetSpec]]
-    banked: ClassVar[bool] = True  # False for pot and pool games, where players bet against each other
+    profile: ClassVar[GameProfile]
+
+    @property
+    def banked(self) -> bool:
+        """The house banks every bet (False where a seat holds the bank, or players share a pot or pools)."""
+        return self.profile.banked
 
     # -- config -------------------------------------------------------------------------
     def setting(self, name: str) -> Setting:
@@ -283,6 +291,16 @@ class Engine:
             self.check_limits(bet, config, where=f"bets[{i}]")
             self.check_bet(bet, config, where=f"bets[{i}]")
             bets.append(bet)
+        one = self.profile.one_per_seat
+        if one is not None:
+            holding: set[int] = set()
+            for i, bet in enumerate(bets):
+                if bet.type not in one.types:
+                    continue
+                if bet.seat in holding:
+                    raise EngineError("bad_bet", f"bet {bet.id}: seat {bet.seat} already has {one.holds}",
+                                      field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat})
+                holding.add(bet.seat)
         return tuple(bets)
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
@@ -326,7 +344,8 @@ class Engine:
     def check_new_bet(self, config: Mapping[str, Any], bets: Sequence[Json], raw: Any) -> Bet:
         """Check one bet placed before the deal, beside ``bets`` (those already down), exactly as
         closing the betting will: its type, fields, seat and limits, and the bets as a whole. Its
-        refusal names the field of the bet at fault (``amount``, ``seat``…), or ``bets`` for the set.
+        refusal names the field of the bet at fault (``amount``, ``seat``…), or ``bets`` for the set
+        (a :class:`~tables.engines.errors.BetSetError`).
 
         Some games only make a round once several bets are down (a chemin de fer coup needs its
         bank and a punto, in whichever order the croupier takes them): while the bets so far do not
@@ -336,16 +355,17 @@ class Engine:
         doc = {"game": self.name, "config": dict(config), "bets": [*bets, raw], "events": []}
         try:
             return self.load(doc).bets[-1]
-        except EngineError as exc:
-            if exc.field != "bets":
-                raise _relative_to_bet(exc, index) from None
+        except BetSetError as exc:
             try:
                 self.load({**doc, "bets": list(bets)})
-            except EngineError as before:
-                if before.field != "bets":
-                    raise exc from None
+            except BetSetError:
+                pass
+            except EngineError:
+                raise exc from None
             else:
                 raise exc from None
+        except EngineError as exc:
+            raise _relative_to_bet(exc, index) from None
         resolved = self.resolve_config(config)
         try:
             bet = parse_bet(raw, self.spec_for, where="bets")
@@ -354,6 +374,90 @@ class Engine:
         except EngineError as own:
             raise _relative_to_bet(own, index) from None
         return bet
+
+    def check_placement(self, doc: Mapping[str, Any], raw: Any) -> Bet:
+        """Check one bet placed while betting is open (``raw``, beside the bets of ``doc``, the round as
+        closing the betting will play it) for whatever closing would refuse it for:
+        :meth:`check_new_bet`, then the round played with it, where a rule about this bet may still
+        refuse it (a seat that holds the bank). Only a set of bets that does not make a round yet (a
+        :class:`~tables.engines.errors.BetSetError`) is left for closing to judge."""
+        bets = [dict(b) for b in doc.get("bets") or []]
+        bet = self.check_new_bet(doc.get("config") or {}, bets, raw)
+        try:
+            self.result({**doc, "game": self.name, "bets": [*bets, raw]})
+        except BetSetError:
+            pass
+        except EngineError as exc:
+            raise _relative_to_bet(exc, len(bets)) from None
+        return bet
+
+    # -- what the table is waiting for, seat by seat ------------------------------------------
+    def bank_seat(self, rnd: Round) -> int | None:
+        """The seat that holds the bank in ``rnd`` (None: the house's bank, or none yet)."""
+        return None
+
+    def button_of(self, rnd: Round) -> int | None:
+        """The button's seat, for games that bet in order from it."""
+        if self.profile.turn_order is not TurnOrder.BUTTON:
+            return None
+        button = rnd.config.get("button")
+        return button if isinstance(button, int) else None
+
+    def open_bet_of(self, entry: Mapping[str, Any]) -> OpenBet:
+        """A ``bets_open`` entry of a step's input as an :class:`OpenBet`."""
+        seats = entry.get("seats")
+        label = str(entry.get("label") or entry["type"]).lower()
+        return OpenBet(str(entry["type"]), tuple(seats) if seats is not None else None,
+                       {s: f"Seat {s} already has a {label} bet" for s in entry.get("seats_taken") or []})
+
+    def table_now(self, doc: Mapping[str, Any], *, betting_open: bool) -> TableNow:
+        """Where the round ``doc`` stands for the dealer: the bank's seat, the button, whose turn it is
+        and what each seat may do now. ``betting_open``: the round service still takes the bets
+        placed before the deal (the round's bets), so the engine has not been asked to deal yet."""
+        try:
+            rnd = self.load(doc)
+        except BetSetError:
+            if not betting_open:
+                raise
+            # the bets so far need not make a round yet: each is read on its own
+            config = self.resolve_config(doc.get("config"))
+            bets = tuple(parse_bet(raw, self.spec_for, where=f"bets[{i}]") for i, raw in enumerate(doc.get("bets") or []))
+            rnd = Round(self.name, config, bets, ())
+        bank, button = self.bank_seat(rnd), self.button_of(rnd)
+        if betting_open:
+            return TableNow(bank, button, None, "bets", self._open_before_deal(rnd, bank), say="Place your bets")
+        result = self.play(rnd)
+        step = result.next
+        if step is None:
+            return TableNow(bank, button, None, None)
+        open_bets = tuple(self.open_bet_of(e) for e in step.input.get("bets_open") or [])
+        seat = step.get("seat")
+        turn = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        actions: tuple[str, ...] = ()
+        actors: tuple[int, ...] | None = ()
+        if step.expect == "action":
+            actions, actors = tuple(step.get("allowed") or ()), (turn,) if turn is not None else None
+        elif step.expect == "bid":
+            seats = step.input.get("seats")
+            actions, actors = ("bid",), tuple(seats) if seats is not None else None
+        return TableNow(bank, button, turn, step.expect, open_bets, actions, actors, step.say)
+
+    def _open_before_deal(self, rnd: Round, bank: int | None) -> tuple[OpenBet, ...]:
+        profile = self.profile
+        held: dict[int, str] = {}
+        if profile.one_per_seat is not None:
+            held = {b.seat: f"Seat {b.seat} already has {profile.one_per_seat.holds}"
+                    for b in rnd.bets if b.type in profile.one_per_seat.types}
+        out = []
+        for bet_type in profile.before_deal:
+            barred = dict(held) if profile.one_per_seat and bet_type in profile.one_per_seat.types else {}
+            if profile.bank is Bank.SEAT and bank is not None:
+                barred[bank] = f"Seat {bank} holds the bank and cannot bet against it"
+                if bet_type in profile.bank_bets:
+                    out.append(OpenBet(bet_type, (), barred, f"Seat {bank} holds the bank"))
+                    continue
+            out.append(OpenBet(bet_type, None, barred))
+        return tuple(out)
 
     def bet_placed_by(self, event: Mapping[str, Any]) -> Bet | None:
         """The bet an accepted event places (a between-stage bet, a pot bet, a horse sold), or None."""
@@ -373,12 +477,6 @@ class Engine:
             return None, None
         return config.get("min_bet"), config.get("max_bet")
 
-    @staticmethod
-    def handle_of(line: Line) -> int:
-        """What a settled line put at risk (the handle's part): its ``staked`` where the engine reports
-        more than the first stake (blackjack doubles and splits, Caribbean Stud's raise), else its amount."""
-        return line.staked
-
     def check_set(self, cards: Sequence[str], hands: Mapping[str, Any]) -> str | None:
         """Why setting ``cards`` into ``hands`` fouls, in a dealer's words (None: it does not), for the
         games where a seat sets its hand (``set_hand`` inputs); others have no hands to set."""
@@ -393,6 +491,7 @@ class Engine:
             "game": self.name,
             "title": self.title,
             "banked": self.banked,
+            "profile": self.profile.as_dict(),
             "settings": [
                 {"name": s.name, "kind": s.kind.value, "default": s.default, "help": s.help,
                  **({"choices": list(s.choices)} if s.choices else {}),

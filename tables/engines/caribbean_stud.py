@@ -51,6 +51,7 @@ from tables.engines.base import (
 from tables.engines.card_events import read_card_event
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
+from tables.engines.inputs import Deck
 from tables.engines.poker import (
     FLUSH_TABLE,
     RANK_COUNTS_TABLE,
@@ -64,6 +65,7 @@ from tables.engines.poker import (
     make_rank,
     rank_codes,
 )
+from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
 
 ANTE = "ante"
@@ -166,16 +168,7 @@ class CaribbeanStud(Engine):
         ANTE: BetSpec("The ante: one per seat; the seat then folds (loses it) or raises raise_multiple × ante"),
     }
 
-    def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
-        bets = super().parse_bets(raw_bets, config)
-        seen: set[int] = set()
-        for i, bet in enumerate(bets):
-            if bet.seat in seen:
-                raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} already has an ante", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
-                )
-            seen.add(bet.seat)
-        return bets
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(ANTE,), one_per_seat=OnePerSeat((ANTE,), "an ante"))
 
     # -- replaying the events -------------------------------------------------------------------
     def replay(self, rnd: Round) -> CaribbeanStudTable:

@@ -45,9 +45,10 @@ from tables.engines.base import (
     rounding_setting,
     settled,
 )
-from tables.engines.errors import EngineError
+from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding
+from tables.engines.profile import Bank, Family, GameProfile, OpenBet, TurnOrder
 from tables.engines.result import RoundResult
 from tables.engines.triangle import (
     MAX_SEAT,
@@ -636,10 +637,20 @@ HIGH_CARD_SPEC = BetSpec(
 class CarouselEngine(Engine):
     """Carousel and its variants: one round document is one game."""
 
-    banked = False
     has_pony: ClassVar[bool] = False
     has_living_win: ClassVar[bool] = False
     has_high_card: ClassVar[bool] = False
+
+    def open_bet_of(self, entry: Mapping[str, Any]) -> OpenBet:
+        """Count bets go in seat order from the button: a seat before the last to bet may not bet."""
+        bet = super().open_bet_of(entry)
+        order = entry.get("order")
+        if bet.seats is not None or not isinstance(order, Mapping) or order.get("after") is None:
+            return bet
+        button, after = int(order["button"]), int(order["after"])
+        barred = {s: f"Seat {s} bets before seat {after}: the button is at seat {button}"
+                  for s in range(1, MAX_SEAT + 1) if seat_order_key(s, button) <= seat_order_key(after, button)}
+        return OpenBet(bet.type, None, {**barred, **bet.barred})
 
     def carry_over(self, previous: Mapping[str, Any] | None) -> tuple[Json, list[Any] | None]:
         """A game hands the next its button and carries (``outcome.next_game.config``) and, while a
@@ -663,11 +674,11 @@ class CarouselEngine(Engine):
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         if raw_bets:
-            raise EngineError(
+            raise BetSetError(
                 "bad_bet",
                 f'{self.name} takes its bets as {{"bet": …}} events in each betting '
                 "round (after the foundations), not in the top-level bets list",
-                field="bets", params={"game": self.name},
+                params={"game": self.name},
             )
         return ()
 
@@ -695,6 +706,8 @@ class Carousel(CarouselEngine):
     title = "Carousel"
     settings = (*BASE_SETTINGS, *LIMIT_SETTINGS)
     bet_types = {COUNT: COUNT_SPEC}
+    profile = GameProfile(Family.POOL, Deck.TRIANGLE, before_deal=(), during_deal=(COUNT,), pools=(COUNT,),
+                          bank=Bank.NOBODY, turn_order=TurnOrder.BUTTON)
 
 
 class Pony(CarouselEngine):
@@ -704,6 +717,9 @@ class Pony(CarouselEngine):
     has_living_win = True
     settings = (*BASE_SETTINGS, PONY_CARRY, LIVING_WIN_PAYS, *LIMIT_SETTINGS)
     bet_types = {COUNT: COUNT_SPEC, PONY: PONY_SPEC, LIVING_WIN: LIVING_WIN_SPEC}
+    # the living-win bet is the house's (6:1), beside the players' pools
+    profile = GameProfile(Family.POOL, Deck.TRIANGLE, before_deal=(), during_deal=(COUNT, PONY, LIVING_WIN),
+                          pools=(COUNT, PONY), bank=Bank.NOBODY, turn_order=TurnOrder.BUTTON)
 
 
 class MerryGoRound(CarouselEngine):
@@ -713,6 +729,8 @@ class MerryGoRound(CarouselEngine):
     has_high_card = True
     settings = (*BASE_SETTINGS, PONY_CARRY, HIGH_CARD_CARRY, *LIMIT_SETTINGS)
     bet_types = {COUNT: COUNT_SPEC, PONY: PONY_SPEC, HIGH_CARD: HIGH_CARD_SPEC}
+    profile = GameProfile(Family.POOL, Deck.TRIANGLE, before_deal=(), during_deal=(COUNT, PONY, HIGH_CARD),
+                          pools=(COUNT, PONY, HIGH_CARD), bank=Bank.NOBODY, turn_order=TurnOrder.BUTTON)
 
 
 ENGINES: dict[str, CarouselEngine] = {e.name: e for e in (Carousel(), Pony(), MerryGoRound())}

@@ -47,9 +47,10 @@ from tables.engines.base import (
     settled,
 )
 from tables.engines.cards import Card, Shoe
-from tables.engines.errors import EngineError
-from tables.engines.inputs import BetField, FieldKind
+from tables.engines.errors import BetSetError, EngineError
+from tables.engines.inputs import BetField, Deck, FieldKind
 from tables.engines.money import Rounding, percent_of
+from tables.engines.profile import Bank, Family, GameProfile
 from tables.engines.result import RoundResult
 
 BANK, PUNTO = "bank", "punto"  # bet types: the banker's bank, a punter's stake against it
@@ -229,7 +230,9 @@ def _event_kind(event: Mapping[str, Any]) -> str:
 class CheminDeFer(Engine):
     name = "chemin_de_fer"
     title = "Chemin de fer"
-    banked = False  # the banker is a player; the house only takes commission
+    # the banker is a player (any seat may take the bank); the house only takes commission
+    profile = GameProfile(Family.PLAYER_BANKED, Deck.STANDARD, before_deal=(BANK, PUNTO), bank=Bank.SEAT,
+                          bank_bets=(BANK,), commission=True)
     settings = (
         Setting("decks", SettingKind.INT, 8, "52-card packs in the shoe", minimum=1, maximum=8),
         Setting(
@@ -269,6 +272,10 @@ class CheminDeFer(Engine):
         if "plays" in bet.extra and not isinstance(plays, bool):
             raise EngineError("bad_bet", f"bet {bet.id}: 'plays' must be true or false", field=f"{where}.plays", params={"bet": bet.id})
 
+    def bank_seat(self, rnd: Round) -> int | None:
+        """The seat of the coup's bank bet (any seat may take the bank; none yet before one is down)."""
+        return next((b.seat for b in rnd.bets if b.type == BANK), None)
+
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         bets = super().parse_bets(raw_bets, config)
         self.table(bets)
@@ -278,32 +285,32 @@ class CheminDeFer(Engine):
         """Check the bets against each other and find the banker, the punter who plays, the cover."""
         banks = [b for b in bets if b.type == BANK]
         if len(banks) != 1:
-            raise EngineError(
-                "bad_bet", f"a coup needs exactly one 'bank' bet (the banker's bank), got {len(banks)}", field="bets", params={"count": len(banks)}
+            raise BetSetError(
+                "bad_bet", f"a coup needs exactly one 'bank' bet (the banker's bank), got {len(banks)}", params={"count": len(banks)}
             )
         bank = banks[0]
         puntos = [b for b in bets if b.type == PUNTO]
         if not puntos:
-            raise EngineError(
-                "bad_bet", "no punter covers any of the bank: a coup needs at least one 'punto' bet", field="bets"
+            raise BetSetError(
+                "bad_bet", "no punter covers any of the bank: a coup needs at least one 'punto' bet"
             )
         for bet in puntos:
             if bet.seat == bank.seat:
-                raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and cannot bet against it", field="bets", params={"bet": bet.id, "seat": bet.seat}
+                raise BetSetError(
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and cannot bet against it", params={"bet": bet.id, "seat": bet.seat}
                 )
         covered = sum(b.amount for b in puntos)
         if covered > bank.amount:
-            raise EngineError(
-                "over_bank", f"the punters cover {covered} but the bank is only {bank.amount}", field="bets", params={"covered": covered, "bank": bank.amount}
+            raise BetSetError(
+                "over_bank", f"the punters cover {covered} but the bank is only {bank.amount}", params={"covered": covered, "bank": bank.amount}
             )
         by_seat: dict[int, int] = {}
         for bet in puntos:  # insertion order keeps the earliest-listed seat first among equals
             by_seat[bet.seat] = by_seat.get(bet.seat, 0) + bet.amount
         named = {b.seat for b in puntos if b.get("plays") is True}
         if len(named) > 1:
-            raise EngineError(
-                "bad_bet", f"only one punter plays the hand; seats {sorted(named)} are all marked", field="bets", params={"seats": sorted(named)}
+            raise BetSetError(
+                "bad_bet", f"only one punter plays the hand; seats {sorted(named)} are all marked", params={"seats": sorted(named)}
             )
         if named:
             punter_seat = named.pop()

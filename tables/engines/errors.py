@@ -65,3 +65,14 @@ class EngineError(Exception):
         if self.event is None:
             self.event = event
         return self
+
+
+class BetSetError(EngineError):
+    """A refusal of the round's bets as a set, not of one bet (its ``field`` is ``bets``): too few
+    players, no bank, punters covering more than the bank. While betting is open a set that is not
+    yet complete is left for closing the betting to judge (:meth:`Engine.check_placement
+    <tables.engines.base.Engine.check_placement>`)."""
+
+    def __init__(self, code: str, message: str, *, event: int | None = None,
+                 params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(code, message, event=event, field="bets", params=params)

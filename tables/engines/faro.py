@@ -45,8 +45,9 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANK_NAMES, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
-from tables.engines.inputs import RANK_LABELS, BetField, FieldKind, card_input, fresh_bet_id, open_bet, option
+from tables.engines.inputs import RANK_LABELS, BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet, option
 from tables.engines.money import Rounding, percent_of
+from tables.engines.profile import Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
 
 LAYOUT = "A23456789TJQK"  # the spade layout and the casekeeper, ace to king
@@ -228,6 +229,7 @@ class Faro(Engine):
             fields=(BetField("order", FieldKind.RANKS, "Loser, winner, hock", count=3),),
         ),
     }
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(RANK_BET, CALL_THE_TURN), turn_order=TurnOrder.ANY)
 
     # -- bets --------------------------------------------------------------------------------
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
@@ -533,6 +535,7 @@ class Stuss(Faro):
         *LIMIT_SETTINGS,
     )
     bet_types = {RANK_BET: Faro.bet_types[RANK_BET]}
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(RANK_BET,), turn_order=TurnOrder.ANY)
 
 
 FARO = Faro()

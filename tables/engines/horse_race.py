@@ -49,9 +49,10 @@ from tables.engines.base import (
     settled,
 )
 from tables.engines.cards import SUITS, Card, Shoe, parse_card
-from tables.engines.errors import EngineError
+from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import BetField, Deck, FieldKind, bid_input, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding, divide
+from tables.engines.profile import Bank, Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -524,11 +525,11 @@ class HorseRaceEngine(Engine):
 
     def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
         if raw_bets:
-            raise EngineError(
+            raise BetSetError(
                 "bad_bet",
                 f"{self.name} takes its stakes as events after the course is dealt "
                 "(the odds depend on it), not in the top-level bets list",
-                field="bets", params={"game": self.name},
+                params={"game": self.name},
             )
         return ()
 
@@ -574,6 +575,8 @@ class HorseRace(HorseRaceEngine):
         "horse": BetSpec("The horse of this suit (S H D C) finishes first; pays its odds to 1", required=("horse",),
                          fields=(HORSE_FIELD,))
     }
+    profile = GameProfile(Family.BANKED, Deck.STANDARD_NO_ACES, before_deal=(), during_deal=("horse",),
+                          turn_order=TurnOrder.ANY)
 
     def settle(self, rnd: Round, race: Race) -> RoundResult:
         winner = race.finished[0]
@@ -622,8 +625,10 @@ class HorseRace(HorseRaceEngine):
 class CalcuttaHorseRace(HorseRaceEngine):
     name = "calcutta_horse_race"
     title = "Calcutta Horse Race"
-    banked = False
     calcutta = True
+    # the horses are auctioned (highest bid first, any seat) into one pool the placed horses share
+    profile = GameProfile(Family.POOL, Deck.STANDARD_NO_ACES, before_deal=(), during_deal=("horse",),
+                          bank=Bank.NOBODY, turn_order=TurnOrder.ANY)
     places = 2
     event_kinds = ("bid", "bet")
     settings = (

@@ -45,6 +45,7 @@ from tables.engines.base import (
 from tables.engines.card_events import read_card_event
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
+from tables.engines.inputs import Deck
 from tables.engines.poker import (
     FLUSH_TABLE,
     RANK_COUNTS_TABLE,
@@ -56,6 +57,7 @@ from tables.engines.poker import (
     hand_name,
     make_rank,
 )
+from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
 
 RIDE = "ride"
@@ -134,16 +136,8 @@ class LetItRide(Engine):
         ),
     }
 
-    def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
-        bets = super().parse_bets(raw_bets, config)
-        seen: set[int] = set()
-        for i, bet in enumerate(bets):
-            if bet.seat in seen:
-                raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} already has its three bets", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
-                )
-            seen.add(bet.seat)
-        return bets
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(RIDE,),
+                          one_per_seat=OnePerSeat((RIDE,), "its three bets"))
 
     def replay(self, rnd: Round) -> LetItRideTable:
         table = LetItRideTable([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])

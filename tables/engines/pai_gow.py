@@ -56,6 +56,7 @@ from tables.engines.house_way import BUILT_IN, STANDARD, HouseWay, set_hand
 from tables.engines.inputs import Deck, card_input, dice_input, set_hand_input
 from tables.engines.money import Rounding, percent_of
 from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_codes, rank_paigow5, rank_paigow_codes
+from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
@@ -194,18 +195,8 @@ class PaiGowPoker(Engine):
         if bet.seat > SEATS:
             raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
-    def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
-        bets = super().parse_bets(raw_bets, config)
-        seen: set[int] = set()
-        for i, bet in enumerate(bets):
-            if bet.seat in seen:
-                raise EngineError(
-                    "bad_bet",
-                    f"bet {bet.id}: seat {bet.seat} already has a wager (one per seat)",
-                    field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat},
-                )
-            seen.add(bet.seat)
-        return bets
+    profile = GameProfile(Family.BANKED, Deck.STANDARD_JOKER, before_deal=(WAGER,),
+                          one_per_seat=OnePerSeat((WAGER,), "a wager (one per seat)"), commission=True)
 
     # -- replay ---------------------------------------------------------------------------
     def replay(self, rnd: Round) -> PaiGowTable:

@@ -45,9 +45,10 @@ from tables.engines.base import (
     settled,
 )
 from tables.engines.cards import RANK_NAMES, RANKS, Card, Shoe, full_deck, parse_card
-from tables.engines.errors import EngineError
-from tables.engines.inputs import amount_input, choice_input, fresh_bet_id, option
+from tables.engines.errors import BetSetError, EngineError
+from tables.engines.inputs import Deck, amount_input, choice_input, fresh_bet_id, option
 from tables.engines.money import Rounding, percent_of
+from tables.engines.profile import Bank, Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
 
 ANTE, POT_BET, FORFEIT = "ante", "pot_bet", "forfeit"
@@ -77,18 +78,12 @@ class PotDeal:
 
     def __init__(self, cfg: Mapping[str, Any], antes: Sequence[Bet], *, max_players: int) -> None:
         self.cfg = cfg
-        seats: set[int] = set()
-        for i, bet in enumerate(antes):
-            if bet.seat in seats:
-                raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} has already anted", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
-                )
-            seats.add(bet.seat)
+        seats = {bet.seat for bet in antes}  # one ante a seat: the profile's rule (Engine.parse_bets)
         if not 2 <= len(seats) <= max_players:
-            raise EngineError(
+            raise BetSetError(
                 "bad_bet",
                 f"a deal needs 2 to {max_players} players, each with one ante in bets (got {len(seats)})",
-                field="bets", params={"max_players": max_players, "players": len(seats)},
+                params={"max_players": max_players, "players": len(seats)},
             )
         self.players = sorted(seats)
         self.carry_in: int = cfg["carry_in"]
@@ -491,7 +486,6 @@ def _pot_settings(*extra: Setting) -> tuple[Setting, ...]:
 class PotGame(Engine):
     """Shared envelope of the pot games: antes in ``bets``, everything else as events."""
 
-    banked = False
     deal_class: ClassVar[type[PotDeal]]
 
     def max_players(self, cfg: Mapping[str, Any]) -> int:
@@ -623,6 +617,8 @@ class InBetween(PotGame):
         ANTE: BetSpec("Each player's ante into the pot, at the deal and when the pot is emptied", limits_apply=False),
         POT_BET: BetSpec("The middle card falls strictly between the ends; pays 1:1 from the pot", limits_apply=False),
     }
+    profile = GameProfile(Family.POT, Deck.STANDARD, before_deal=(ANTE,), during_deal=(POT_BET,),
+                          one_per_seat=OnePerSeat((ANTE,), "an ante"), bank=Bank.NOBODY)
 
     def bet_edges(self, cfg: Mapping[str, Any]) -> list[EdgeRow]:
         method = "exact enumeration of the two ends and the middle card from one pack"
@@ -696,6 +692,8 @@ class RedDog(PotGame):
         ),
         FORFEIT: BetSpec("The player does not bet and forfeits a chip to the pot", limits_apply=False),
     }
+    profile = GameProfile(Family.POT, Deck.STANDARD, before_deal=(ANTE,), during_deal=(POT_BET, FORFEIT),
+                          one_per_seat=OnePerSeat((ANTE,), "an ante"), bank=Bank.NOBODY)
 
     def max_players(self, cfg: Mapping[str, Any]) -> int:
         # each player's hand plus one turned card per player must come out of one pack

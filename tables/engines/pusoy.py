@@ -50,8 +50,9 @@ from tables.engines.base import (
 )
 from tables.engines.cards import RANKS, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
-from tables.engines.inputs import option, set_hand_input
+from tables.engines.inputs import Deck, option, set_hand_input
 from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_front3, rank_front3_codes
+from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
 from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
 
@@ -285,18 +286,8 @@ class Pusoy(Engine):
         if bet.seat > SEATS:
             raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
-    def parse_bets(self, raw_bets: Any, config: Mapping[str, Any]) -> tuple[Bet, ...]:
-        bets = super().parse_bets(raw_bets, config)
-        seen: set[int] = set()
-        for i, bet in enumerate(bets):
-            if bet.seat in seen:
-                raise EngineError(
-                    "bad_bet",
-                    f"bet {bet.id}: seat {bet.seat} already has a wager (one per seat)",
-                    field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat},
-                )
-            seen.add(bet.seat)
-        return bets
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(WAGER,),
+                          one_per_seat=OnePerSeat((WAGER,), "a wager (one per seat)"))
 
     def seat_actions(self, config: Mapping[str, Any]) -> list[str]:
         allowed = [SET, HOUSE_WAY]

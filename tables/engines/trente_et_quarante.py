@@ -47,8 +47,9 @@ from tables.engines.base import (
 )
 from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
-from tables.engines.inputs import BetField, FieldKind
+from tables.engines.inputs import BetField, Deck, FieldKind
 from tables.engines.money import Rounding, divide, percent_of
+from tables.engines.profile import Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
 
 NOIR, ROUGE = "noir", "rouge"
@@ -152,6 +153,7 @@ class TrenteEtQuarante(Engine):
         ),
         INVERSE: BetSpec("the first card of the noir row has the colour of the losing row; 1:1", optional=("insured",), fields=INSURED),
     }
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(ROUGE, NOIR, COULEUR, INVERSE), turn_order=TurnOrder.ANY)
 
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if "insured" not in bet.extra:

@@ -38,30 +38,10 @@ from tables.models import (
     Table,
     TableStatus,
 )
+from tables.selectors import round_document, stored_document
 from tables.services.locks import lock_round, lock_table
 
 TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets"}}
-
-
-def round_document(rnd: Round, *, extra_bets: list[Json] | None = None,
-                   extra_events: list[Json] | None = None, from_rows: bool = False) -> Json:
-    """The round as the engines read it (docs/round_format.md). ``from_rows``: from the Bet and RoundEvent
-    rows, the record, not the copy on the round row (reconciliation checks the record)."""
-    stored = _stored_document(rnd, from_rows=from_rows)
-    return {"game": rnd.game, "config": rnd.config, "bets": stored["bets"] + (extra_bets or []),
-            "events": stored["events"] + (extra_events or [])}
-
-
-def _stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
-    """The bets placed at betting time and the events not undone: the copy on the round row, or,
-    for a round written in bulk without one, read from the rows (plain values, no model instances)."""
-    if rnd.document is not None and not from_rows:
-        return rnd.document
-    rows = (rnd.bets.filter(event_index__isnull=True, withdrawal__isnull=True).order_by("id")
-            .values_list("client_id", "seat", "type", "amount", "extra"))
-    bets = [EngineBet(*row).to_json() for row in rows]
-    events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq").values_list("payload", flat=True))
-    return {"bets": bets, "events": events}
 
 
 def _play(doc: Json) -> RoundResult:
@@ -128,13 +108,6 @@ def _carried_from_previous_round(table: Table, engine: Engine) -> tuple[Json, li
     return engine.carry_over(prev if isinstance(prev, dict) else None)
 
 
-def _strip_bet_field(exc: EngineError, index: int) -> EngineError:
-    prefix = f"bets[{index}]."
-    if exc.field and exc.field.startswith(prefix):
-        exc.field = exc.field[len(prefix):]
-    return exc
-
-
 def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, placed_at: Any,
              event_index: int | None = None) -> Bet:
     """Record an engine's bet as a Bet row, with the table limits it was placed under."""
@@ -162,14 +135,7 @@ def _bet_checked_at_placement(engine: Engine, rnd: Round, raw: Json, *, without:
     engine's check of a new bet (type, fields, seat, limits, the set of bets), then the round played as
     close-betting plays it, where a rule about this bet may still refuse it (a seat that holds the bank);
     only a set of bets not yet complete is left for close-betting to judge."""
-    placed = [b for b in _stored_document(rnd)["bets"] if b["id"] != without]
-    parsed = engine.check_new_bet(rnd.config, placed, raw)
-    try:
-        _play(_document_at_close(rnd, extra_bets=[raw], without=without))
-    except EngineError as exc:
-        if exc.field != "bets":
-            raise _strip_bet_field(exc, len(placed)) from None
-    return parsed
+    return engine.check_placement(_document_at_close(rnd, without=without), raw)
 
 
 def _ensure_betting_open(rnd: Round) -> None:
@@ -199,7 +165,7 @@ def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, ex
 
 
 def _write_bets(rnd: Round, bets: list[Json]) -> None:
-    stored = _stored_document(rnd)
+    stored = stored_document(rnd)
     rnd.document = {"bets": bets, "events": stored["events"]}
     Round.objects.filter(pk=rnd.pk).update(document=rnd.document)
 
@@ -212,7 +178,7 @@ def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, e
     rnd = lock_round(round_id)
     ensure_can_deal(actor, rnd.table)
     _ensure_betting_open(rnd)
-    placed = _stored_document(rnd)["bets"]
+    placed = stored_document(rnd)["bets"]
     bet = _record_bet(rnd, actor=actor, seat=seat, type=type, amount=amount, extra=extra, client_id=client_id)
     _write_bets(rnd, [*placed, bet.as_document()])
     return bet
@@ -235,7 +201,7 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
         raise NotFound(f"round #{rnd.number} has no bet {bet_id}", code="no_such_bet", field="bet")
     if BetWithdrawal.objects.filter(bet=bet).exists():
         raise Conflict(f"bet {bet_id} was already taken back", code="bet_withdrawn", field="bet")
-    kept = [b for b in _stored_document(rnd)["bets"] if b["id"] != bet.client_id]
+    kept = [b for b in stored_document(rnd)["bets"] if b["id"] != bet.client_id]
     new = None
     if replacement is not None:
         new = _record_bet(rnd, actor=actor, seat=replacement["seat"], type=replacement["type"],
@@ -261,7 +227,7 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
         raise Conflict(f"round #{rnd.number} is {rnd.status}, not open for bets", code="not_open")
     now = timezone.now()
     players = (rnd.state or {}).get("carried_players")
-    document = _stored_document(rnd)
+    document = stored_document(rnd)
     if players:
         # a game that starts with a carry: only the players still in may bet (the engine named them in
         # carry_over); the engine learns who they are from this first event, which the service posts
@@ -338,7 +304,7 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
     assert house is not None  # a settled round has its house totals
     settlement = Settlement.objects.create(
         round=rnd, house_net=house.net, commission=house.commission, rake=house.rake,
-        handle=sum(engine.handle_of(line) for line in result.lines), document=state, settled_by=actor,
+        handle=result.handle(), document=state, settled_by=actor,
         settled_at=now)
     SettlementLine.objects.bulk_create([
         SettlementLine(settlement=settlement, bet=bets[line.id], result=line.result, net=line.net,
@@ -492,7 +458,7 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
         undone_at=now, undone_by=actor, undo_approved_by=approver)
     if updated != 1:
         raise Conflict("the round changed meanwhile", code="concurrent_change")
-    stored = _stored_document(rnd)
+    stored = stored_document(rnd)
     rnd.document = {"bets": stored["bets"], "events": stored["events"][:last.seq]}
     result = _play(round_document(rnd))
     state = result.to_json()

@@ -11,7 +11,7 @@ import pytest
 from accounting import figures
 from accounting.money import money_text
 from accounting.reports import REPORTS, Filters
-from tables.engines.registry import available_games, play
+from tables.engines.registry import available_games, play, result
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "accounting.md").read_text()
 
@@ -87,7 +87,7 @@ def test_the_documented_example_of_each_family(family):
     assert state["status"] == "settled"
     pool = state.get("pool") or {}
     got = {
-        "handle": figures.handle_of(state["bets"]),
+        "handle": result(document).handle(),
         "rounds_win": state["house"]["net"],
         "commission": state["house"].get("commission", 0),
         "pool_change": int(pool.get("carry_out", 0)) - int(pool.get("carry_in", 0)),

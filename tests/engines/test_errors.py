@@ -122,7 +122,7 @@ def test_every_code_an_engine_raises_is_listed_with_its_meaning():
     raised = set()
     for path in (ROOT / "tables" / "engines").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EngineError" and node.args
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("EngineError", "BetSetError") and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 raised.add(node.args[0].value)
     # then each is in ERROR_CODES (the list a screen words for the dealer), and nothing else is

@@ -73,5 +73,5 @@ def test_insurance_taken_by_a_choice_becomes_a_bet_of_that_event():
     taken = engine.stakes_taken_by_choices(result.lines, doc["events"], {"b1"})
     # then the insurance line is a bet of event 3, and handles count every stake
     assert taken == [(Bet("b1:insurance", 1, "insurance", 50, {"insures": "b1"}), 3)]
-    assert [engine.handle_of(line) for line in result.lines] == [100, 50]
+    assert [line.staked for line in result.lines] == [100, 50]
     assert result.handle() == 150

@@ -9,6 +9,7 @@ from accounting.models import Entry
 from accounting.services.reconcile import ShiftRecords, _compare_round
 from casino.audit.models import AuditRecord
 from tables.models import Bet, BetWithdrawal, Round, Settlement
+from tables.selectors import round_table_now
 from tests.factories import TableFactory, UserFactory, assign
 from tests.tables.helpers import BANKER_WIN, counts, open_round
 
@@ -101,6 +102,20 @@ def test_an_incomplete_set_of_bets_still_takes_bets_one_by_one(floor):
     over = bet(api, rnd, seat=3, type="punto", amount=1000)
     assert over.status_code == 400, over.json()
     assert Bet.objects.filter(round_id=rnd["id"]).count() == 2
+
+
+def test_the_table_now_says_who_holds_the_bank_and_what_each_seat_may_bet(floor, pontoon):
+    # given a pontoon round open for bets, the bank at seat 1 and a bet at seat 2
+    table, api = pontoon
+    rnd = open_round(api, table)
+    assert bet(api, rnd, seat=2, type="bet", amount=1000).status_code == 201
+    # when the engine is asked what the table waits for
+    now = round_table_now(Round.objects.get(pk=rnd["id"]))
+    # then the bank is at seat 1, which may not bet; the other seats may
+    assert (now.bank, now.due) == (1, "bets")
+    assert now.seat(1).why == "Seat 1 holds the bank and cannot bet against it"
+    assert now.seat(3).bets == ("bet",)
+    assert now.as_dict(3)["seats"][1] == {"seat": 2, "bets": ["bet"], "actions": [], "why": None}
 
 
 # -- taken back or corrected ---------------------------------------------------------------------

@@ -22,7 +22,9 @@ from tables.engines.blackjack.edge import SIMULATED_ROUNDS, simulate
 from tables.engines.blackjack.rules import DOUBLE_ON, INSURANCE_BET, MAIN_BET, Rules
 from tables.engines.blackjack.table import BlackjackTable
 from tables.engines.errors import EngineError
+from tables.engines.inputs import Deck
 from tables.engines.money import Rounding
+from tables.engines.profile import Bank, Family, GameProfile
 from tables.engines.result import Line, RoundResult
 
 # -- the engines ---------------------------------------------------------------------------
@@ -104,6 +106,7 @@ class Blackjack(Engine):
         ),
         *LIMIT_SETTINGS,
     )
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(MAIN_BET,), during_deal=(INSURANCE_BET,))
     bet_types = {
         MAIN_BET: BetSpec("The seat's bet: wins 1:1, a natural pays blackjack_pays; doubles and splits add stakes"),
         INSURANCE_BET: BetSpec(
@@ -182,7 +185,8 @@ class Blackjack(Engine):
 class Pontoon(Engine):
     name = "pontoon"
     title = "Pontoon (blackjack with a changing bank)"
-    banked = False  # a player holds the bank; the house is no party to the bets
+    # a player holds the bank; the house is no party to the bets
+    profile = GameProfile(Family.PLAYER_BANKED, Deck.STANDARD, before_deal=(MAIN_BET,), bank=Bank.SEAT)
     settings = (
         Setting(
             "decks", SettingKind.INT, 1, "52-card packs (the rule book: a single pack is always used)", minimum=1, maximum=2
@@ -229,6 +233,10 @@ class Pontoon(Engine):
         if isinstance(outcome, Mapping) and isinstance(outcome.get("next_banker"), int):
             return {"banker_seat": outcome["next_banker"]}, None
         return super().carry_over(previous)
+
+    def bank_seat(self, rnd: Round) -> int | None:
+        banker = rnd.config.get("banker_seat")
+        return banker if isinstance(banker, int) else None
     def rules(self, config: Mapping[str, Any]) -> Rules:
         return Rules.of(config, pontoon=True)
 

@@ -59,7 +59,7 @@ from tables.engines.blackjack.rules import (
     is_natural,
 )
 from tables.engines.cards import parse_card
-from tables.engines.errors import EngineError
+from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import amount_input, choice_input, option
 from tables.engines.money import divide, pay_ratio
 from tables.engines.result import RoundResult
@@ -93,8 +93,8 @@ class BlackjackTable:
                     raise EngineError("duplicate_bet",
                                       f"bet id {bet.id}:insurance is kept for the insurance of {bet.id}", params={"bet": bet.id})
         if not self.main:
-            raise EngineError(
-                "bad_bet", "no seat has a bet: the deal starts once at least one 'bet' is down", field="bets"
+            raise BetSetError(
+                "bad_bet", "no seat has a bet: the deal starts once at least one 'bet' is down"
             )
         if rules.pontoon:
             banker = rules.banker_seat or 0
