@@ -15,6 +15,7 @@ from django.utils import timezone
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from accounting.conf import int_knob
+from accounting.integrity import ledger_problems
 from accounting.models import AlertSeverity, Entry, LedgerTransaction, Reconciliation, ShiftReconciliation
 from accounting.selectors import account_balances
 from casino.ops import registry, status
@@ -109,3 +110,11 @@ def register() -> None:
     registry.register_alert_sink(stale_job_alert)
     registry.register_collector(reconciliation_metrics)
     registry.register_manifest_section("trial_balance", trial_balance)
+    registry.register_restore_check("ledger", restored_ledger_problems,
+                                    words="every transaction balances, the ledger sums to zero, and each posting "
+                                          "equals its round's settlement or its record")
+
+
+def restored_ledger_problems(cursor: Any) -> list[str]:
+    """The ledger's invariants in a restored copy, on ``cursor`` (all of it: a restore is a full check)."""
+    return [message for _, message in ledger_problems(cursor)]

@@ -5,14 +5,22 @@ manifest's figures in it (the time, every table's row count, each audit chain's 
 trial balance and what else the areas register) and runs ``pg_dump --snapshot`` on that same
 snapshot: the dump and its manifest describe exactly the same moment, however busy the floor is.
 
-``backup_restore`` restores into a new database (never over an existing one), then checks it with
-the service's own commands run against the copy: the manifest's figures recomputed must match,
-and ``verify_audit`` must pass. See docs/operations.md (backups, point-in-time recovery).
+The manifest is signed (HMAC-SHA256 with the key that signs the audit checkpoints, kept outside the
+database: casino/audit/signing.py), and it holds the dump's SHA-256: a dump rewritten with its manifest
+recomputed no longer matches the signature. The folder is created 0700 and its files 0600 (they hold
+password and PIN hashes and player data).
+
+``backup_restore`` refuses an unsigned or mis-signed manifest, restores into a new database (never over
+an existing one), checks the ledger's invariants directly in the copy (every transaction balances, the
+ledger sums to zero, each posting equals its round's settlement or its record: what the areas register),
+then checks it with the service's own commands run against the copy: the manifest's figures recomputed
+must match, and ``verify_audit --full`` must pass. See docs/operations.md (backups, point-in-time recovery).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -27,11 +35,13 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from casino.audit import signing
 from casino.audit.models import AuditRecord
 from casino.errors import Conflict, InvalidInput
 from casino.ops import registry
 
 FORMAT = "croupier-backup/1"
+SIGNATURE_FORMAT = "croupier-backup-manifest/1"
 DUMP = "database.dump"
 MANIFEST = "manifest.json"
 
@@ -112,26 +122,66 @@ def backup_create(*, directory: Path) -> Path:
     pg_dump = _tool("pg_dump")
     started = timezone.now()
     target = directory / f"croupier-{connection.settings_dict['NAME']}-{started:%Y%m%dT%H%M%SZ}"
-    target.mkdir(parents=True, exist_ok=False)
+    directory.mkdir(parents=True, exist_ok=True)
+    target.mkdir(mode=0o700, exist_ok=False)
+    os.chmod(target, 0o700)  # whatever the umask
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             cursor.execute("SELECT pg_export_snapshot(), now(), current_setting('server_version')")
             snapshot, taken_at, server_version = cursor.fetchone()
         figures = manifest_figures()
-        # pg_dump reads the same snapshot while this transaction holds it open
-        done = subprocess.run([pg_dump, "--format=custom", f"--snapshot={snapshot}", "--no-password",
-                               f"--file={target / DUMP}"], env=_libpq_env(), capture_output=True, text=True)
+        # pg_dump reads the same snapshot while this transaction holds it open; it writes to a file this process
+        # created 0600 (pg_dump's own --file would follow the umask)
+        with _private(target / DUMP, "wb") as out:
+            done = subprocess.run([pg_dump, "--format=custom", f"--snapshot={snapshot}", "--no-password"],
+                                  env=_libpq_env(), stdout=out, stderr=subprocess.PIPE, text=False)
     if done.returncode != 0:
-        raise InvalidInput(f"pg_dump failed: {done.stderr.strip()[:500]}", code="pg_dump_failed")
+        raise InvalidInput(f"pg_dump failed: {done.stderr.decode(errors='replace').strip()[:500]}",
+                           code="pg_dump_failed")
     manifest = {
         "format": FORMAT, "created_at": taken_at.isoformat(), "database": connection.settings_dict["NAME"],
         "server_version": server_version, "pg_dump": _version(pg_dump),
         "dump": {"file": DUMP, "bytes": (target / DUMP).stat().st_size, "sha256": _sha256(target / DUMP)},
         **figures,
     }
-    (target / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
+    with _private(target / MANIFEST, "w") as out:
+        out.write(json.dumps(manifest_signed(manifest), indent=2, sort_keys=True) + "\n")
     return target
+
+
+def _private(path: Path, mode: str) -> Any:
+    """A new file only its owner may read or write (0600), opened in ``mode``."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), mode)
+
+
+def _signed_bytes(body: dict[str, Any]) -> bytes:
+    return json.dumps([SIGNATURE_FORMAT, body], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def manifest_signed(manifest: dict[str, Any], *, key: bytes | None = None) -> dict[str, Any]:
+    """The manifest as JSON values with its ``signature``: HMAC-SHA256 of its canonical JSON under the audit
+    checkpoints' key (``AUDIT_CHECKPOINT_KEY``, kept outside the database), and that key's public id."""
+    key = key if key is not None else signing.checkpoint_key()
+    body = json.loads(json.dumps({k: v for k, v in manifest.items() if k != "signature"}, default=str))
+    return {**body, "signature": {"algorithm": "HMAC-SHA256", "key_id": signing.key_id(key),
+                                  "hmac": hmac.new(key, _signed_bytes(body), hashlib.sha256).hexdigest()}}
+
+
+def manifest_signature_problem(manifest: dict[str, Any], *, key: bytes | None = None) -> str | None:
+    """Why the manifest's signature does not hold under this service's key (None: it holds)."""
+    key = key if key is not None else signing.checkpoint_key()
+    signature = manifest.get("signature")
+    if not isinstance(signature, dict) or not isinstance(signature.get("hmac"), str):
+        return "the manifest is not signed"
+    if signature.get("key_id") != signing.key_id(key):
+        return (f"the manifest is signed with another key (key id {signature.get('key_id')!r}; this service's is "
+                f"{signing.key_id(key)!r}: AUDIT_CHECKPOINT_KEY)")
+    body = {k: v for k, v in manifest.items() if k != "signature"}
+    expected = hmac.new(key, _signed_bytes(body), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(expected, signature["hmac"]):
+        return "the manifest's signature does not match its content: it was changed after it was signed"
+    return None
 
 
 def _version(tool: str) -> str:
@@ -143,8 +193,11 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         manifest = json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError) as exc:
         raise InvalidInput(f"no readable {MANIFEST} in {folder}: {exc}", code="bad_backup") from None
-    if manifest.get("format") != FORMAT:
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise InvalidInput(f"{folder / MANIFEST} is not a Croupier backup manifest ({FORMAT})", code="bad_backup")
+    problem = manifest_signature_problem(manifest)
+    if problem is not None:
+        raise InvalidInput(f"{folder / MANIFEST} is refused: {problem}", code="bad_signature")
     return manifest
 
 
@@ -153,19 +206,22 @@ COMPARED = ("row_counts", "audit_chain_heads", "migrations")
 
 def manifest_differences(manifest: dict[str, Any], figures: dict[str, Any]) -> list[str]:
     """Where ``figures`` (read from a database) differ from what ``manifest`` vouches for."""
-    problems = []
+    problems: list[str] = []
     for key in (*COMPARED, *sorted(registry.manifest_sections)):
-        expected, found = manifest.get(key), json.loads(json.dumps(figures.get(key), default=str))
-        if expected == found:
-            continue
-        if isinstance(expected, dict) and isinstance(found, dict):
-            for name in sorted(set(expected) | set(found)):
-                if expected.get(name) != found.get(name):
-                    problems.append(f"{key}.{name}: the manifest says {expected.get(name)!r}, the database has "
-                                    f"{found.get(name)!r}")
-        else:
-            problems.append(f"{key}: the manifest says {expected!r}, the database has {found!r}")
+        _differences(key, manifest.get(key), json.loads(json.dumps(figures.get(key), default=str)), problems)
     return problems
+
+
+def _differences(path: str, expected: Any, found: Any, out: list[str]) -> None:
+    """Each leaf where ``found`` differs from ``expected``, by its dotted path (a trial balance's one account, not
+    its two dictionaries of every account)."""
+    if expected == found:
+        return
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for name in sorted(set(expected) | set(found)):
+            _differences(f"{path}.{name}", expected.get(name), found.get(name), out)
+        return
+    out.append(f"{path}: the manifest says {expected!r}, the database has {found!r}")
 
 
 def manifest_check(manifest: dict[str, Any]) -> list[str]:
@@ -250,16 +306,26 @@ def backup_restore(*, folder: Path, database: str, no_owner: bool = False, admin
         return report
     with psycopg.connect(**{**admin, "dbname": database}, autocommit=True) as conn:
         conn.execute("ANALYZE")  # the planner's statistics are not in a dump
-    report.checks.append(f"restored {dump.name} ({manifest['dump']['bytes']} bytes, sha256 as in the manifest)")
+    report.checks.append(f"restored {dump.name} ({manifest['dump']['bytes']} bytes, sha256 as in the signed "
+                         f"manifest, key id {manifest['signature']['key_id']})")
+    # the ledger's invariants, read directly in the copy (pg_restore loads the rows before the triggers exist,
+    # so nothing checked them on the way in)
+    with psycopg.connect(**{**admin, "dbname": database}, autocommit=True) as conn, conn.cursor() as cursor:
+        for name, check in sorted(registry.restore_checks.items()):
+            found = check(cursor)
+            if found:
+                report.problems += [f"{name}: {problem}" for problem in found]
+            else:
+                report.checks.append(f"{name}: {registry.restore_check_words.get(name, 'checked')}")
     checked = _manage("backup", "--check", str(folder), database=database)
     if checked.returncode != 0:
         report.problems.append(f"the copy differs from the manifest:\n{checked.stdout}{checked.stderr}".strip())
-        return report
-    report.checks.append(checked.stdout.strip())
-    verified = _manage("verify_audit", database=database)
+    else:
+        report.checks.append(checked.stdout.strip())
+    verified = _manage("verify_audit", "--full", database=database)
     if verified.returncode != 0:
-        report.problems.append(f"verify_audit on the copy failed:\n{verified.stdout}{verified.stderr}".strip())
-        return report
-    report.checks.append(f"verify_audit on the copy: {verified.stdout.strip()}")
+        report.problems.append(f"verify_audit --full on the copy failed:\n{verified.stdout}{verified.stderr}".strip())
+    else:
+        report.checks.append(f"verify_audit --full on the copy: {verified.stdout.strip()}")
     return report
 

@@ -33,11 +33,14 @@ StaleCheck = Callable[[dt.datetime, dict[str, Any]], Iterable[Finding | None]]  
 AlertSink = Callable[[Finding], None]
 Collector = Callable[[], Iterable[Any]]  # yields prometheus_client metric families
 ManifestSection = Callable[[], Any]  # JSON; read inside the backup's snapshot
+RestoreCheck = Callable[[Any], list[str]]  # (a DB-API cursor on the restored copy) -> what is wrong (none: sound)
 
 stale_checks: list[StaleCheck] = []
 alert_sinks: list[AlertSink] = []
 collectors: list[Collector] = []
 manifest_sections: dict[str, ManifestSection] = {}
+restore_checks: dict[str, RestoreCheck] = {}
+restore_check_words: dict[str, str] = {}  # what a check that passed vouches for, in the restore's report
 
 
 def register_stale_check(check: StaleCheck) -> StaleCheck:
@@ -60,3 +63,10 @@ def register_collector(collector: Collector) -> Collector:
 
 def register_manifest_section(name: str, section: ManifestSection) -> None:
     manifest_sections[name] = section
+
+
+def register_restore_check(name: str, check: RestoreCheck, *, words: str) -> None:
+    """A check a restore runs directly in the restored copy, before the service's own commands (``words``: what
+    it vouches for when it finds nothing)."""
+    restore_checks[name] = check
+    restore_check_words[name] = words

@@ -4,21 +4,34 @@ from __future__ import annotations
 
 import io
 import json
+import stat
+import subprocess
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, transaction
 
+from accounting.models import Entry, LedgerTransaction
 from accounting.selectors import account_balances
+from casino.audit import signing
 from casino.audit.models import AuditRecord
 from casino.audit.verification import audit_checkpoint_create
-from casino.ops.backup import database_url
+from casino.ops.backup import (
+    _libpq_env,
+    _sha256,
+    database_url,
+    manifest_figures,
+    manifest_signature_problem,
+    manifest_signed,
+)
 from tests.accounting.helpers import play_round
 from tests.dbbackend.base import privileged_conninfo
 from tests.factories import build_floor
 from tests.tables.helpers import BANKER_WIN
+from tests.tamper import as_owner
 
 pytestmark = pytest.mark.django_db(transaction=True)  # pg_dump reads what is committed
 
@@ -77,7 +90,8 @@ def test_backup_restore_verify_and_compare(played, tmp_path, copy_name):
     # then the copy matched the manifest and its audit trail verified
     said = out.getvalue()
     assert "ok  OK: matches the manifest" in said
-    assert "ok  verify_audit on the copy: OK: " in said
+    assert "ok  ledger: every transaction balances, the ledger sums to zero" in said
+    assert "ok  verify_audit --full on the copy: OK: " in said
     assert f"restored into {copy_name}" in said
     # and, read directly, the copy has the same chain heads and ledger
     with psycopg.connect(database_url(copy_name)) as conn:
@@ -98,7 +112,9 @@ def test_a_database_that_moved_on_differs_from_the_manifest(played, tmp_path):
         call_command("backup", check=str(folder), stdout=out)
     said = out.getvalue()
     assert "DIFFERS row_counts.tables_round: the manifest says 2, the database has 3" in said
-    assert "DIFFERS trial_balance.accounts" in said
+    assert "DIFFERS trial_balance.accounts.table:BAC1:tray: the manifest says " in said
+    # each difference names its own figure, never two dictionaries of every account
+    assert all("{" not in line for line in said.splitlines())
     assert "DIFFERS audit_chain_heads.table:BAC1" in said
 
 
@@ -117,3 +133,115 @@ def test_a_damaged_dump_is_refused_before_anything_is_created(played, tmp_path, 
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [copy_name])
         assert cursor.fetchone() is None
+
+
+def test_the_backup_is_private_and_signed(played, tmp_path):
+    folder, manifest, _ = _backup(tmp_path)
+    # the folder 0700, its files 0600: they hold password and PIN hashes and player data
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for name in ("database.dump", "manifest.json"):
+        assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600
+    # the manifest signed with the audit checkpoints' key (its id public, the key not in the database)
+    assert manifest["signature"]["key_id"] == signing.key_id()
+    assert manifest_signature_problem(manifest) is None
+
+
+def _rewrite(folder: Path, *, sign: bool = False) -> None:
+    """What an insider with the owner's credentials does to a backup: dump the (edited) live database over the
+    backup's dump and recompute the manifest's digest, size and figures (the trial balance), keeping its
+    signature, or (``sign``) signing it again with the service's key."""
+    dump = folder / "database.dump"
+    dump.unlink()
+    subprocess.run(["pg_dump", "--format=custom", "--no-password", f"--file={dump}"], env=_libpq_env(), check=True)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    with transaction.atomic():
+        figures = manifest_figures()
+    manifest = {**manifest, **json.loads(json.dumps(figures, default=str)),
+                "dump": {"file": "database.dump", "bytes": dump.stat().st_size, "sha256": _sha256(dump)}}
+    (folder / "manifest.json").write_text(json.dumps(manifest_signed(manifest) if sign else manifest))
+
+
+def _unbalance_a_line() -> None:
+    line = Entry.objects.filter(transaction__source_type="round", amount__gt=0).first()
+    as_owner(("UPDATE accounting_entry SET amount = amount + 500 WHERE id = %s", [line.pk]),
+             triggers_off=["accounting_entry"])
+
+
+def _created(name: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        return cursor.fetchone() is not None
+
+
+def test_a_dump_rewritten_with_its_manifest_recomputed_is_refused(played, tmp_path, copy_name):
+    # given a backup, then a ledger line changed and the dump and manifest rewritten to match (the issue's case:
+    # the manifest's digest and trial balance recomputed, the ledger summing to 500)
+    folder, _, _ = _backup(tmp_path)
+    _unbalance_a_line()
+    _rewrite(folder)
+    assert json.loads((folder / "manifest.json").read_text())["trial_balance"]["total"] == 500
+    # when it is restored: refused on the signature, before any database is created
+    with pytest.raises(CommandError, match="signature does not match its content"):
+        call_command("restore", str(folder), database=copy_name)
+    assert not _created(copy_name)
+
+
+def test_a_rewritten_dump_signed_with_the_key_is_caught_after_loading(played, tmp_path, copy_name):
+    # given the same rewrite by someone who also holds the signing key
+    folder, _, _ = _backup(tmp_path)
+    _unbalance_a_line()
+    _rewrite(folder, sign=True)
+    out = io.StringIO()
+    # then the restore loads it, and its own check of the ledger in the copy names what is wrong
+    with pytest.raises(CommandError, match="did not pass its checks"):
+        call_command("restore", str(folder), database=copy_name, stdout=out)
+    said = out.getvalue()
+    assert "BAD ledger: ledger transaction" in said
+    assert "does not balance" in said
+    assert "BAD ledger: the ledger does not sum to zero" in said
+    assert "sum to 500" in said
+    assert "BAD verify_audit --full on the copy failed" in said
+
+
+def test_a_balanced_change_to_round_postings_is_caught_after_loading(played, tmp_path, copy_name):
+    # given a baccarat round the house won 7,500 on, its posting moved to 2,500 on the tray and the win (still
+    # balanced, the ledger still at zero), then a backup taken and signed by the service
+    settlement = play_round(played.table, played.dealer, [(1, "player", 7_500)], BANKER_WIN)
+    txn = LedgerTransaction.objects.get(source_type="round", source_id=str(settlement.round_id))
+    as_owner(("UPDATE accounting_entry SET amount = sign(amount) * 2500 WHERE transaction_id = %s", [txn.pk]),
+             triggers_off=["accounting_entry"])
+    folder, manifest, _ = _backup(tmp_path)
+    assert manifest["trial_balance"]["total"] == 0
+    out = io.StringIO()
+    # when it is restored: the copy's postings are held to its rounds
+    with pytest.raises(CommandError, match="did not pass its checks"):
+        call_command("restore", str(folder), database=copy_name, stdout=out)
+    said = out.getvalue()
+    assert (f"BAD ledger: ledger transaction {txn.pk} (round, round {settlement.round_id} at BAC1) does not post "
+            "what its record says: table:BAC1:tray 2500 where its record gives 7500; table:BAC1:win -2500 where its "
+            "record gives -7500") in said
+    assert "ok  OK: matches the manifest" in said  # the manifest vouched for the same (tampered) moment
+    assert "BAD verify_audit --full on the copy failed" in said
+    assert "ledger_mismatch" in said
+
+
+def test_an_unsigned_manifest_is_refused(played, tmp_path, copy_name):
+    folder, manifest, _ = _backup(tmp_path)
+    del manifest["signature"]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(CommandError, match="the manifest is not signed"):
+        call_command("restore", str(folder), database=copy_name)
+    with pytest.raises(CommandError, match="the manifest is not signed"):
+        call_command("backup", check=str(folder))
+    assert not _created(copy_name)
+
+
+def test_a_manifest_signed_with_another_key_is_refused(played, tmp_path, copy_name, settings):
+    settings.AUDIT_CHECKPOINT_KEY = "a key that is not this service's " * 2
+    folder, manifest, _ = _backup(tmp_path)
+    other = manifest["signature"]["key_id"]
+    settings.AUDIT_CHECKPOINT_KEY = ""
+    assert other != signing.key_id()
+    with pytest.raises(CommandError, match=f"signed with another key \\(key id '{other}'"):
+        call_command("restore", str(folder), database=copy_name)
+    assert not _created(copy_name)
