@@ -1,7 +1,8 @@
 """``python manage.py backup [--dir var/backups]``: a consistent pg_dump and its manifest, in a new folder.
 
-``--check FOLDER`` instead compares this database with that backup's manifest (row counts, audit
-chain heads, migrations, trial balance) and exits 1 naming every difference: what ``restore``
+The folder is 0700 and its files 0600; the manifest is signed with the audit checkpoints' key.
+``--check FOLDER`` instead compares this database with that backup's (signed) manifest (row counts,
+audit chain heads, migrations, trial balance) and exits 1 naming every difference: what ``restore``
 runs against a restored copy. See docs/operations.md.
 """
 

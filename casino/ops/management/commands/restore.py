@@ -1,9 +1,11 @@
 """``python manage.py restore FOLDER --database NAME``: restore a backup into a new database and check it.
 
-The database must not exist (a restore never overwrites one). After ``pg_restore``, the copy is
-checked with this service's own commands run against it: ``backup --check`` (row counts, audit
-chain heads, migrations and trial balance as in the manifest) and ``verify_audit``. Exit 1 when
-anything differs. ``--no-owner`` restores without the dump's owners and grants (into a server
+The manifest must be signed with this service's key (``AUDIT_CHECKPOINT_KEY``) and the database must
+not exist (a restore never overwrites one). After ``pg_restore``, the copy's ledger is checked directly
+(every transaction balances, the ledger sums to zero, postings equal their rounds and records), then
+with this service's own commands run against it: ``backup --check`` (row counts, audit chain heads,
+migrations and trial balance as in the manifest) and ``verify_audit --full``. Exit 1 when anything
+differs. ``--no-owner`` restores without the dump's owners and grants (into a server
 that lacks those roles). The database is created and restored by the role of ``--admin-url``
 (default: ``DATABASE_ADMIN_URL``), since the service's own role may not create databases; the checks
 run as the service. Then point ``DATABASE_URL`` at the copy. See docs/operations.md.
