@@ -7,15 +7,27 @@ password from another terminal slows that terminal down, not the pit manager sig
 own. Past the limit each further failure locks the pair for twice as long as the last
 (``LOGIN_LOCKOUT_SECONDS``, doubling up to ``LOGIN_LOCKOUT_MAX_SECONDS``); a quiet
 ``LOGIN_FAILURE_WINDOW`` after the last failure (or the end of its lockout) starts the count
-again, and a successful sign-in clears it. One address spraying many usernames is locked as an
-address (``LOGIN_ADDRESS_FAILURE_LIMIT``, higher: tablets may share an address).
+again, and a successful sign-in clears it.
+
+One address spraying many usernames is **slowed**, never locked (tablets may share an address, or sit
+behind a proxy): past ``LOGIN_ADDRESS_FAILURE_LIMIT`` failures each further one makes the address wait
+before its next try is looked at (``LOGIN_ADDRESS_DELAY_SECONDS``, doubling up to
+``LOGIN_ADDRESS_MAX_DELAY_SECONDS``, a minute by default); a try inside the wait is answered 429 with
+``Retry-After`` and not checked. A username that has signed in correctly from that address before
+(within ``LOGIN_KNOWN_TERMINAL_DAYS``: the person's own terminal) is not made to wait: the spraying
+slows the sprayer, and a person signing in correctly is at worst asked to wait a minute.
 
 Signatures and approvals (casino/signatures.py) have their own counts, kept apart
 from sign-in: per **requester and signer** (``SIGNATURE_FAILURE_LIMIT``) and per requester over
-every signer (``SIGNATURE_REQUESTER_FAILURE_LIMIT``). A dealer typing wrong supervisor passwords
-slows that dealer down; the supervisor can still sign in and sign everywhere else.
+every signer (``SIGNATURE_REQUESTER_FAILURE_LIMIT``, remembered for ``SIGNATURE_REQUESTER_WINDOW``, a day:
+quiet minutes do not reset it). A dealer typing wrong supervisor passwords slows that dealer down; the
+supervisor can still sign in and sign everywhere else.
 
-Another supervisor or an admin lifts a lockout from ``/staff/lockouts/`` (casino/auth_views.py).
+Another supervisor or an admin lifts a lockout from ``/staff/lockouts/`` (casino/auth_views.py): an
+account's (its sign-ins and the signatures it typed) or an address's slowdown. Nobody lifts their own, an
+address is lifted from another address, and a lift clears only the counts of whom or what is lifted, never
+the lifter's: a requester's wrong PINs for a supervisor stay counted against the requester when that
+supervisor's lockout is lifted.
 Each failed sign-in is audited as ``auth.login_failed`` (``casino.audit.receivers``), each lockout
 as ``auth.lockout`` or ``signature.lockout``, each lift as ``auth.unlock``. The counters are rows
 in the database, not cache entries, so they hold across processes and through a Redis outage.
@@ -38,6 +50,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
@@ -77,14 +90,16 @@ class Counter:
     first_delay: int  # seconds
     scope: str  # what the audit record calls it
     who: str
+    max_delay: int | None = None  # seconds; None: LOGIN_LOCKOUT_MAX_SECONDS
+    window: int | None = None  # quiet seconds that start the count again; None: LOGIN_FAILURE_WINDOW
 
 
 def _normal(username: str) -> str:
     return username.strip().lower()[:150]
 
 
-def _window() -> dt.timedelta:
-    return dt.timedelta(seconds=settings.LOGIN_FAILURE_WINDOW)
+def _window(counter: Counter) -> dt.timedelta:
+    return dt.timedelta(seconds=counter.window or settings.LOGIN_FAILURE_WINDOW)
 
 
 def _delay(counter: Counter, failures: int) -> dt.timedelta | None:
@@ -92,7 +107,8 @@ def _delay(counter: Counter, failures: int) -> dt.timedelta | None:
     if failures < counter.limit:
         return None
     doublings = min(failures - counter.limit, 32)
-    return dt.timedelta(seconds=min(settings.LOGIN_LOCKOUT_MAX_SECONDS, counter.first_delay * 2**doublings))
+    cap = counter.max_delay or settings.LOGIN_LOCKOUT_MAX_SECONDS
+    return dt.timedelta(seconds=min(cap, counter.first_delay * 2**doublings))
 
 
 def locked_until(counters: list[Counter]) -> dt.datetime | None:
@@ -110,7 +126,7 @@ def failure_record(counters: list[Counter], *, action: str, details: dict[str, A
         row, _ = LoginThrottle.objects.select_for_update().get_or_create(key=counter.key,
                                                                        defaults={"window_started_at": now})
         quiet_since = max(t for t in (row.last_failure_at, row.locked_until, row.window_started_at) if t)
-        if quiet_since <= now - _window():
+        if quiet_since <= now - _window(counter):
             row.failures, row.window_started_at, row.locked_until = 0, now, None
         row.failures += 1
         row.last_failure_at = now
@@ -144,18 +160,60 @@ def _minutes(until: dt.datetime) -> int:
 
 
 def login_counters(*, username: str, addr: str | None) -> list[Counter]:
+    """The pair's count (a lockout) and, with an address, the address's (a slowdown, never a lockout)."""
     name, where = _normal(username), (addr or NO_ADDRESS)[:45]
     counters = [Counter(f"user:{name}|{where}", settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_LOCKOUT_SECONDS,
                         "username_at_address", name)]
     if addr:
         counters.append(Counter(f"addr:{where}", settings.LOGIN_ADDRESS_FAILURE_LIMIT,
-                                settings.LOGIN_LOCKOUT_SECONDS, "address", where))
+                                settings.LOGIN_ADDRESS_DELAY_SECONDS, "address", where,
+                                max_delay=settings.LOGIN_ADDRESS_MAX_DELAY_SECONDS))
     return counters
 
 
+def _known_key(username: str, addr: str | None) -> str:
+    return f"known:{_normal(username)}|{(addr or NO_ADDRESS)[:45]}"
+
+
+def known_terminal(*, username: str, addr: str | None) -> bool:
+    """Whether ``username`` signed in correctly from ``addr`` within ``LOGIN_KNOWN_TERMINAL_DAYS``."""
+    since = timezone.now() - dt.timedelta(days=settings.LOGIN_KNOWN_TERMINAL_DAYS)
+    return LoginThrottle.objects.filter(key=_known_key(username, addr), window_started_at__gt=since).exists()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a sign-in is not looked at now: ``locked`` (this username from this address) or ``slowed`` (the
+    address, for a username it has not seen sign in), and until when."""
+
+    kind: str
+    until: dt.datetime
+
+    def message(self) -> str:
+        if self.kind == "slowed":
+            return (f"too many failed sign-ins from this address: wait {retry_after(self.until)} seconds and try "
+                    "again")
+        return (f"too many failed sign-ins: try again in {_minutes(self.until)} minutes, or ask a supervisor to "
+                "unlock the account")
+
+
+def login_refusal(*, username: str, addr: str | None) -> Refusal | None:
+    """Whether a sign-in as ``username`` from ``addr`` is refused unchecked now, and why."""
+    pair, *address = login_counters(username=username, addr=addr)
+    until = locked_until([pair])
+    if until is not None:
+        return Refusal("locked", until)
+    if address:
+        until = locked_until(address)
+        if until is not None and not known_terminal(username=username, addr=addr):
+            return Refusal("slowed", until)
+    return None
+
+
 def login_locked_until(*, username: str, addr: str | None) -> dt.datetime | None:
-    """When the lockout on this username from this address (or on the address) ends, if one is in force."""
-    return locked_until(login_counters(username=username, addr=addr))
+    """When the lockout on this username from this address (or the address's wait) ends, if one is in force."""
+    refusal = login_refusal(username=username, addr=addr)
+    return refusal.until if refusal else None
 
 
 def login_failure_record(*, username: str, addr: str | None) -> dt.datetime | None:
@@ -166,8 +224,12 @@ def login_failure_record(*, username: str, addr: str | None) -> dt.datetime | No
 
 def login_success_record(*, username: str, addr: str | None) -> None:
     """A successful sign-in clears its username's count from that address (never the address's own:
-    one good account must not wipe out the failures of a password-spraying client)."""
+    one good account must not wipe out the failures of a password-spraying client) and remembers the
+    address as a terminal of this person's."""
     counters_clear([login_counters(username=username, addr=addr)[0].key])
+    now = timezone.now()
+    LoginThrottle.objects.update_or_create(key=_known_key(username, addr),
+                                           defaults={"window_started_at": now, "failures": 0})
 
 
 class LockoutBackend(ModelBackend):
@@ -180,7 +242,7 @@ class LockoutBackend(ModelBackend):
         if username is None or password is None:
             return None
         addr = client_address(request)
-        if login_locked_until(username=username, addr=addr) is not None:
+        if login_refusal(username=username, addr=addr) is not None:
             # ``authenticate`` stops at PermissionDenied and reports a failed login (audited)
             raise PermissionDenied("locked out")
         user = super().authenticate(request, username=username, password=password, **kwargs)
@@ -199,17 +261,21 @@ class LockoutAuthenticationForm(AuthenticationForm):
         "invalid_login": "Your username and password didn't match. Please try again.",
         "locked_out": "Too many failed sign-ins: try again in %(minutes)s minutes, or ask a supervisor to unlock "
                       "your account.",
+        "slowed": "Too many failed sign-ins from this terminal: wait %(seconds)s seconds and try again.",
     }
 
     def clean(self) -> dict[str, Any]:
         try:
             return super().clean()
         except forms.ValidationError:
-            until = login_locked_until(username=self.cleaned_data.get("username") or "",
-                                       addr=client_address(self.request))
-            if until is not None:
+            refusal = login_refusal(username=self.cleaned_data.get("username") or "",
+                                    addr=client_address(self.request))
+            if refusal is not None and refusal.kind == "slowed":
+                raise forms.ValidationError(self.error_messages["slowed"], code="slowed",
+                                            params={"seconds": retry_after(refusal.until)}) from None
+            if refusal is not None:
                 raise forms.ValidationError(self.error_messages["locked_out"], code="locked_out",
-                                            params={"minutes": _minutes(until)}) from None
+                                            params={"minutes": _minutes(refusal.until)}) from None
             raise
 
 
@@ -224,7 +290,7 @@ def signature_counters(*, requester: Any, signer: str) -> list[Counter]:
         Counter(f"sign:{who}>{name}", settings.SIGNATURE_FAILURE_LIMIT, settings.SIGNATURE_LOCKOUT_SECONDS,
                 "signer_from_requester", name),
         Counter(f"signby:{who}", settings.SIGNATURE_REQUESTER_FAILURE_LIMIT, settings.SIGNATURE_LOCKOUT_SECONDS,
-                "requester", who),
+                "requester", who, window=settings.SIGNATURE_REQUESTER_WINDOW),
     ]
 
 
@@ -251,49 +317,65 @@ def signature_success_record(*, requester: Any, signer: str) -> None:
 
 
 def lockouts_in_force() -> list[dict[str, Any]]:
-    """Every lockout in force now, newest end last: what the unlock screen lists."""
+    """Every lockout (and address slowdown) in force now, newest end last: what the unlock screen lists.
+    Each row names what lifts it: an account (``username``) or an address (``address``)."""
     now = timezone.now()
     rows = LoginThrottle.objects.filter(locked_until__gt=now).order_by("locked_until")
     out = []
     for row in rows:
         kind, _, rest = row.key.partition(":")
+        entry = {"key": row.key, "username": "", "address": "", "until": row.locked_until, "failures": row.failures}
         if kind == "user":
             username, _, where = rest.partition("|")
-            out.append({"key": row.key, "username": username, "what": f"signing in from {where}",
-                        "until": row.locked_until, "failures": row.failures})
+            entry.update(username=username, what=gettext("signing in from %(address)s") % {"address": where})
         elif kind == "sign":
             requester, _, signer = rest.partition(">")
-            out.append({"key": row.key, "username": requester, "what": f"signing for {signer}",
-                        "until": row.locked_until, "failures": row.failures})
+            entry.update(username=requester, what=gettext("signing for %(signer)s") % {"signer": signer})
         elif kind == "signby":
-            out.append({"key": row.key, "username": rest, "what": "signatures typed on their screen",
-                        "until": row.locked_until, "failures": row.failures})
+            entry.update(username=rest, what=gettext("signatures typed on their screen"))
+        elif kind == "addr":
+            entry.update(address=rest, what=gettext("sign-ins slowed: accounts not seen there before wait between tries"))
         else:
-            out.append({"key": row.key, "username": "", "what": f"every sign-in from {rest}",
-                        "until": row.locked_until, "failures": row.failures})
+            continue
+        out.append(entry)
     return out
 
 
 @transaction.atomic
-def lockout_lift(*, actor: Any, username: str) -> int:
-    """Another supervisor or an admin lifts every lockout on ``username``: their sign-ins from any address,
-    the signatures they typed and the signatures typed for them. Returns how many counts were cleared."""
+def lockout_lift(*, actor: Any, username: str = "", address: str = "", actor_addr: str | None = None) -> int:
+    """Another supervisor or an admin lifts every lockout on ``username`` (their sign-ins from any address and
+    the signatures they typed), or the slowdown of ``address``. Never their own, never from the address being
+    lifted, and never the lifter's own counts. Returns how many counts were cleared."""
     from casino.core.roles import Role, has_role, roles_of
-    from casino.errors import Forbidden
+    from casino.errors import Forbidden, InvalidInput
 
-    name = _normal(username)
     if not has_role(actor, Role.PIT_MANAGER):
         raise Forbidden("only a supervisor or an admin may unlock an account", code="supervisor_required")
-    if name == _normal(actor.get_username()):
-        raise Forbidden("an account is unlocked by someone else, never by its owner", code="same_person")
-    target = get_user_model().objects.filter(username__iexact=name).first()
-    if target is not None and Role.ADMIN in roles_of(target) and not has_role(actor):  # ``has_role()``: admin
-        raise Forbidden("only an admin may unlock an admin's account", code="admin_required")
-    rows = LoginThrottle.objects.filter(Q(key__startswith=f"user:{name}|") | Q(key__startswith=f"sign:{name}>")
-                                        | Q(key__endswith=f">{name}") | Q(key=f"signby:{name}"))
+    mine = _normal(actor.get_username())
+    if address:
+        where = address.strip()[:45]
+        if actor_addr is not None and where == actor_addr:
+            raise Forbidden("an address is unlocked from another terminal, never from itself", code="same_address")
+        rows = LoginThrottle.objects.filter(key=f"addr:{where}")
+        object_type, object_id = "address", where
+    elif username.strip():
+        name = _normal(username)
+        if name == mine:
+            raise Forbidden("an account is unlocked by someone else, never by its owner", code="same_person")
+        target = get_user_model().objects.filter(username__iexact=name).first()
+        if target is not None and Role.ADMIN in roles_of(target) and not has_role(actor):  # ``has_role()``: admin
+            raise Forbidden("only an admin may unlock an admin's account", code="admin_required")
+        # the account's own counts: not the counts of others' wrong signatures for it (the lifter's among them)
+        rows = LoginThrottle.objects.filter(Q(key__startswith=f"user:{name}|") | Q(key__startswith=f"sign:{name}>")
+                                            | Q(key=f"signby:{name}"))
+        object_type, object_id = "login", name
+    else:
+        raise InvalidInput("name the account or the address to unlock", code="nothing_to_unlock")
+    rows = rows.exclude(Q(key__startswith=f"user:{mine}|") | Q(key__startswith=f"sign:{mine}>")
+                        | Q(key=f"signby:{mine}"))  # never the lifter's own (belt and braces)
     cleared = [(r.key, r.failures, r.locked_until) for r in rows]
     rows.delete()
-    audit_log(actor=actor, action="auth.unlock", object_type="login", object_id=name[:64],
+    audit_log(actor=actor, action="auth.unlock", object_type=object_type, object_id=object_id[:64],
               before={"counts": [{"key": k, "failures": f, "until": u.isoformat() if u else None}
                                  for k, f, u in cleared]},
               after={"counts": []})
@@ -351,19 +433,21 @@ class ObtainTokenView(APIView):
 
     @extend_schema(request=TokenInput, responses={200: TokenOutput}, auth=[],
                    description="The caller's API token (send it as `Authorization: Token <token>`), valid until "
-                               "`expires_at`. Repeated failures for a username from one address, or from one "
-                               "address for many usernames, lock them out for a while: 429.")
+                               "`expires_at`. Repeated failures for a username from one address lock that pair out "
+                               "for a while (429 `locked_out`); many failures from one address make it wait "
+                               "between tries (429 `slowed`, with `Retry-After`), except for a username that has "
+                               "signed in from there before.")
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         username, password = data.validated_data["username"], data.validated_data["password"]
         user = authenticate(request._request, username=username, password=password)
         if user is None:
-            until = login_locked_until(username=username, addr=client_address(request._request))
-            if until is not None:
-                return Response(error_body("locked_out", f"too many failed sign-ins: try again in {_minutes(until)} "
-                                                         "minutes, or ask a supervisor to unlock the account"),
-                                status=429, headers={"Retry-After": str(retry_after(until))})
+            refusal = login_refusal(username=username, addr=client_address(request._request))
+            if refusal is not None:
+                code = "slowed" if refusal.kind == "slowed" else "locked_out"
+                return Response(error_body(code, refusal.message()), status=429,
+                                headers={"Retry-After": str(retry_after(refusal.until))})
             raise InvalidInput("the username or password is wrong", code="invalid_credentials")
         with transaction.atomic():
             token = token_issue(user=user)

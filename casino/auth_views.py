@@ -1,8 +1,9 @@
 """Screens and endpoints around signing in and signing: lifting lockouts, setting one's signing PIN.
 
 ``/staff/lockouts/`` lists every lockout in force and lets another supervisor (a pit manager) or an
-admin lift those of an account (casino/auth.py ``lockout_lift``, audited as ``auth.unlock``): the
-only way back in before a lockout ends, and never by the locked account itself.
+admin lift those of an account, or an address's slowdown (casino/auth.py ``lockout_lift``, audited as
+``auth.unlock``): the only way back in before a lockout ends, never by the locked account itself, an
+address never from itself.
 ``POST /api/auth/pin/`` sets the signed-in person's own signing PIN (casino/signatures.py).
 """
 
@@ -13,6 +14,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -21,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.auth import lockout_lift, lockouts_in_force
+from casino.auth import client_address, lockout_lift, lockouts_in_force
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
 from casino.idempotency import idempotent
@@ -33,16 +36,23 @@ from casino.signatures import staff_pin_set
 def lockouts(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
         return render(request, "registration/forbidden.html",
-                      {"message": "lockouts are lifted by a supervisor or an admin"}, status=403)
+                      {"message": _("lockouts are lifted by a supervisor or an admin")}, status=403)
     if request.method == "POST":
         username = (request.POST.get("username") or "").strip()
+        address = "" if username else (request.POST.get("address") or "").strip()
+        what = username or address
         try:
-            cleared = lockout_lift(actor=request.user, username=username)
+            cleared = lockout_lift(actor=request.user, username=username, address=address,
+                                   actor_addr=client_address(request))
         except DomainError as refused:
-            messages.error(request, refused.message)
+            messages.error(request, _(refused.message))
         else:
-            messages.success(request, f"{username} is unlocked ({cleared} count{'s' if cleared != 1 else ''} "
-                                      "cleared)." if cleared else f"{username} had no lockout or failed attempt.")
+            if cleared:
+                messages.success(request, ngettext("%(what)s is unlocked (%(n)d count cleared).",
+                                                   "%(what)s is unlocked (%(n)d counts cleared).", cleared)
+                                 % {"what": what, "n": cleared})
+            else:
+                messages.success(request, _("%(what)s had no lockout or failed attempt.") % {"what": what})
         return redirect("staff-lockouts")
     rows = lockouts_in_force()
     now = timezone.now()

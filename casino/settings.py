@@ -358,13 +358,17 @@ try:
 except ValueError as exc:
     raise EnvError(f"TRUSTED_PROXIES={','.join(TRUSTED_PROXIES)!r}: {exc}") from None
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)  # per username from one address
-LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)  # per client address
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)  # per client address: then slowed
+LOGIN_ADDRESS_DELAY_SECONDS = env_int("LOGIN_ADDRESS_DELAY_SECONDS", 2, minimum=1)  # the first wait; then doubling
+LOGIN_ADDRESS_MAX_DELAY_SECONDS = env_int("LOGIN_ADDRESS_MAX_DELAY_SECONDS", 60, minimum=1)  # never a lockout
+LOGIN_KNOWN_TERMINAL_DAYS = env_int("LOGIN_KNOWN_TERMINAL_DAYS", 30, minimum=1)  # a person's own address: not slowed
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=1)  # quiet seconds that reset a count
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60, minimum=1)  # the first lockout; then doubling
 LOGIN_LOCKOUT_MAX_SECONDS = env_int("LOGIN_LOCKOUT_MAX_SECONDS", 24 * 3600, minimum=1)
 # Signatures and approvals (a password or PIN typed for someone else): counted apart from sign-in.
 SIGNATURE_FAILURE_LIMIT = env_int("SIGNATURE_FAILURE_LIMIT", 5, minimum=1)  # per requester and signer
 SIGNATURE_REQUESTER_FAILURE_LIMIT = env_int("SIGNATURE_REQUESTER_FAILURE_LIMIT", 15, minimum=1)  # per requester
+SIGNATURE_REQUESTER_WINDOW = env_int("SIGNATURE_REQUESTER_WINDOW", 24 * 3600, minimum=60)  # quiet seconds that reset it
 SIGNATURE_LOCKOUT_SECONDS = env_int("SIGNATURE_LOCKOUT_SECONDS", 5 * 60, minimum=1)  # the first; then doubling
 # API tokens stop working this many seconds after they were issued (0: never); the owner can revoke theirs.
 API_TOKEN_TTL = env_int("API_TOKEN_TTL", 12 * 3600, minimum=0)
