@@ -85,10 +85,10 @@ def generate(rows: int) -> float:
         # round n of a table (1 … per_table) falls in shift (n − 1) * SHIFTS / per_table
         c.execute(
             """INSERT INTO tables_round (table_id, shift_id, number, game, config, status, dealer_id, opened_at,
-                     betting_closed_at, settled_at, void_reason)
+                     betting_closed_at, settled_at, void_reason, void_refusal_reason)
                      SELECT t.id, s.id, n, 'baccarat', '{"decks": 8}', 'settled', %s,
                             s.starts_at + n * interval '1 second', s.starts_at + n * interval '1 second',
-                            s.starts_at + n * interval '1 second' + interval '40 seconds', ''
+                            s.starts_at + n * interval '1 second' + interval '40 seconds', '', ''
                      FROM tables_table t CROSS JOIN generate_series(1, %s) n
                      JOIN LATERAL (SELECT id, starts_at FROM tables_shift
                                    ORDER BY gaming_date OFFSET ((n - 1) * %s / %s) LIMIT 1) s ON true
