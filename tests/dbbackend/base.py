@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import os
+import re
+import uuid
 from typing import Any
 
 import psycopg
@@ -19,6 +22,14 @@ def privileged_conninfo(settings_dict: dict[str, Any], dbname: str) -> dict[str,
                               "dbname": dbname}.items() if v is not None}
 
 
+def template_name(test_database: str) -> str:
+    """The template the test databases of a run are copied from: one per suite, whatever the xdist worker."""
+    return re.sub(r"_gw\d+$", "", test_database) + "_template"
+
+
+RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex  # the same in every worker of one run
+
+
 def owner_conninfo(settings_dict: dict[str, Any], dbname: str) -> dict[str, Any]:
     return {**privileged_conninfo(settings_dict, dbname), "user": settings_dict["TEST"]["OWNER"]}
 
@@ -31,19 +42,31 @@ class DatabaseCreation(creation.DatabaseCreation):
         test.setdefault("PRIVILEGED", {"USER": sd["USER"], "PASSWORD": sd.get("PASSWORD")})
         owner, service = test["OWNER"], test["SERVICE"]
         name = self._get_test_db_name()
+        template = template_name(name)
         self.connection.close()
         with psycopg.connect(**privileged_conninfo(sd, "postgres"), autocommit=True) as conn, conn.cursor() as cur:
             dbroles.ensure_roles(cur, owner=owner, service=service)
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            cur.execute(f'CREATE DATABASE "{name}" OWNER "{owner}"')
-        # the migrations as the owner, then the service's grants
+            # one worker builds the run's template while the others wait, then each copies it
+            cur.execute("SELECT pg_advisory_lock(hashtext(%s))", [template])
+            try:
+                cur.execute("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
+                            [template])
+                built = cur.fetchone()
+                if built is None or built[0] != RUN:
+                    cur.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+                    cur.execute(f'CREATE DATABASE "{template}" OWNER "{owner}"')
+                    self._migrate(template, owner=owner, service=service, verbosity=verbosity)
+                    cur.execute(f"COMMENT ON DATABASE \"{template}\" IS '{RUN}'")
+                cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                cur.execute(f'CREATE DATABASE "{name}" OWNER "{owner}" TEMPLATE "{template}"')
+            finally:
+                cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", [template])
+        # the copy has the template's tables, rows and grants; CONNECT is granted per database
         settings.DATABASES[self.connection.alias]["NAME"] = sd["NAME"] = name
         settings.DATABASES[self.connection.alias]["USER"] = sd["USER"] = owner
         sd["PASSWORD"] = ""
-        call_command("migrate", verbosity=max(verbosity - 1, 0), interactive=False, database=self.connection.alias,
-                     run_syncdb=True)
         with self.connection.cursor() as cursor:
-            dbroles.grant_service(cursor.cursor, service=service, database=name)
+            cursor.execute(f'GRANT CONNECT ON DATABASE "{name}" TO "{service}"')
         if serialize:
             self.connection._test_serialized_contents = self.serialize_db_to_string()
         self.connection.close()
@@ -51,6 +74,20 @@ class DatabaseCreation(creation.DatabaseCreation):
         settings.DATABASES[self.connection.alias]["USER"] = sd["USER"] = service
         self.connection.ensure_connection()
         return name
+
+    def _migrate(self, database: str, *, owner: str, service: str, verbosity: int) -> None:
+        """The migrations into ``database`` as the owner, then the service's grants; the connection closed after."""
+        sd = self.connection.settings_dict
+        settings.DATABASES[self.connection.alias]["NAME"] = sd["NAME"] = database
+        settings.DATABASES[self.connection.alias]["USER"] = sd["USER"] = owner
+        sd["PASSWORD"] = ""
+        try:
+            call_command("migrate", verbosity=max(verbosity - 1, 0), interactive=False,
+                         database=self.connection.alias, run_syncdb=True)
+            with self.connection.cursor() as cursor:
+                dbroles.grant_service(cursor.cursor, service=service, database=database)
+        finally:
+            self.connection.close()
 
     def _destroy_test_db(self, test_database_name: str, verbosity: int) -> None:
         sd = self.connection.settings_dict
@@ -66,11 +103,26 @@ class DatabaseOperations(operations.DatabaseOperations):
         """Empty the tables as the privileged role, in its own session where no trigger fires: the service
         cannot TRUNCATE, and the append-only triggers refuse it to everyone else."""
         sd = self.connection.settings_dict
+        statements = [deleting(statement) or statement for statement in sql_list]
         with psycopg.connect(**privileged_conninfo(sd, sd["NAME"]), autocommit=False) as conn, conn.cursor() as cur:
             cur.execute("SET session_replication_role = replica")
-            for statement in sql_list:
+            for statement in statements:
                 cur.execute(statement)
             conn.commit()
+
+
+TRUNCATE = re.compile(r'TRUNCATE ((?:"[^"]+"(?:, )?)+)( CASCADE)?;')
+
+
+def deleting(statement: str) -> str | None:
+    """Django's ``TRUNCATE "a", "b";`` as ``DELETE FROM "a"; DELETE FROM "b";`` (one round trip), or None for
+    anything else (``RESTART IDENTITY``: sequences reset, which only TRUNCATE does). Without triggers
+    (``session_replication_role = replica``) no foreign key is checked, so the order does not matter and
+    CASCADE adds nothing: every table named is emptied."""
+    match = TRUNCATE.fullmatch(statement.strip())
+    if match is None:
+        return None
+    return " ".join(f"DELETE FROM {table};" for table in re.findall(r'"[^"]+"', match.group(1)))
 
 
 class DatabaseWrapper(croupier.DatabaseWrapper):
