@@ -155,9 +155,13 @@
     showError("");
     const action = { path, body: body || {}, key: uuid() };
     if (keep) localStorage.setItem(PENDING, JSON.stringify(action));
+    const before = decidedIds(round);
     try {
       const data = await deliver(action);
-      if (data && data.id) round = data;
+      if (data && data.id) {
+        if (round && data.id === round.id) noteDecided(before, data);
+        round = data;
+      }
       return data;
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
@@ -474,6 +478,101 @@
       betPanel(stageSel, { specs: open, idPrefix: "stage-bet", onSubmit: submit, submitLabel: () => "Record bet" }));
   }
 
+  // -- bets decided during the deal: said at that moment, with what to pay and take ------------------
+  let decidedNow = { key: null, rows: [] };
+
+  const decidedIds = (r) => new Set(((r && r.state && r.state.bets) || []).filter((b) => b.result).map((b) => b.id));
+
+  /** After an action: the bets it decided (a faro turn, a pot bet's card, a fold) become the announcement. */
+  function noteDecided(before, data) {
+    const state = data.state || {};
+    if (state.status === "settled") { decidedNow = { key: null, rows: [] }; return; }
+    const fresh = (state.bets || []).filter((b) => b.result && b.result !== "withdrawn" && !before.has(b.id));
+    if (fresh.length) decidedNow = { key: (data.document.events || []).length, rows: fresh };
+  }
+
+  /** The faro turn just dealt, from the engine's state alone (so it survives a reload). */
+  function lastTurn(state) {
+    const turns = (state.hands && state.hands.turns) || [];
+    const done = turns.filter((t) => t.winner);
+    return done.length ? done[done.length - 1] : null;
+  }
+
+  const rankWord = (r) => F.RANK_NAMES[r] || F.rankLabel(r);
+
+  /** What a bet is on, in words: the rank (king, not K), coppered, the order called, the horse, the number. */
+  function betDetail(b) {
+    const parts = [];
+    if (b.rank) parts.push(rankWord(b.rank));
+    if (b.coppered) parts.push("coppered");
+    if (Array.isArray(b.order)) parts.push(b.order.map(rankWord).join(", "));
+    if (b.horse) parts.push(F.handLabel(b.horse));
+    if (b.number !== undefined && b.number !== null) parts.push(`number ${b.number}`);
+    if (b.hand !== undefined && b.hand !== null && typeof b.hand !== "object") parts.push(`hand ${b.hand}`);
+    return parts.join(", ");
+  }
+
+  /** One decided bet in the dealer's words: who, on what, the result and what to hand over now. */
+  function decidedLine(state, row) {
+    const who = row.rank
+      ? `Seat ${row.seat} on the ${rankWord(row.rank)}${row.coppered ? " (coppered)" : ""}`
+      : `Seat ${row.seat} (${[F.betName(row.type).toLowerCase(), betDetail(row)].filter(Boolean).join(", ")})`;
+    const moved = row.handover;
+    if (moved) {
+      const where = P.placeOf(state, moved);
+      const from = where === "the tray" ? "" : ` from ${where}`;
+      const into = where === "the tray" ? "" : ` into ${where}`;
+      if (row.result === "anted") return [`${who} antes ${F.money(moved.at_bet)}${into}.`, "done"];
+      if (row.result === "forfeit") return [`${who} passes: ${F.money(moved.at_bet)} forfeit${into}.`, "collect"];
+      if (row.result === "split" && moved.take >= row.amount) return [`${who} split: take all ${F.money(moved.take)}${into}.`, "collect"];
+      if (row.result === "split" && moved.take) return [`${who} split: take ${F.money(moved.take)}${into}, the rest goes back to the player.`, "collect"];
+      if (moved.pay) return [`${who} wins ${F.money(moved.pay)}${from}: pay it now.`, "pay"];
+      if (moved.take) return [`${who} loses: take ${F.money(moved.take)}${into}.`, "collect"];
+      return [`${who}: ${P.resultWord(row.result).toLowerCase()}, nothing to hand over.`, "push"];
+    }
+    if (row.net > 0) return [`${who} wins: pay ${F.money(row.net)}.`, "pay"];
+    if (row.net < 0) return [`${who} ${row.result === "forfeit" ? "forfeits" : "loses"}: take ${F.money(-row.net)}.`, "collect"];
+    return [`${who}: ${P.resultWord(row.result).toLowerCase()}, the stake goes back.`, "push"];
+  }
+
+  function renderDecided(p) {
+    const box = $("decided");
+    const state = (round && round.state) || {};
+    let title = null;
+    let rows = [];
+    const turn = state.casekeeper ? lastTurn(state) : null;
+    if (p === "deal" && turn) {
+      // faro and stuss: the turn just dealt, every bet it decided, from the state
+      title = `Turn ${turn.turn}: loser ${F.cardName(turn.loser)}, winner ${F.cardName(turn.winner)}`;
+      rows = (state.bets || []).filter((b) => b.turn === turn.turn && b.result !== "withdrawn");
+    } else if (p === "deal" && decidedNow.rows.length && decidedNow.key === (round.document.events || []).length) {
+      title = "Just decided";
+      rows = decidedNow.rows;
+    }
+    box.hidden = title === null;
+    if (title === null) { box.replaceChildren(); return; }
+    const items = rows.map((r) => { const [text, cls] = decidedLine(state, r); return h("li", { class: cls, "data-bet": r.id }, text); });
+    box.replaceChildren(h("h2", { class: "decided-title" }, title),
+      items.length ? h("ul", { class: "decided-list" }, items) : h("p", { class: "muted" }, "No bet on these ranks: nothing to pay or take."));
+  }
+
+  /** Faro and stuss: the casekeeper, how many of each rank are out and still to come. */
+  function renderCasekeeper() {
+    const box = $("casekeeper");
+    const keeper = round && round.state && round.state.casekeeper;
+    box.hidden = !keeper;
+    if (!keeper) { box.replaceChildren(); return; }
+    const ranks = F.RANKS.filter((r) => keeper[r] !== undefined);
+    box.replaceChildren(h("h2", {}, "Casekeeper"),
+      h("ol", { class: "keeper" }, ranks.map((r) => {
+        const left = keeper[r];
+        return h("li", { class: `keeper-rank${left === 0 ? " dead" : ""}`, "data-rank": r,
+          "aria-label": `${F.RANK_NAMES[r] || r}: ${4 - left} out, ${left} to come` },
+        h("span", { class: "keeper-name", "aria-hidden": "true" }, F.rankLabel(r)),
+        h("span", { class: "keeper-out", "aria-hidden": "true" }, "●".repeat(4 - left) + "○".repeat(left)));
+      })));
+  }
+
   // -- rendering -------------------------------------------------------------------------------
   function phase() {
     if (!round || round.status === "voided") return "idle";
@@ -521,17 +620,15 @@
   function renderPay(settledAlready) {
     const state = round.state || {};
     const rows = P.lines(state);
-    let pay = 0;
-    let collect = 0;
+    const totals = P.totals(state);
+    const { pay, collect } = totals;
     $("pay-list").tBodies[0].replaceChildren(...rows.map((r) => {
-      const [what, cls] = P.what(r.net);
-      if (r.net > 0) pay += r.net; else collect -= r.net;
+      const [what, cls] = P.whatFor(state, r);
       return h("tr", { class: cls, "data-bet": r.id },
         h("th", { scope: "row" }, r.who), h("td", { class: "col-bet" }, r.bet), h("td", { class: "num col-stake" }, F.money(r.stake)),
         h("td", { class: "col-result" }, P.resultWord(r.result)), h("td", { class: "num what" }, what),
         h("td", { class: "num" }, r.commission ? F.money(r.commission) : "—"));
     }));
-    const totals = P.totals(state);
     $("pay-totals").textContent = `Pay ${F.money(pay)} · collect ${F.money(collect)}`;
     $("pay-list").tFoot.replaceChildren(h("tr", {},
       h("th", { scope: "row", colspan: "3" }, "Totals"), h("td", { class: "col-result" }),
@@ -599,8 +696,11 @@
     const before = doc.bets || [];
     const between = (doc.events || []).filter((e) => e.bet).map((e) => e.bet);
     const bets = [...before, ...between];
+    const decided = new Map(((round && round.state && round.state.bets) || []).filter((r) => r.result).map((r) => [r.id, r]));
     $("bets-list").replaceChildren(...bets.map((b) => h("li", { "data-bet": b.id },
-      h("span", {}, `Seat ${b.seat}`), h("span", {}, F.betName(b.type)), h("span", { class: "num" }, F.money(b.amount)),
+      h("span", {}, `Seat ${b.seat}`), h("span", {}, [F.betName(b.type), betDetail(b)].filter(Boolean).join(" · ")),
+      h("span", { class: "num" }, F.money(b.amount)),
+      decided.has(b.id) && p === "deal" ? h("span", { class: "bet-result" }, P.resultWord(decided.get(b.id).result)) : null,
       p === "bets" && before.includes(b)
         ? h("span", { class: "bet-tools" },
           btn("Correct", () => startCorrection(b), { class: "btn small", "aria-label": `Correct seat ${b.seat} ${F.betName(b.type)} ${F.money(b.amount)}` }),
@@ -641,6 +741,8 @@
     if (p === "deal") renderDeal();
     if (p === "pay" || p === "settled") renderPay(p === "settled");
     renderHands();
+    renderCasekeeper();
+    renderDecided(p);
     renderPlaced(p);
     renderVoid(p);
     const events = (round && round.document && round.document.events) || [];

@@ -526,6 +526,24 @@ def bet_result(bet: Bet, result: str, net: int, commission: int = 0, **extra: An
     return row
 
 
+def handover(*, at_bet: int = 0, pay: int = 0, take: int = 0, via: str = "", during_deal: bool = False) -> Json:
+    """What the dealer moves for a bet in a pot or pool game, as chips: ``at_bet`` taken into the pot or
+    pool when the bet was placed (an ante, a fixed stake, a bought horse), ``pay`` handed out of it and
+    ``take`` taken into it when the bet is decided. ``pay - take - at_bet`` is the bet's ``net`` (a
+    rake is kept before the pay). ``via`` names where the money goes other than the pot or pool (the
+    house's tray, for a house-backed bet at a pool table, or the bank). ``when`` says whether ``pay`` and
+    ``take`` were moved as the bet was decided during the deal (``deal``: the dealer paid at that moment,
+    a pot bet's card, a faro turn) or are moved at the pay list (``settle``).
+
+    >>> handover(at_bet=100, pay=700)
+    {'at_bet': 100, 'pay': 700, 'take': 0, 'when': 'settle'}
+    """
+    moved: Json = {"at_bet": at_bet, "pay": pay, "take": take, "when": "deal" if during_deal else "settle"}
+    if via:
+        moved["via"] = via
+    return moved
+
+
 def banked_house(bet_rows: Iterable[Json]) -> Json:
     """The house's result from settled bets at a banked game: −Σ net; its commission part."""
     rows = list(bet_rows)

@@ -41,6 +41,7 @@ from tables.engines.base import (
     awaiting,
     bet_result,
     expect_card,
+    handover,
     parse_bet,
     rounding_setting,
     settled,
@@ -378,10 +379,14 @@ class Game:
         for bet in bets:
             if bet in winning:
                 self.rows.append(
-                    bet_result(bet, "win", share - bet.amount, 0, round=round_no, paid=share, **dict(bet.extra))
+                    bet_result(bet, "win", share - bet.amount, 0, round=round_no, paid=share,
+                               handover=handover(at_bet=bet.amount, pay=share, during_deal=round_no is not None),
+                               **dict(bet.extra))
                 )
             else:
-                self.rows.append(bet_result(bet, "lose", -bet.amount, 0, round=round_no, paid=0, **dict(bet.extra)))
+                self.rows.append(bet_result(bet, "lose", -bet.amount, 0, round=round_no, paid=0,
+                                            handover=handover(at_bet=bet.amount, during_deal=round_no is not None),
+                                            **dict(bet.extra)))
         summary["winning_bets"] = [b.id for b in winning]
         return summary
 
@@ -443,11 +448,13 @@ class Game:
                             0,
                             round=None,
                             paid=bet.amount * (pays + 1),
+                            handover=handover(at_bet=bet.amount, pay=bet.amount * (pays + 1), via="house"),
                             hand=bet.get("hand"),
                         )
                     )
                 else:
-                    self.rows.append(bet_result(bet, "lose", -bet.amount, 0, round=None, paid=0, hand=bet.get("hand")))
+                    self.rows.append(bet_result(bet, "lose", -bet.amount, 0, round=None, paid=0, hand=bet.get("hand"),
+                                                handover=handover(at_bet=bet.amount, via="house")))
 
     # -- output ---------------------------------------------------------------------------
     def hands_doc(self) -> Json:

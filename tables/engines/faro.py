@@ -39,6 +39,7 @@ from tables.engines.base import (
     banked_house,
     bet_result,
     expect_card,
+    handover,
     parse_bet,
     rounding_setting,
     settled,
@@ -229,10 +230,18 @@ class Faro(Engine):
             fields=(BetField("order", FieldKind.RANKS, "Loser, winner, hock", count=3),),
         ),
     }
-    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(RANK_BET, CALL_THE_TURN), turn_order=TurnOrder.ANY)
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(RANK_BET,), during_deal=(CALL_THE_TURN,),
+                          turn_order=TurnOrder.ANY)  # the turn is called with three cards left, never before the deal
 
     # -- bets --------------------------------------------------------------------------------
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
+        if bet.type == CALL_THE_TURN and where.startswith("bets"):
+            # the round's bets are placed before the deal (``where`` is "bets[i]", or "bets" for a placement
+            # checked while betting is open); the turn is called between turns, with three cards left
+            raise EngineError(
+                "bad_bet", f"bet {bet.id}: the turn is called with three cards left, not before the deal",
+                field=f"{where}.type", params={"bet": bet.id, "cards_left": PACK},
+            )
         if bet.type == RANK_BET:
             parse_rank(bet.get("rank"), where=f"{where}.rank")
             if "coppered" in bet.extra and not isinstance(bet.get("coppered"), bool):
@@ -444,13 +453,17 @@ class Faro(Engine):
             if p.row is not None or p.rank is None or p.rank not in (loser.rank, winner.rank):
                 continue
             coppered = bool(p.bet.get("coppered", False))
+            # the dealer pays and takes as the turn decides (the stake is on the layout, the player's own)
             if loser.rank == winner.rank:
                 taken = percent_of(p.bet.amount, cfg["split_takes_bp"], Rounding(cfg["split_rounding"]))
-                p.row = self._row(p, "split", -taken, turn=number, cards=cards)
+                p.row = self._row(p, "split", -taken, turn=number, cards=cards,
+                                  handover=handover(take=taken, via="house", during_deal=True))
             elif (p.rank == winner.rank) != coppered:
-                p.row = self._row(p, "win", p.bet.amount, turn=number, cards=cards)
+                p.row = self._row(p, "win", p.bet.amount, turn=number, cards=cards,
+                                  handover=handover(pay=p.bet.amount, via="house", during_deal=True))
             else:
-                p.row = self._row(p, "lose", -p.bet.amount, turn=number, cards=cards)
+                p.row = self._row(p, "lose", -p.bet.amount, turn=number, cards=cards,
+                                  handover=handover(take=p.bet.amount, via="house", during_deal=True))
 
     def _settle_last(self, deal: Deal, placed: dict[str, _Placed], cfg: Mapping[str, Any]) -> None:
         hock = deal.hock()

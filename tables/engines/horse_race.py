@@ -44,6 +44,7 @@ from tables.engines.base import (
     banked_house,
     bet_result,
     expect_card,
+    handover,
     parse_bet,
     rounding_setting,
     settled,
@@ -692,7 +693,8 @@ class CalcuttaHorseRace(HorseRaceEngine):
             price = bet.amount
             share, place = shares.get(horse, (0, None))
             rows.append(
-                bet_result(bet, "win" if place else "lose", share - price, 0, horse=horse, place=place, paid=share)
+                bet_result(bet, "win" if place else "lose", share - price, 0, horse=horse, place=place, paid=share,
+                           handover=handover(at_bet=price, pay=share))
             )
         pool = {"carry_in": rnd.config["carry_in"], "stakes": stakes, "paid": first + second, "rake": 0, "carry_out": 0}
         outcome = {

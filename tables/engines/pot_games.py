@@ -40,6 +40,7 @@ from tables.engines.base import (
     bet_result,
     expect_action,
     expect_card,
+    handover,
     parse_bet,
     rounding_setting,
     settled,
@@ -100,7 +101,7 @@ class PotDeal:
             self._stake(bet)
             self.stakes += bet.amount
             self.pot += bet.amount
-            self.rows.append(bet_result(bet, "anted", -bet.amount))
+            self.rows.append(bet_result(bet, "anted", -bet.amount, handover=handover(at_bet=bet.amount)))
 
     # -- what comes next -------------------------------------------------------------------
     @property
@@ -149,7 +150,7 @@ class PotDeal:
             self.stakes += bet.amount
             self.pot += bet.amount
             self.reante.pop(0)
-            self.rows.append(bet_result(bet, "anted", -bet.amount, reante=True))
+            self.rows.append(bet_result(bet, "anted", -bet.amount, reante=True, handover=handover(at_bet=bet.amount)))
             return
         if bet.type == FORFEIT:
             if bet.amount != self.cfg["forfeit"]:
@@ -159,7 +160,7 @@ class PotDeal:
             self._stake(bet)
             self.stakes += bet.amount
             self.pot += bet.amount
-            self.rows.append(bet_result(bet, "forfeit", -bet.amount))
+            self.rows.append(bet_result(bet, "forfeit", -bet.amount, handover=handover(at_bet=bet.amount)))
             self._next_seat()
             return
         lo, hi = self.bet_range()
@@ -213,13 +214,15 @@ class PotDeal:
         self.paid += bet.amount + amount - rake
         self.rake += rake
         result = "win" if amount else "push"
-        self.rows.append(bet_result(bet, result, amount - rake, 0, rake=rake, pot_before=self.pot + amount, **extra))
+        self.rows.append(bet_result(bet, result, amount - rake, 0, rake=rake, pot_before=self.pot + amount,
+                                    handover=handover(pay=amount - rake, during_deal=True), **extra))
         self._next_seat()
 
     def lose(self, bet: Bet, **extra: Any) -> None:
         self.pot += bet.amount
         self.stakes += bet.amount
-        self.rows.append(bet_result(bet, "lose", -bet.amount, 0, rake=0, pot_before=self.pot - bet.amount, **extra))
+        self.rows.append(bet_result(bet, "lose", -bet.amount, 0, rake=0, pot_before=self.pot - bet.amount,
+                                    handover=handover(take=bet.amount, during_deal=True), **extra))
         self._next_seat()
 
     def _next_seat(self) -> None:

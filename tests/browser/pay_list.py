@@ -53,6 +53,23 @@ def _what(net: int) -> str:
     return f"Pay {money(net)}" if net > 0 else f"Collect {money(-net)}" if net < 0 else "Stake stays"
 
 
+def _handed(state: dict[str, Any], row: dict[str, Any]) -> tuple[str, int, int]:
+    """A pot or pool game's line (or a faro turn's): what the dealer hands over, and what of it moves now
+    (pay, collect); a move made as the bet was decided during the deal is recalled in the past tense."""
+    moved = row["handover"]
+    where = "the tray" if moved.get("via") == "house" else "the pot" if "pot" in state else "the pool"
+    done = moved["when"] == "deal"
+    if moved["pay"] > 0:
+        words = f"{'Paid' if done else 'Pay'} {money(moved['pay'])}" + ("" if where == "the tray" else f" from {where}")
+        return words, 0 if done else moved["pay"], 0
+    if moved["take"] > 0:
+        words = f"{'Took' if done else 'Take'} {money(moved['take'])}" + ("" if where == "the tray" else f" into {where}")
+        return words, 0, 0 if done else moved["take"]
+    if moved["at_bet"] > 0:
+        return (f"Anted {money(moved['at_bet'])} at the start" if row["result"] == "anted" else f"In {where} since the bet"), 0, 0
+    return "Stake stays", 0, 0
+
+
 def expected_rows(state: dict[str, Any], labels: dict[str, str]) -> list[list[str]]:
     """Seat, bet, stake, result, pay / collect, commission: as the screen's pay list shows them.
     ``labels``: bet type → the name the layout gives it."""
@@ -69,16 +86,22 @@ def expected_rows(state: dict[str, Any], labels: dict[str, str]) -> list[list[st
                             _what(hand["net"]), money(commission) if commission else "—"])
         else:
             commission = r.get("commission") or 0
+            what = _handed(state, r)[0] if r.get("handover") else _what(r["net"])
             out.append([f"Seat {r['seat']}", bet, money(r.get("staked") or r["amount"]),
-                        RESULTS.get(r["result"], r["result"].replace("_", " ").capitalize()), _what(r["net"]),
+                        RESULTS.get(r["result"], r["result"].replace("_", " ").capitalize()), what,
                         money(commission) if commission else "—"])
     return out
 
 
 def expected_totals(state: dict[str, Any]) -> str:
-    """The totals line: what the lines pay and collect, from the settlement's nets."""
+    """The totals line: what the lines pay and collect now, from the settlement's nets (or, where a line
+    says what is handed over, from that)."""
     pay = collect = 0
     for r in state["bets"]:
+        if r.get("handover"):
+            _, p, c = _handed(state, r)
+            pay, collect = pay + p, collect + c
+            continue
         hands = r.get("hands")
         nets = [h["net"] for h in hands] if isinstance(hands, list) and len(hands) > 1 else [r["net"]]
         pay += sum(n for n in nets if n > 0)

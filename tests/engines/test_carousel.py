@@ -229,7 +229,8 @@ def test_winners_split_the_whole_pot_and_odd_chips_carry_with_rake():
     assert out["status"] == "awaiting"
     assert out["pool"] == {"carry_in": 4, "stakes": 3, "paid": 6, "rake": 1, "carry_out": 0}
     assert rows_by_id(out)["r1s1"] == {"id": "r1s1", "seat": 1, "type": "count", "amount": 1, "result": "win",
-                                       "net": 2, "commission": 0, "round": 1, "paid": 3, "number": 3}  # fmt: skip
+                                       "net": 2, "commission": 0, "round": 1, "paid": 3, "number": 3,
+                                       "handover": {"at_bet": 1, "pay": 3, "take": 0, "when": "deal"}}  # fmt: skip
     assert rows_by_id(out)["r1s3"]["net"] == -1
     assert out["next"]["betting"]["seats"] is None  # the carry is back to zero: anyone may join
 

@@ -493,13 +493,6 @@ def test_bad_events_are_refused_naming_the_event(events, code, event):
             "amount",
         ),
         ({"id": "b", "seat": 1, "type": "rank", "rank": "6", "amount": 4}, {"min_bet": 5}, "under_table_min", "amount"),
-        ({"id": "b", "seat": 1, "type": "call_the_turn", "amount": 5, "order": ["A", "2"]}, {}, "bad_bet", "order"),
-        (
-            {"id": "b", "seat": 1, "type": "call_the_turn", "amount": 5, "order": ["A", "2", "X"]},
-            {},
-            "bad_bet",
-            "order[2]",
-        ),
     ],
 )
 def test_bad_bets_are_refused_before_and_between_turns(bet, config, code, field):
@@ -509,6 +502,18 @@ def test_bad_bets_are_refused_before_and_between_turns(bet, config, code, field)
     assert (err.code, err.event, err.field) == (code, None, f"bets[0].{field}")
     err = refused({"game": "faro", "config": config, "events": [{"card": "AS"}, {"bet": bet}]})
     assert (err.code, err.event, err.field) == (code, 1, f"events[1].bet.{field}")
+
+
+@pytest.mark.parametrize(("order", "field"), [(["A", "2"], "order"), (["A", "2", "X"], "order[2]")])
+def test_a_bad_call_of_the_turn_is_refused_for_its_order_between_turns_and_for_its_timing_before_the_deal(order, field):
+    # given a call of the turn with a bad order
+    bet = {"id": "b", "seat": 1, "type": "call_the_turn", "amount": 5, "order": order}
+    # when it is placed before the deal / then the deal refuses its timing, whatever its order
+    err = refused({"game": "faro", "bets": [bet], "events": []})
+    assert (err.code, err.event, err.field, err.params["cards_left"]) == ("bad_bet", None, "bets[0].type", 52)
+    # when it is placed between turns / then its order is at fault
+    err = refused({"game": "faro", "events": [{"card": "AS"}, {"bet": bet}]})
+    assert (err.code, err.event, err.field) == ("bad_bet", 1, f"events[1].bet.{field}")
 
 
 def test_a_bet_id_used_twice_is_refused_at_its_event():

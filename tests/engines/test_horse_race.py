@@ -253,7 +253,8 @@ def test_calcutta_pool_splits_two_thirds_and_one_third_with_the_seeds_rounding(p
     assert out["outcome"]["shares"] == {"first": first, "second": second}
     rows = {r["id"]: r for r in out["bets"]}
     assert rows["buyD"] == {"id": "buyD", "seat": 4, "type": "horse", "amount": 12, "result": "win",
-                               "net": first - 12, "commission": 0, "horse": "D", "place": 1, "paid": first}  # fmt: skip
+                               "net": first - 12, "commission": 0, "horse": "D", "place": 1, "paid": first,
+                               "handover": {"at_bet": 12, "pay": first, "take": 0, "when": "settle"}}  # fmt: skip
     assert (rows["buyC"]["seat"], rows["buyC"]["net"], rows["buyC"]["place"]) == (3, second - prices["C"], 2)
     assert (rows["buyS"]["result"], rows["buyS"]["net"]) == ("lose", -prices["S"])
     assert out["pool"] == {"carry_in": 0, "stakes": pool, "paid": pool, "rake": 0, "carry_out": 0}

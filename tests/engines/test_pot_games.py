@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tables.engines import registry
 from tables.engines.errors import EngineError
 from tables.engines.pot_games import IN_BETWEEN, RED_DOG, simulate_rake, win_probability
-from tests.engines.helpers import refusal_of, without_input
+from tests.engines.helpers import refusal_of, table_config, without_input
 
 FULL_DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 
@@ -692,3 +692,26 @@ def test_arbitrary_events_raise_nothing_but_engine_errors(game, events):
         assert refusal.code
     else:
         assert out["pot"] >= 0
+
+
+@pytest.mark.parametrize("game", ["in_between", "red_dog", "carousel", "pony", "calcutta_horse_race"])
+def test_every_row_of_a_pot_or_pool_game_says_what_the_dealer_hands_over(game):
+    # given whole rounds of the game, seeded
+    import random
+
+    from tables.engines.registry import get_engine
+    from tables.simulation.autoplay import play_round
+
+    engine = get_engine(game)
+    config = engine.resolve_config(table_config(game))
+    outs = [engine.play(engine.load(play_round(engine, config, random.Random(seed), seats=6))).to_json()
+            for seed in range(8)]
+    # then each bet says the chips moved: taken when placed, paid out or taken in when decided, and these
+    # add up to the bettor's net
+    rows = [row for out in outs for row in out["bets"]]
+    assert rows
+    assert {r["result"] for r in rows} >= {"win", "lose"}
+    for row in rows:
+        moved = row["handover"]
+        assert min(moved["at_bet"], moved["pay"], moved["take"]) >= 0
+        assert moved["pay"] - moved["take"] - moved["at_bet"] == row["net"], row

@@ -12,9 +12,22 @@ from tables.engines.registry import GAME_MODULES, get_engine
 GAMES = list(GAME_MODULES)
 
 
+def _ranks(engine, bet_type):
+    """A bet's rank fields filled in (a rank bet's rank, a call of the turn's order), so that what is left
+    at fault is the bet's type or its timing, not a missing rank."""
+    values = {}
+    for f in engine.describe()["bet_types"][bet_type].get("fields", []):
+        ranks = [r["value"] for r in f.get("ranks") or []]
+        if f["kind"] == "rank" and ranks:
+            values[f["name"]] = ranks[0]
+        elif f["kind"] == "ranks" and ranks:
+            values[f["name"]] = ranks[: f.get("count", 3)]
+    return values
+
+
 def _refusal(engine, *types):
     """The field a round of lone bets of ``types`` is refused at (None: it loads)."""
-    bets = [{"id": f"b{i}", "seat": i, "type": t, "amount": 1} for i, t in enumerate(types, start=1)]
+    bets = [{"id": f"b{i}", "seat": i, "type": t, "amount": 1, **_ranks(engine, t)} for i, t in enumerate(types, start=1)]
     try:
         engine.load({"game": engine.name, "config": {}, "bets": bets, "events": []})
     except EngineError as exc:

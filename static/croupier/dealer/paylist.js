@@ -32,6 +32,28 @@
     return parts.join(", ");
   }
 
+  /** Where a pot or pool game's chips go: the pot, the pool, or the house's tray. */
+  const placeOf = (state, moved) => (moved && moved.via === "house" ? "the tray" : state.pot !== undefined ? "the pot" : "the pool");
+
+  /** What the dealer hands over for a bet that says so (pot and pool games, faro's turns): [words, class,
+   * pay now, take now]. A move made as the bet was decided during the deal is recalled, not asked again. */
+  function handWords(state, moved, result) {
+    const where = placeOf(state, moved);
+    const done = moved.when === "deal";
+    if (moved.pay > 0) {
+      const from = where === "the tray" ? "" : ` from ${where}`;
+      return [done ? `Paid ${F.money(moved.pay)}${from}` : `Pay ${F.money(moved.pay)}${from}`, done ? "done" : "pay", done ? 0 : moved.pay, 0];
+    }
+    if (moved.take > 0) {
+      const into = where === "the tray" ? "" : ` into ${where}`;
+      return [done ? `Took ${F.money(moved.take)}${into}` : `Take ${F.money(moved.take)}${into}`, done ? "done" : "collect", 0, done ? 0 : moved.take];
+    }
+    if (moved.at_bet > 0) {
+      return [result === "anted" ? `Anted ${F.money(moved.at_bet)} at the start` : `In ${where} since the bet`, "done", 0, 0];
+    }
+    return ["Stake stays", "push", 0, 0];
+  }
+
   /** The lines, in seat order: {who, bet, stake, result, net, commission} (money in minor units). */
   function lines(state) {
     const rows = [...(state.bets || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0) || String(a.id).localeCompare(String(b.id)));
@@ -43,22 +65,32 @@
           id: r.id, who: `Seat ${r.seat}, hand ${i + 1}`, bet, stake: hand.stake, result: hand.result, net: hand.net, commission: hand.commission || 0,
         }));
       } else {
-        out.push({ id: r.id, who: `Seat ${r.seat}`, bet, stake: r.staked || r.amount, result: r.result, net: r.net, commission: r.commission || 0 });
+        out.push({ id: r.id, who: `Seat ${r.seat}`, bet, stake: r.staked || r.amount, result: r.result, net: r.net, commission: r.commission || 0,
+          handover: r.handover || null });
       }
     }
     return out;
   }
 
+  /** What the pay list moves now (pay, collect), the commission, the rake, and for pot and pool games what
+   * was moved before: stakes and antes taken at the bet, pays and takes made as bets were decided. */
   function totals(state) {
     let pay = 0;
     let collect = 0;
     let commission = 0;
-    for (const r of state.bets || []) {
-      if (r.net > 0) pay += r.net; else collect -= r.net;
-      commission += r.commission || 0;
+    const before = { at_bet: 0, paid: 0, took: 0 };
+    for (const row of lines(state)) {
+      commission += row.commission || 0;
+      if (row.handover) {
+        const [, , p, c] = handWords(state, row.handover, row.result);
+        pay += p;
+        collect += c;
+        before.at_bet += row.handover.at_bet || 0;
+        if (row.handover.when === "deal") { before.paid += row.handover.pay || 0; before.took += row.handover.take || 0; }
+      } else if (row.net > 0) pay += row.net; else collect -= row.net;
     }
     const house = state.house || {};
-    return { pay, collect, commission, rake: house.rake || 0 };
+    return { pay, collect, commission, rake: house.rake || 0, before };
   }
 
   /** Lines about the table as a whole: the banker in a banking game, the pot or pool, the rake. */
@@ -70,6 +102,15 @@
       out.push(`Banker at seat ${state.banker.seat}: ${n > 0 ? `collects ${F.money(n)}` : n < 0 ? `pays ${F.money(-n)}` : "even"}`);
     } else if (outcome.banker_seat) {
       out.push(`Bank at seat ${outcome.banker_seat}${outcome.bank ? `: ${F.money(outcome.bank)}` : ""}${outcome.covered !== undefined ? `, covered ${F.money(outcome.covered)}` : ""}`);
+    }
+    const moved = totals(state).before;
+    if (moved.at_bet || moved.paid || moved.took) {
+      const where = state.pot !== undefined ? "pot" : state.pool ? "pool" : "";
+      const parts = [];
+      if (moved.at_bet) parts.push(`${F.money(moved.at_bet)} taken at the bets${where ? ` into the ${where}` : ""}`);
+      if (moved.paid) parts.push(`${F.money(moved.paid)} paid as bets were decided`);
+      if (moved.took) parts.push(`${F.money(moved.took)} taken as bets were decided`);
+      out.push(`Already moved: ${parts.join(", ")}`);
     }
     const pool = state.pool;
     if (pool) {
@@ -92,5 +133,14 @@
     return ["Stake stays", "push"];
   }
 
-  CD.paylist = { lines, totals, tableLines, what, resultWord };
+  /** Pay / collect words for a line: what to hand over where the engine says it, else the net. */
+  function whatFor(state, row) {
+    if (row.handover) {
+      const [words, cls] = handWords(state, row.handover, row.result);
+      return [words, cls];
+    }
+    return what(row.net);
+  }
+
+  CD.paylist = { lines, totals, tableLines, what, whatFor, handWords, resultWord, detailOf, placeOf };
 })();

@@ -1,0 +1,103 @@
+"""The dealer at speed (issue 30): pay as the game decides, hand over rather than net, refusals that say why.
+
+Each test taps on the dealer's screen from sign-in, reads the round back from the API and compares what
+the screen said with the engine's own facts; screenshots at both sizes; axe-core on the screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from accounting.services.counts import denominations_for
+from floor.selectors import layout_bets
+from tables.models import Round
+from tests.browser.conftest import PHONE, TABLET, axe_violations
+from tests.browser.dealer_steps import button, idle, say
+from tests.browser.tap_round import Screen, tap_bet, tap_card
+from tests.browser.test_dealer_games import table_for
+from tests.fixtures import as_user
+
+pytestmark = pytest.mark.browser
+Json = dict[str, Any]
+
+
+def shots(screens: Any, page: Any, name: str) -> None:
+    for size in (TABLET, PHONE):
+        page.set_viewport_size(size)
+        screens.shot(page, name)
+    page.set_viewport_size(TABLET)
+
+
+def deal(screen: Screen, cards: list[str]) -> None:
+    for card in cards:
+        tap_card(screen, card, "standard")
+        idle(screen.page)
+
+
+# faro: a soda, then turns; stuss: no soda, and a split takes the whole bet
+FARO_TURNS = {
+    "faro": {"soda": ["2S"], "split_take": "€5.00", "split": "take €5.00, the rest goes back to the player."},
+    "stuss": {"soda": [], "split_take": "€10.00", "split": "take all €10.00."},
+}
+
+
+@pytest.mark.parametrize("game", ["faro", "stuss"])
+def test_faro_and_stuss_say_after_each_turn_what_to_pay_and_take_seat_by_seat(screens, floor, game):
+    # given the game's table, and three bets tapped in: seat 1 on the king, seat 2 on the five coppered,
+    # seat 3 on the queen
+    table, dealer = table_for(game, floor)
+    page = screens.page(dealer.username)
+    screen = Screen(page, screens, game, denominations_for(table))
+    layout = [b for b in layout_bets(game) if b["before_deal"]]
+    assert [b["type"] for b in layout] == ["rank"]  # faro's call of the turn is not offered before the deal
+    button(page, "Open round").click()
+    idle(page)
+    for bet in ({"seat": 1, "type": "rank", "rank": "K", "amount": 2000},
+                {"seat": 2, "type": "rank", "rank": "5", "coppered": True, "amount": 1000},
+                {"seat": 3, "type": "rank", "rank": "Q", "amount": 1000}):
+        tap_bet(screen, "place-bet-panel", layout, bet, "Place bet")
+    # the bets list names each bet's rank
+    expect(page.locator("#bets-list li")).to_contain_text(["Seat 1Rank · king€20.00", "Seat 2Rank · 5, coppered€10.00",
+                                                         "Seat 3Rank · queen€10.00"])
+    button(page, "No more bets").click()
+    idle(page)
+
+    # when the first turn is dealt: the five loses, the king wins
+    deal(screen, [*FARO_TURNS[game]["soda"], "5H", "KD"])
+
+    # then the screen says at once which bets the turn decided and what to pay and take, seat by seat
+    decided = page.locator("#decided")
+    expect(decided.locator("h2")).to_have_text("Turn 1: loser 5 of hearts, winner king of diamonds")
+    expect(decided.locator("li")).to_have_text([
+        "Seat 1 on the king wins €20.00: pay it now.",
+        "Seat 2 on the 5 (coppered) wins €10.00: pay it now.",
+    ])
+    # and the casekeeper shows each rank's cards out and to come
+    expect(page.locator("#casekeeper [data-rank='K']")).to_have_attribute("aria-label", "king: 1 out, 3 to come")
+    expect(page.locator("#casekeeper [data-rank='5']")).to_have_attribute("aria-label", "5: 1 out, 3 to come")
+    assert axe_violations(page) == []
+    shots(screens, page, f"dealer-{game}-turn-decided")
+
+    # when the next loser card comes, the last turn's instruction stays until the turn is complete
+    deal(screen, ["QH"])
+    expect(decided.locator("h2")).to_have_text("Turn 1: loser 5 of hearts, winner king of diamonds")
+    # and a split takes the house's share of the bet on the queen
+    deal(screen, ["QS"])
+    expect(decided.locator("h2")).to_have_text("Turn 2: loser queen of hearts, winner queen of spades")
+    expect(decided.locator("li")).to_have_text([
+        f"Seat 3 on the queen split: {FARO_TURNS[game]['split']}",
+    ])
+    # a turn that decides nothing says so
+    deal(screen, ["3C", "4D"])
+    expect(decided).to_contain_text("No bet on these ranks: nothing to pay or take.")
+
+    # and what the screen said is the engine's settlement of each bet, read back from the API
+    rnd = Round.objects.get(table=table)
+    state = as_user(dealer).get(f"/api/rounds/{rnd.pk}/").json()["state"]
+    rows = {r["seat"]: (r["result"], r["net"], r["turn"]) for r in state["bets"]}
+    split = int(FARO_TURNS[game]["split_take"].strip("€").replace(".", ""))
+    assert rows == {1: ("win", 2000, 1), 2: ("win", 1000, 1), 3: ("split", -split, 2)}
+    expect(say(page)).to_have_text("Turn 4: loser card")
