@@ -39,7 +39,7 @@ from accounting.models import (
 from accounting.reports import CONTENT_TYPES, REPORTS, Filters
 from accounting.reports import api as report_api
 from accounting.reports.base import text_cell
-from accounting.services import alerts, counts, exports, reconcile, shifts, slips
+from accounting.services import alerts, counts, day, exports, reconcile, shifts, slips
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent
@@ -414,6 +414,23 @@ class ShiftCloseView(APIView):
         data.is_valid(raise_exception=True)
         shift = shifts.shift_close(actor=request.user, shift_id=data.validated_data["shift"])
         return Response({"shift": shift.pk, "status": shift.status, "closed_at": shift.closed_at})
+
+
+class DayRollView(APIView):
+    """Roll the tables: each open table of the caller's floor gets its opener from its last closer, and keeps
+    its last dealer (``keep_dealers``, true by default). A shift manager (or a pit manager, per the setting
+    ``DAY_RUN_BY``) rolls; each table's outcome says rolled or why not."""
+
+    permission_classes = [PIT]
+
+    @extend_schema(request=s.DayRollInput, responses={200: dict})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = s.DayRollInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        lines = day.tables_roll(actor=request.user, shift_id=data.validated_data["shift"],
+                                keep_dealers=data.validated_data["keep_dealers"])
+        return Response({"shift": data.validated_data["shift"], "tables": [line.as_dict() for line in lines]})
 
 
 class ReconciliationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

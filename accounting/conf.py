@@ -22,6 +22,7 @@ DEFAULTS: dict[str, object] = {
     "MINOR_UNIT_DIGITS": 2,
     "CURRENCY": "EUR",
     "CASINO_NAME": "Croupier",
+    "DAY_RUN_BY": "pit_manager",
 }
 
 

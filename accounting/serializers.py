@@ -70,6 +70,11 @@ class ShiftInput(serializers.Serializer):
     shift = StrictIntegerField(min_value=1)
 
 
+class DayRollInput(serializers.Serializer):
+    shift = StrictIntegerField(min_value=1)
+    keep_dealers = serializers.BooleanField(required=False, default=True)
+
+
 class DropInput(serializers.Serializer):
     table = StrictIntegerField(min_value=1)
     shift = StrictIntegerField(min_value=1)

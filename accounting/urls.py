@@ -21,6 +21,7 @@ router.register("exports", apis.ExportViewSet, basename="export")
 urlpatterns = [
     path("", include(router.urls)),
     path("shift-close/", apis.ShiftCloseView.as_view(), name="shift-close"),
+    path("day/roll/", apis.DayRollView.as_view(), name="day-roll"),
     path("reports/", apis.ReportListView.as_view(), name="reports"),
     path("reports/<slug:name>/", apis.ReportView.as_view(), name="report"),
     path("accounts/", apis.AccountBalancesView.as_view(), name="accounts"),

@@ -290,6 +290,13 @@ def _currency(code: str | None) -> str:
     return code
 
 
+def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = env_str(name, default)
+    if value not in allowed:
+        raise EnvError(f"{name}={value!r}: expected one of {', '.join(allowed)}")
+    return value
+
+
 CROUPIER = {
     "LARGE_BET": env_int("CROUPIER_LARGE_BET", 500_000, minimum=1),  # minor units
     # accounting (docs/accounting.md); amounts in minor units
@@ -307,6 +314,9 @@ CROUPIER = {
     "MINOR_UNIT_DIGITS": env_int("CROUPIER_MINOR_UNIT_DIGITS", 2, minimum=0),
     "CURRENCY": _currency(env_str("CROUPIER_CURRENCY", "EUR")),  # ISO 4217: what the screens show amounts in
     "CASINO_NAME": env_str("CROUPIER_CASINO_NAME", "Croupier"),  # on the reports' PDF header
+    # who opens the next shift, rolls the tables and reopens a close: "shift_manager" (shift managers only)
+    # or "pit_manager" (pit managers of their pits too); docs/accounting.md, "The gaming day"
+    "DAY_RUN_BY": _choice("CROUPIER_DAY_RUN_BY", "pit_manager", ("pit_manager", "shift_manager")),
     # players: ratings, comps and the cash transaction log (docs/players.md); amounts in minor units
     "CASH_REPORT_THRESHOLD": env_int("CROUPIER_CASH_REPORT_THRESHOLD", 1_000_000, minimum=1),  # a day's total above
     "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win

@@ -8,6 +8,7 @@ A refusal is shown in the user's words (``tables.wording``); another pit's table
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -22,23 +23,24 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting.models import Alert
-from accounting.money import currency
+from accounting.models import Alert, CountKind, InventoryCount
+from accounting.money import currency, money_text
 from accounting.money import digits as money_digits
 from accounting.reports.definitions import REPORTS
 from accounting.services import alerts as alert_services
+from accounting.services import day as day_services
 from accounting.services import slips
-from accounting.services.counts import denominations_for
+from accounting.services.counts import denominations_for, previous_closer
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import DomainError, Forbidden, InvalidInput
 from casino.idempotency import once_per_form
 from floor import selectors as dashboard
 from floor.templatetags.croupier import _url, accounting_home
 from tables import wording
-from tables.access import ensure_can_deal, manages_table
+from tables.access import ensure_can_deal, manages_table, runs_the_day
 from tables.engines.registry import get_engine
-from tables.models import LIVE_STATUSES, Assignment, Pit, Round, Table, TableStatus
-from tables.selectors import current_shift, pit_tables
+from tables.models import LIVE_STATUSES, Assignment, Pit, Round, Shift, ShiftStatus, ShiftType, Table, TableStatus
+from tables.selectors import current_shift, newest_open_shift, pit_tables
 from tables.serializers import RoundSerializer
 from tables.services import floor as floor_services
 from tables.services import rounds as round_services
@@ -504,3 +506,124 @@ def pit_chips(request: HttpRequest, code: str) -> HttpResponse:
     what = "fill" if kind == "fill" else "credit"
     return _act(request, reverse("pit-table", args=[table.code]), ask,
                 f"The {what} for {table.code} is requested: the cage issues it.")
+
+
+# -- the gaming day: open the next shift, roll the tables ----------------------------------------------
+
+ROLL_WORDS = {
+    "table_not_open": "is closed for play: open it first, then roll again",
+    "count_exists": "already has its opener for this shift",
+    "nothing_to_roll": "has no earlier closer: count its opener on the cage screen",
+    "previous_shift_not_closed": "is not closed for its earlier shift: close it there first",
+    "table_shift_closed": "is already closed for this shift",
+}
+DEALER_KEPT_WORDS = {
+    "dealer_busy": "is dealing at another table in an open shift",
+    "not_a_dealer": "is no longer an active dealer",
+}
+
+
+def _signed(count: Any) -> str:
+    return f"{count.dealer_signer.display_name} and {count.supervisor_signer.display_name}"
+
+
+def _day_rows(user: Any, shift: Any) -> list[dict[str, Any]]:
+    """Each table of the person's floor: its last closer, its opener in the shift (and the difference), its dealer."""
+    rows = []
+    for table in day_services.floor_tables(user):
+        closer = previous_closer(table, shift) if shift is not None else None
+        opener = (InventoryCount.objects.filter(table=table, shift=shift, kind=CountKind.OPENER)
+                  .select_related("dealer_signer", "supervisor_signer").first() if shift is not None else None)
+        dealer = (Assignment.objects.filter(table=table, shift=shift, relieved_at__isnull=True)
+                  .select_related("dealer").order_by("-starts_at").first() if shift is not None else None)
+        rows.append({
+            "table": table,
+            "open": table.status == TableStatus.OPEN,
+            "closer": closer,
+            "closer_total": money_amount(closer.total) if closer else "",
+            "closer_signed": _signed(closer) if closer else "",
+            "opener": opener,
+            "opener_total": money_amount(opener.total) if opener else "",
+            "opener_signed": _signed(opener) if opener else "",
+            "difference": money_amount(opener.discrepancy_net or 0) if opener and closer else "",
+            "differs": bool(opener and opener.discrepancy_gross),
+            "dealer": dealer.dealer.get_username() if dealer else "",
+        })
+    return rows
+
+
+def money_amount(minor: int) -> str:
+    return f"{money_text(minor, grouping=True)} {currency()}"
+
+
+@login_required
+@require_GET
+def pit_day(request: HttpRequest) -> HttpResponse:
+    """The gaming day: the open shifts, the next shift to open, and each table's roll from its last closer."""
+    if not has_role(request.user, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
+        return _forbidden(request, "These screens are for pit and shift managers.")
+    shift = newest_open_shift()
+    proposal = day_services.next_shift()
+    open_shifts = list(Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type")
+                       .order_by("starts_at"))
+    return render(request, "pit/day.html", {
+        "may": runs_the_day(request.user),
+        "shift": shift,
+        "open_shifts": open_shifts,
+        "shift_types": list(ShiftType.objects.order_by("starts", "code")),
+        "proposal": {"type": proposal[0], "date": proposal[1].isoformat()} if proposal else None,
+        "today": timezone.localdate().isoformat(),
+        "rows": _day_rows(request.user, shift),
+    })
+
+
+@login_required
+@require_POST
+def pit_day_open(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
+        return _forbidden(request, "These screens are for pit and shift managers.")
+    back = reverse("pit-day")
+    type_text, date_text = str(request.POST.get("shift_type") or ""), str(request.POST.get("gaming_date") or "")
+    shift_type = ShiftType.objects.filter(pk=int(type_text)).first() if type_text.isdigit() else None
+    try:
+        gaming_date = dt.date.fromisoformat(date_text)
+    except ValueError:
+        gaming_date = None
+    if shift_type is None or gaming_date is None:
+        messages.error(request, "Choose the shift and its gaming day.")
+        return redirect(back)
+    return _act(request, back,
+                lambda: day_services.day_open(actor=request.user, shift_type_id=shift_type.pk, gaming_date=gaming_date),
+                f"The {shift_type.name} shift of {gaming_date.isoformat()} is open: roll the tables into it below.")
+
+
+@login_required
+@require_POST
+def pit_day_roll(request: HttpRequest) -> HttpResponse:
+    if not has_role(request.user, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
+        return _forbidden(request, "These screens are for pit and shift managers.")
+    back = reverse("pit-day")
+    shift_text = str(request.POST.get("shift") or "")
+    keep = request.POST.get("keep_dealers") == "yes"
+    try:
+        lines, again = once_per_form(request, lambda: day_services.tables_roll(
+            actor=request.user, shift_id=int(shift_text) if shift_text.isdigit() else None, keep_dealers=keep))
+    except Forbidden as exc:
+        return _forbidden(request, _words(exc))
+    except DomainError as exc:
+        messages.error(request, _words(exc))
+        return redirect(back)
+    if again or lines is None:
+        messages.success(request, "Already done: the tables were rolled.")
+        return redirect(back)
+    rolled = [line for line in lines if line.opener is not None]
+    messages.success(request, f"{len(rolled)} table{'s' if len(rolled) != 1 else ''} rolled: each opener is its "
+                              "last closer, signed as that closer was.")
+    for line in lines:
+        if line.refused and line.refused != "count_exists":
+            messages.warning(request, f"{line.table.code} was not rolled: it "
+                                      f"{ROLL_WORDS.get(line.refused, 'could not be rolled')}.")
+        if line.dealer_refused:
+            messages.warning(request, f"{line.table.code}: its last dealer was not kept on it, as that dealer "
+                                      f"{DEALER_KEPT_WORDS.get(line.dealer_refused, 'could not be assigned')}.")
+    return redirect(back)

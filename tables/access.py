@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from casino.context import current
@@ -69,3 +70,25 @@ def ensure_can_deal(user: Any, table: Table) -> None:
 def ensure_manages(user: Any, table: Table) -> None:
     if not manages_table(user, table):
         raise Forbidden(f"only a pit manager of {table.pit.name} may do this", code="pit_manager_required")
+
+
+def runs_the_day(user: Any) -> bool:
+    """Who opens the next shift, rolls the tables and reopens a table's close: a shift manager (or an admin),
+    and pit managers too unless the setting ``DAY_RUN_BY`` is ``"shift_manager"`` (docs/accounting.md,
+    "The gaming day")."""
+    if has_role(user, Role.SHIFT_MANAGER):
+        return True
+    by = getattr(settings, "CROUPIER", {}).get("DAY_RUN_BY", "pit_manager")
+    return by == "pit_manager" and Role.PIT_MANAGER in roles_of(user)
+
+
+def ensure_runs_the_day(user: Any) -> None:
+    if not runs_the_day(user):
+        raise Forbidden("only a shift manager may do this", code="shift_manager_required")
+
+
+def runs_the_day_at(user: Any, table: Table) -> bool:
+    """A shift manager runs every table; a pit manager (when allowed to run the day) the tables of their pits."""
+    if has_role(user, Role.SHIFT_MANAGER):
+        return True
+    return runs_the_day(user) and manages_table(user, table)

@@ -90,6 +90,11 @@ def current_shift() -> Shift | None:
     )
 
 
+def newest_open_shift() -> Shift | None:
+    """The open shift that started last (the one just opened, where the tables roll to)."""
+    return Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type").order_by("-starts_at").first()
+
+
 def pit_tables(user: Any) -> QuerySet[Table]:
     """The tables a pit manager runs (every table for an admin)."""
     tables = Table.objects.select_related("pit").order_by("pit__code", "code")

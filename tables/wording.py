@@ -96,7 +96,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     # -- the table, the shift, who may deal ----------------------------------------------------------
     "table_closed": ("This table is closed: the pit manager opens it.",),
     "table_misconfigured": (f"The table's rules are set up wrongly: {_CALL_PIT}.",),
-    "no_open_shift": ("No shift is open: the pit manager must open one first.",),
+    "no_open_shift": ("No shift is open: the shift manager opens the next one on the gaming day screen.",),
     "not_assigned": ("You are not assigned to this table now: the pit manager assigns dealers.",),
     "not_your_table": ("This is not your table.",),
     "role_required": ("Your account may not do this.",),
@@ -108,6 +108,7 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "no_house_edge": ("There is no house edge figure for this game.",),
     "bad_limits": ("The table minimum cannot be above its maximum.",),
     "shift_exists": ("That shift is already open.",),
+    "shift_manager_required": ("Only a shift manager may do this.",),
     "shift_not_open": ("That shift is not open.",),
     "unknown_shift_type": ("That shift does not exist.",),
     "not_a_dealer": ("That person is not a dealer.",),

@@ -324,7 +324,12 @@ def inventory_roll(*, actor: Any, table_id: int, shift_id: int) -> InventoryCoun
     """Open a table's shift with its last closer as the opener (the tray stayed locked between shifts)."""
     table = lock_table(table_id)
     ensure_manages(actor, table)
-    shift = open_shift(shift_id)
+    return roll_into(table, open_shift(shift_id), actor=actor)
+
+
+def roll_into(table: Table, shift: Shift, *, actor: Any) -> InventoryCount:
+    """The roll itself, the table locked and the actor's authority checked by the caller: the opener is the
+    last closer, signed as it was (the same dealer and supervisor), with no difference to post."""
     ensure_table_shift_open(table, shift)
     _ensure_previous_closed(table, shift)
     prev = previous_closer(table, shift)

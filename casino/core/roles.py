@@ -2,6 +2,8 @@
 
 dealer: deals the table they are assigned to, during that assignment only.
 pit_manager: runs the pits they manage (tables, shifts, assignments, voids, counts).
+shift_manager: held with pit_manager: runs the gaming day over every pit (opens the next shift, rolls every
+  table, reopens a table's close); with the setting DAY_RUN_BY = "pit_manager" pit managers may too.
 accountant: reads everything financial and exports reports.
 auditor: reads the audit trail.
 compliance: reads the cash transaction log and its reports (players/, docs/players.md).
@@ -19,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 class Role(StrEnum):
     DEALER = "dealer"
     PIT_MANAGER = "pit_manager"
+    SHIFT_MANAGER = "shift_manager"
     ACCOUNTANT = "accountant"
     AUDITOR = "auditor"
     COMPLIANCE = "compliance"
@@ -54,7 +57,7 @@ def has_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role) -> boo
 def primary_role(user: AbstractBaseUser | AnonymousUser | None) -> str:
     """The role named in audit records: the most powerful one held."""
     held = roles_of(user)
-    for role in (Role.ADMIN, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.COMPLIANCE, Role.AUDITOR, Role.DEALER):
+    for role in (Role.ADMIN, Role.SHIFT_MANAGER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.COMPLIANCE, Role.AUDITOR, Role.DEALER):
         if role in held:
             return role.value
     return "system" if user is None else "none"

@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.audit.services import audit_log
-from casino.core.roles import Role, has_role, roles_of
-from casino.errors import Conflict, Forbidden, InvalidInput
-from tables.access import ensure_manages
+from casino.core.roles import Role, roles_of
+from casino.errors import Conflict, InvalidInput
+from tables.access import ensure_manages, ensure_runs_the_day
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 from tables.models import LIVE_STATUSES, Assignment, Shift, ShiftStatus, ShiftType, Table, TableStatus
@@ -51,25 +51,26 @@ def table_update(*, table_id: int, actor: Any, **changes: Any) -> Table:
     return table
 
 
-def _ensure_floor_manager(actor: Any) -> None:
-    if not has_role(actor, Role.PIT_MANAGER):
-        raise Forbidden("only a pit manager may do this", code="pit_manager_required")
-
-
-@transaction.atomic
-def shift_open(*, shift_type_id: int, gaming_date: dt.date, actor: Any) -> Shift:
-    """Open a casino shift for a gaming day; its times come from the shift type."""
-    _ensure_floor_manager(actor)
-    shift_type = ShiftType.objects.filter(pk=shift_type_id).first()
-    if shift_type is None:
-        raise InvalidInput(f"no shift type {shift_type_id}", code="unknown_shift_type", field="shift_type")
-    if Shift.objects.filter(shift_type=shift_type, gaming_date=gaming_date).exists():
-        raise Conflict(f"the {shift_type.name} shift of {gaming_date} already exists", code="shift_exists")
+def planned_period(shift_type: ShiftType, gaming_date: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """When a shift of that type on that gaming day starts and ends, in the casino's time zone."""
     tz = timezone.get_current_timezone()
     starts = dt.datetime.combine(gaming_date, shift_type.starts, tzinfo=tz)
     ends = dt.datetime.combine(gaming_date, shift_type.ends, tzinfo=tz)
     if ends <= starts:  # a shift past midnight (grave) ends the next calendar day
         ends += dt.timedelta(days=1)
+    return starts, ends
+
+
+@transaction.atomic
+def shift_open(*, shift_type_id: int, gaming_date: dt.date, actor: Any) -> Shift:
+    """Open a casino shift for a gaming day; its times come from the shift type. Who may: ``runs_the_day``."""
+    ensure_runs_the_day(actor)
+    shift_type = ShiftType.objects.filter(pk=shift_type_id).first()
+    if shift_type is None:
+        raise InvalidInput(f"no shift type {shift_type_id}", code="unknown_shift_type", field="shift_type")
+    if Shift.objects.filter(shift_type=shift_type, gaming_date=gaming_date).exists():
+        raise Conflict(f"the {shift_type.name} shift of {gaming_date} already exists", code="shift_exists")
+    starts, ends = planned_period(shift_type, gaming_date)
     shift = Shift.objects.create(shift_type=shift_type, gaming_date=gaming_date, starts_at=starts, ends_at=ends,
                                  opened_by=actor)
     audit_log(actor=actor, action="shift.open", object_type="shift", object_id=shift.pk,
@@ -92,12 +93,19 @@ def assignment_create(*, dealer_id: int, table_id: int, shift_id: int, starts_at
     shift = Shift.objects.filter(pk=shift_id, status=ShiftStatus.OPEN).first()
     if shift is None:
         raise InvalidInput("shift must be an open shift", code="shift_not_open", field="shift")
+    return assignment_make(dealer=dealer, table=table, shift=shift, starts_at=starts_at, ends_at=ends_at, actor=actor)
+
+
+def assignment_make(*, dealer: Any, table: Table, shift: Shift, starts_at: dt.datetime | None,
+                    ends_at: dt.datetime | None, actor: Any) -> Assignment:
+    """The assignment itself, once the caller has checked who may make it (the table locked by the caller).
+    A dealer still assigned elsewhere then, in an open shift, is refused."""
     starts_at = starts_at or shift.starts_at
     ends_at = ends_at or shift.ends_at
     if ends_at <= starts_at:
         raise InvalidInput("ends_at must be after starts_at", code="bad_period", field="ends_at")
     overlapping = Assignment.objects.filter(dealer=dealer, relieved_at__isnull=True, starts_at__lt=ends_at,
-                                            ends_at__gt=starts_at)
+                                            ends_at__gt=starts_at, shift__status=ShiftStatus.OPEN)
     if overlapping.exists():
         other = overlapping.select_related("table").first()
         where = other.table.code if other is not None else "another table"  # (relieved meanwhile)
