@@ -143,6 +143,7 @@ class InventoryCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             chips=v["chips"],
             dealer=v["dealer"],
             supervisor=v["supervisor"],
+            tray_empty=v["tray_empty"],
         )
         return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
 
@@ -294,7 +295,8 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     def get_queryset(self) -> QuerySet:
         return scoped(
-            Marker.objects.select_related("table", "supervisor_signer", "dealer_signer").prefetch_related(
+            Marker.objects.select_related("table", "supervisor_signer", "dealer_signer", "write_off__accountant_signer",
+                                          "write_off__second_signer").prefetch_related(
                 "payments__signer", "payments__table"
             ),
             self.request.user,

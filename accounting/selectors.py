@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
 from accounting import figures
 from accounting.models import (
@@ -316,10 +316,39 @@ def reconciliation_totals(results: Any) -> dict[str, Any]:
 
 def visible_alerts(user: Any) -> QuerySet[Alert]:
     """Accountants, auditors and admins see every alert; pit managers those of their pits and the casino's."""
-    alerts = Alert.objects.select_related("table", "shift", "acknowledged_by")
+    alerts = Alert.objects.select_related("table", "shift", "acknowledged_by", "resolved_by")
     if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
         return alerts
     if Role.PIT_MANAGER in roles_of(user):
         # their pits as a subquery: no join to the pits' managers, so no DISTINCT over every column
         return alerts.filter(Q(table__isnull=True) | Q(table__pit__in=Pit.objects.filter(managers=user).values("pk")))
     return alerts.none()
+
+
+@dataclass
+class AccountantQueue:
+    """What waits for the accountant or the cage (the queue screen, ``/accounting/queue/``)."""
+
+    slip_voids: list[Slip] = field(default_factory=list)  # a void asked for, not yet decided
+    variances: list[Alert] = field(default_factory=list)  # over the tolerance, not yet accepted
+    soft_counts: list[InventoryCount] = field(default_factory=list)  # a closer in, the drop not counted yet
+    reconciliations: list[Shift] = field(default_factory=list)  # due (closed, or ended past the grace) and not run
+
+    @property
+    def total(self) -> int:
+        return len(self.slip_voids) + len(self.variances) + len(self.soft_counts) + len(self.reconciliations)
+
+
+def accountant_queue(due_shift_ids: list[int], limit: int = 200) -> AccountantQueue:
+    """Every slip void to decide, variance to accept, soft count to enter and reconciliation to run, oldest
+    first (``due_shift_ids``: the shifts due for reconciliation and not reconciled, from the reconcile service)."""
+    voids = (Slip.objects.filter(void_requested_by__isnull=False).exclude(status=SlipStatus.VOIDED)
+             .select_related("table", "void_requested_by").order_by("void_requested_at", "id")[:limit])
+    variances = (Alert.objects.filter(kind="variance", acknowledged_at__isnull=True)
+                 .select_related("table", "shift__shift_type").order_by("created_at", "id")[:limit])
+    counted = DropCount.objects.filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
+    soft = (InventoryCount.objects.filter(kind=CountKind.CLOSER).annotate(counted=Exists(counted))
+            .filter(counted=False).select_related("table", "shift__shift_type").order_by("recorded_at", "id")[:limit])
+    shifts = Shift.objects.filter(pk__in=due_shift_ids).select_related("shift_type").order_by("starts_at")[:limit]
+    return AccountantQueue(slip_voids=list(voids), variances=list(variances), soft_counts=list(soft),
+                           reconciliations=list(shifts))

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounting.models import (
@@ -59,6 +60,7 @@ class CountInput(serializers.Serializer):
     chips = serializers.DictField(child=serializers.JSONField())
     dealer = SignatureInput()
     supervisor = SignatureInput()
+    tray_empty = serializers.BooleanField(required=False, default=False)
 
 
 class TableShiftInput(serializers.Serializer):
@@ -244,6 +246,7 @@ class MarkerSerializer(serializers.ModelSerializer):
     supervisor_signer = Signer()
     dealer_signer = Signer()
     payments = MarkerPaymentSerializer(many=True, read_only=True)
+    write_off = serializers.SerializerMethodField()
 
     class Meta:
         model = Marker
@@ -261,7 +264,17 @@ class MarkerSerializer(serializers.ModelSerializer):
             "dealer_signer",
             "issued_at",
             "payments",
+            "write_off",
         ]
+
+    @extend_schema_field(MarkerWriteOffSerializer(allow_null=True))
+    def get_write_off(self, marker: Marker) -> dict[str, Any] | None:
+        """What was written off and why, signed by whom; null while the marker is not written off."""
+        try:
+            write_off = marker.write_off
+        except MarkerWriteOff.DoesNotExist:
+            return None
+        return MarkerWriteOffSerializer(write_off).data
 
 
 class TableShiftCloseSerializer(serializers.ModelSerializer):
@@ -358,6 +371,7 @@ class ShiftReconciliationSerializer(serializers.ModelSerializer):
 class AlertSerializer(serializers.ModelSerializer):
     table = TableCode(allow_null=True)
     acknowledged_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    resolved_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = Alert
@@ -373,6 +387,9 @@ class AlertSerializer(serializers.ModelSerializer):
             "acknowledged_by",
             "acknowledged_at",
             "ack_note",
+            "resolved_by",
+            "resolved_at",
+            "resolve_note",
         ]
 
 

@@ -321,10 +321,17 @@ def pit_void_request(request: HttpRequest, pk: int) -> HttpResponse:
     rnd = _managed_round(request, pk)
     if isinstance(rnd, HttpResponse):
         return rnd
-    reason = (request.POST.get("other") or "").strip() or (request.POST.get("reason") or "").strip()
-    return _act(request, reverse("pit-round", args=[rnd.pk]),
+    picked = (request.POST.get("reason") or "").strip()
+    typed = (request.POST.get("other") or "").strip()
+    back = reverse("pit-round", args=[rnd.pk])
+    if picked and typed:  # never one silently in place of the other
+        messages.error(request, "Choose a reason from the list or write your own, not both: nothing was asked.")
+        return redirect(back)
+    reason = typed or picked
+    return _act(request, back,
                 lambda: round_services.round_void_request(round_id=rnd.pk, actor=request.user, reason=reason),
-                f"You asked for a void of {rnd.table.code} round #{rnd.number}: another pit manager decides it.")
+                f"You asked for a void of {rnd.table.code} round #{rnd.number} (“{reason}”): another pit manager "
+                "decides it.")
 
 
 @login_required
@@ -399,6 +406,9 @@ def pit_table_status(request: HttpRequest, code: str) -> HttpResponse:
     if isinstance(table, HttpResponse):
         return table
     status = TableStatus.OPEN if request.POST.get("status") == "open" else TableStatus.CLOSED
+    if status == TableStatus.CLOSED and request.POST.get("confirm") != "yes":
+        messages.error(request, f"{table.code} is still open: tick the box to confirm the close first.")
+        return redirect(reverse("pit-table", args=[table.code]))
     return _act(request, reverse("pit-table", args=[table.code]),
                 lambda: floor_services.table_update(table_id=table.pk, actor=request.user, status=status),
                 f"{table.code} is {'open' if status == TableStatus.OPEN else 'closed'}.")
@@ -475,6 +485,9 @@ def pit_rotate(request: HttpRequest, code: str) -> HttpResponse:
     if not has_role(request.user) and not pit.managers.filter(pk=getattr(request.user, "pk", 0)).exists():
         return _forbidden(request, f"{pit.name} is not one of your pits: only its own pit managers can act there.")
     incoming = str(request.POST.get("dealer") or "")
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, f"Nobody moved: tick the box to confirm the rotation of {pit.name} first.")
+        return redirect(reverse("pit-dealers"))
     return _act(request, reverse("pit-dealers"),
                 lambda: floor_services.dealer_rotate(pit_id=pit.pk, actor=request.user,
                                                      incoming_dealer_id=int(incoming) if incoming.isdigit() else None),

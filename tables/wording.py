@@ -109,6 +109,8 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "bad_limits": ("The table minimum cannot be above its maximum.",),
     "shift_exists": ("That shift is already open.",),
     "shift_manager_required": ("Only a shift manager may do this.",),
+    "empty_tray_unconfirmed": ("The count holds no chip: tick that the tray is empty, or count the chips.",),
+    "tray_not_empty": ("The tray is said to be empty, but chips are counted: one or the other.",),
     "shift_not_open": ("That shift is not open.",),
     "unknown_shift_type": ("That shift does not exist.",),
     "not_a_dealer": ("That person is not a dealer.",),

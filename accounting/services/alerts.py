@@ -123,6 +123,41 @@ def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
 
 
 @transaction.atomic
+def variance_accept(*, alert_id: int, actor: Any, note: Any) -> Alert:
+    """Accept a shift's variance over the tolerance, with a written reason: an accountant (any table) or a pit
+    manager of the table's pit. Written once, as an acknowledgement of the variance alert, and audited."""
+    text = note.strip() if isinstance(note, str) else ""
+    if not text:
+        raise InvalidInput("a variance is accepted with a written reason", code="reason_required", field="note")
+    if not has_role(actor, Role.ACCOUNTANT):
+        alert = _locked_for_pit_manager(alert_id, actor, "accept")
+    else:
+        found = Alert.objects.select_for_update(of=("self",)).select_related("table").filter(pk=alert_id).first()
+        if found is None:
+            raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
+        alert = found
+    if alert.kind != "variance":
+        raise InvalidInput(f"alert {alert.pk} is not a variance", code="unknown_alert")
+    now = timezone.now()
+    updated = Alert.objects.filter(pk=alert.pk, acknowledged_at__isnull=True).update(
+        acknowledged_by=actor, acknowledged_at=now, ack_note=text[:300]
+    )
+    if updated != 1:
+        raise Conflict(f"the variance of alert {alert.pk} was already accepted", code="already_acknowledged")
+    alert.refresh_from_db()
+    audit_log(
+        actor=actor,
+        action="variance.accept",
+        object_type="alert",
+        object_id=alert.pk,
+        table_code=alert.table.code if alert.table else "",
+        before={"acknowledged": False},
+        after={"acknowledged": True, "note": alert.ack_note, "shift": alert.shift_id},
+    )
+    return alert
+
+
+@transaction.atomic
 def alert_resolve(*, alert_id: int, actor: Any, note: str) -> Alert:
     """A pit manager (as for the acknowledgement) resolves an acknowledged alert once, saying what was done.
     The alert's facts never change; who resolved it, when and the note are written once."""

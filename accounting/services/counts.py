@@ -258,9 +258,11 @@ def inventory_count_record(
     chips: Any,
     dealer: Any,
     supervisor: Any,
+    tray_empty: bool = False,
 ) -> InventoryCount:
     """Record an opening or closing inventory count, signed by the table's dealer and a supervisor; the
-    person submitting is one of them."""
+    person submitting is one of them. A count of no chip at all is taken only with ``tray_empty`` (the
+    signers confirm that the tray is empty), and ``tray_empty`` only with no chip."""
     table = lock_table(table_id)
     ensure_manages(actor, table)
     if kind not in CountKind.values:
@@ -268,6 +270,16 @@ def inventory_count_record(
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
     parsed = parse_chips(chips, table=table)
+    if not parsed and tray_empty is not True:
+        raise InvalidInput(
+            "chips: the count holds no chip: confirm that the tray is empty, or count the chips",
+            code="empty_tray_unconfirmed", field="chips",
+        )
+    if parsed and tray_empty is True:
+        raise InvalidInput(
+            f"chips: the tray is said to be empty but the count holds {chips_total(parsed)} in chips",
+            code="tray_not_empty", field="tray_empty",
+        )
     dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
     supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
     distinct(("dealer", dealer), ("supervisor", supervisor))
@@ -314,6 +326,7 @@ def inventory_count_record(
             "supervisor": supervisor.employee_id,
             "discrepancy_net": net,
             "discrepancy_gross": gross,
+            **({"tray_empty": True} if tray_empty else {}),
         },
     )
     return count

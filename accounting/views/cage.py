@@ -236,7 +236,8 @@ def _page(request: HttpRequest, template: str, place: Mapping[str, Any], section
 # -- opener and closer ------------------------------------------------------------------------------
 
 
-COUNT_LABELS = {"dealer": "The dealer's signature", "supervisor": "The supervisor's signature", "chips": "Chips"}
+COUNT_LABELS = {"dealer": "The dealer's signature", "supervisor": "The supervisor's signature", "chips": "Chips",
+                "tray_empty": "The tray is empty"}
 
 
 def _count_view(count: InventoryCount | None) -> dict[str, Any] | None:
@@ -295,6 +296,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
                     lambda: counts.inventory_count_record(
                         actor=request.user, table_id=table.pk, shift_id=shift.pk, kind=str(request.POST.get("kind")),
                         chips=chips, dealer=dealer, supervisor=supervisor,
+                        tray_empty=request.POST.get("tray_empty") == "yes",
                     ),
                     COUNT_LABELS,
                 )
@@ -320,6 +322,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         rows=rows,
         grid_total=grid_total,
         previous_beside=due == CountKind.OPENER and previous is not None,
+        tray_empty_ticked=data.get("tray_empty") == "yes",
         dealer=_signer_box("dealer", "The dealer", "The table's dealer counts with you and signs.", data, me=False),
         supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
     )

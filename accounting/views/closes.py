@@ -45,14 +45,15 @@ from accounting.models import (
     ReconciliationStatus,
     ReportExport,
     ShiftReconciliation,
+    Slip,
     SlipKind,
     TableShiftClose,
 )
 from accounting.money import currency, money_text, percent_text
 from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, get_report, parse_filters
 from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
-from accounting.selectors import TableShiftFigures, table_shift_figures_many, tables_active_in
-from accounting.services import alerts, exports, reconcile, shifts
+from accounting.selectors import TableShiftFigures, accountant_queue, table_shift_figures_many, tables_active_in
+from accounting.services import alerts, exports, reconcile, shifts, slips
 from casino.audit.models import AuditRecord
 from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
@@ -302,7 +303,8 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
             "alert": alert,
             "accepted_by": who(alert.acknowledged_by) if alert and alert.acknowledged_at else "",
             "accepted_at": when(alert.acknowledged_at) if alert else "",
-            "can_accept": bool(over and alert and alert.acknowledged_at is None and manages_table(user, r.table)),
+            "can_accept": bool(over and alert and alert.acknowledged_at is None
+                               and (manages_table(user, r.table) or has_role(user, Role.ACCOUNTANT))),
         })
         row = rows[-1]
         if row["accepted_by"]:
@@ -374,8 +376,11 @@ def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
 def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, "A table's shift is closed by a pit manager of its pit.")
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.select_related("pit").filter(pk=table_id).first()
     code = table.code if table else "The table"
+    if table is not None and manages_table(request.user, table) and request.POST.get("confirm") != "yes":
+        messages.error(request, f"{code} is not closed: tick the box to confirm the close first.")
+        return redirect(_shift_url(shift_id, f"table-{code}"))
     try:
         close = shifts.table_shift_close(actor=request.user, table_id=table_id, shift_id=shift_id)
     except DomainError as exc:
@@ -420,6 +425,8 @@ def reconcile_run(request: HttpRequest, shift_id: int) -> HttpResponse:
             messages.success(request, "The reconciliation has run: the result is below.")
         else:
             messages.success(request, "The reconciliation is queued: it appears below when it is done.")
+    if request.POST.get("back") == "queue":
+        return redirect(reverse("accounting-web:queue"))
     return redirect(_shift_url(shift_id, "reconciliation"))
 
 
@@ -429,19 +436,21 @@ def variance_accept(request: HttpRequest, alert_id: int) -> HttpResponse:
     alert = Alert.objects.filter(pk=alert_id, kind="variance").select_related("table").first()
     if alert is None or alert.shift_id is None:
         raise Http404("no such variance")
-    if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "A variance is accepted by a pit manager of the table's pit.")
+    if not has_role(request.user, Role.PIT_MANAGER, Role.ACCOUNTANT):
+        return _forbidden(request, "A variance is accepted by an accountant or a pit manager of the table's pit.")
     reason = (request.POST.get("reason") or "").strip()
     code = alert.table.code if alert.table else ""
     if not reason:
         messages.error(request, f"{code}: write why the variance is accepted.")
     else:
         try:
-            alerts.alert_acknowledge(alert_id=alert.pk, actor=request.user, note=reason)
+            alerts.variance_accept(alert_id=alert.pk, actor=request.user, note=reason)
         except DomainError as exc:
             messages.error(request, f"{code}: {refusal_text(exc)}")
         else:
             messages.success(request, f"{code}: the variance is accepted, with your reason.")
+    if request.POST.get("back") == "queue":
+        return redirect(reverse("accounting-web:queue"))
     return redirect(_shift_url(alert.shift_id, "reconciliation"))
 
 
@@ -641,3 +650,58 @@ def export_download(request: HttpRequest, export_id: int) -> HttpResponseBase:
         return redirect(f"{reverse('accounting-web:reports')}#exports")
     return FileResponse(export.file.open("rb"), as_attachment=True, filename=f"{export.report}.{export.format}",
                         content_type=CONTENT_TYPES[export.format])
+
+
+# -- the accountant's queue ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    """What waits for the accountant or the cage: slip voids to decide, variances to accept, soft counts to
+    enter, reconciliations to run; each acted on here or one link away."""
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return _forbidden(request, "The queue is the accountant's.")
+    found = accountant_queue(reconcile.due_shift_ids())
+    tolerance = int_knob("VARIANCE_ALERT")
+    return render(request, "accounting/closes/queue.html", {
+        "queue": found,
+        "voids": [{"slip": s, "kind": SlipKind(s.kind).label, "asked_by": who(s.void_requested_by),
+                   "asked_at": when(s.void_requested_at), "total": amount(s.total),
+                   "mine": s.void_requested_by_id == request.user.pk} for s in found.slip_voids],
+        "variances": [{"alert": a, "table": a.table.code if a.table else "", "shift": str(a.shift) if a.shift else "",
+                       "variance": amount(a.data.get("variance") if isinstance(a.data.get("variance"), int) else None),
+                       "at": when(a.created_at)} for a in found.variances],
+        "soft_counts": [{"count": c, "table": c.table.code, "shift": str(c.shift), "closer": amount(c.total),
+                         "at": when(c.recorded_at)} for c in found.soft_counts],
+        "reconciliations": [{"shift": s, "label": str(s), "closed": s.status == ShiftStatus.CLOSED,
+                             "ended": when(s.ends_at)} for s in found.reconciliations],
+        "tolerance": amount(tolerance),
+    })
+
+
+@login_required
+@require_POST
+def queue_void_approve(request: HttpRequest, slip_id: int) -> HttpResponse:
+    """Approve a slip's void from the queue (the same service as the cage's slip page)."""
+    if not has_role(request.user, Role.ACCOUNTANT):
+        return _forbidden(request, "The queue is the accountant's.")
+    slip = Slip.objects.filter(pk=slip_id).first()
+    if slip is None:
+        raise Http404("no such slip")
+    try:
+        slips.slip_void_approve(actor=request.user, slip_id=slip.pk)
+    except DomainError as exc:
+        messages.error(request, f"Slip {slip.reference}: {QUEUE_REFUSALS.get(exc.code) or refusal_text(exc)}")
+    else:
+        messages.success(request, f"Slip {slip.reference} is voided, approved by you.")
+    return redirect(reverse("accounting-web:queue"))
+
+
+QUEUE_REFUSALS = {
+    "same_person": "you asked for this void yourself: someone else approves it.",
+    "not_independent": "you signed this slip: someone independent of it approves its void.",
+    "slip_voided": "it is already voided.",
+    "no_void_request": "nobody asked for its void.",
+}
+

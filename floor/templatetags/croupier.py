@@ -96,6 +96,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
+            if _url("accounting-web:queue"):
+                links.append(("Queue", reverse("accounting-web:queue")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("accounting-web:cage-counts"):
             links.append(("Cage", reverse("accounting-web:cage-counts")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):

@@ -118,6 +118,7 @@ def test_a_pit_manager_sees_what_is_missing_then_closes_the_table_and_the_shift(
 
     # when they close BAC1, signing with their session
     expect(table).to_contain_text("Signed by you")
+    table.get_by_label("Yes, close BAC1: I have checked the figures").check()  # the close is confirmed first
     table.get_by_role("button", name="Close BAC1 for this shift").click()
 
     # then BAC1 is closed and its fixed figures are the close's, as accounting.figures defines them

@@ -173,6 +173,7 @@ def test_a_table_s_limits_status_dealers_and_a_fill_from_its_screen(screens, flo
     expect(page.locator(".messages")).to_contain_text("The table minimum cannot be above its maximum.")
     assert Table.objects.get(code="BAC1").min_bet == 1_000
     # when the table is closed, then opened
+    page.get_by_label("Yes, close BAC1 to play").check()  # confirmed first
     page.get_by_role("button", name="Close BAC1").click()
     expect(page.locator("#table-status")).to_have_text("closed")
     assert Table.objects.get(code="BAC1").status == "closed"
@@ -201,6 +202,7 @@ def test_a_table_s_limits_status_dealers_and_a_fill_from_its_screen(screens, flo
     assert axe_violations(page) == []
     section = page.locator('[data-pit="main"]')
     section.get_by_label("Back from a break").select_option(label="dealer")
+    section.get_by_label("Yes, move every dealer of Main pit").check()  # confirmed first
     section.get_by_role("button", name="Rotate the dealers of Main pit").click()
     # then the incoming dealer takes BAC1, BAC1's dealer moves to BAC3, BAC3's goes on a break
     expect(page.locator('[data-table="BAC1"] [data-field="dealer"]')).to_have_text("dealer")
