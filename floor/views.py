@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounting.models import Alert, CountKind, InventoryCount
@@ -325,13 +326,13 @@ def pit_void_request(request: HttpRequest, pk: int) -> HttpResponse:
     typed = (request.POST.get("other") or "").strip()
     back = reverse("pit-round", args=[rnd.pk])
     if picked and typed:  # never one silently in place of the other
-        messages.error(request, "Choose a reason from the list or write your own, not both: nothing was asked.")
+        messages.error(request, gettext("Choose a reason from the list or write your own, not both: nothing was asked."))
         return redirect(back)
     reason = typed or picked
     return _act(request, back,
                 lambda: round_services.round_void_request(round_id=rnd.pk, actor=request.user, reason=reason),
-                f"You asked for a void of {rnd.table.code} round #{rnd.number} (“{reason}”): another pit manager "
-                "decides it.")
+                gettext("You asked for a void of %(table)s round #%(number)s (“%(reason)s”): another pit manager "
+                        "decides it.") % {"table": rnd.table.code, "number": rnd.number, "reason": reason})
 
 
 @login_required
@@ -407,7 +408,8 @@ def pit_table_status(request: HttpRequest, code: str) -> HttpResponse:
         return table
     status = TableStatus.OPEN if request.POST.get("status") == "open" else TableStatus.CLOSED
     if status == TableStatus.CLOSED and request.POST.get("confirm") != "yes":
-        messages.error(request, f"{table.code} is still open: tick the box to confirm the close first.")
+        messages.error(request, gettext("%(table)s is still open: tick the box to confirm the close first.")
+                       % {"table": table.code})
         return redirect(reverse("pit-table", args=[table.code]))
     return _act(request, reverse("pit-table", args=[table.code]),
                 lambda: floor_services.table_update(table_id=table.pk, actor=request.user, status=status),
@@ -486,7 +488,8 @@ def pit_rotate(request: HttpRequest, code: str) -> HttpResponse:
         return _forbidden(request, f"{pit.name} is not one of your pits: only its own pit managers can act there.")
     incoming = str(request.POST.get("dealer") or "")
     if request.POST.get("confirm") != "yes":
-        messages.error(request, f"Nobody moved: tick the box to confirm the rotation of {pit.name} first.")
+        messages.error(request, gettext("Nobody moved: tick the box to confirm the rotation of %(pit)s first.")
+                       % {"pit": pit.name})
         return redirect(reverse("pit-dealers"))
     return _act(request, reverse("pit-dealers"),
                 lambda: floor_services.dealer_rotate(pit_id=pit.pk, actor=request.user,
@@ -524,15 +527,18 @@ def pit_chips(request: HttpRequest, code: str) -> HttpResponse:
 # -- the gaming day: open the next shift, roll the tables ----------------------------------------------
 
 ROLL_WORDS = {
-    "table_not_open": "is closed for play: open it first, then roll again",
-    "count_exists": "already has its opener for this shift",
-    "nothing_to_roll": "has no earlier closer: count its opener on the cage screen",
-    "previous_shift_not_closed": "is not closed for its earlier shift: close it there first",
-    "table_shift_closed": "is already closed for this shift",
+    "table_not_open": gettext_lazy("%(table)s was not rolled: it is closed for play; open it first, then roll again."),
+    "nothing_to_roll": gettext_lazy("%(table)s was not rolled: it has no earlier closer; count its opener on the "
+                                    "cage screen."),
+    "previous_shift_not_closed": gettext_lazy("%(table)s was not rolled: it is not closed for its earlier shift; "
+                                              "close it there first."),
+    "table_shift_closed": gettext_lazy("%(table)s was not rolled: it is already closed for this shift."),
 }
 DEALER_KEPT_WORDS = {
-    "dealer_busy": "is dealing at another table in an open shift",
-    "not_a_dealer": "is no longer an active dealer",
+    "dealer_busy": gettext_lazy("%(table)s: its last dealer was not kept on it, as that dealer is dealing at another "
+                                "table in an open shift."),
+    "not_a_dealer": gettext_lazy("%(table)s: its last dealer was not kept on it, as that dealer is no longer an "
+                                 "active dealer."),
 }
 
 
@@ -574,7 +580,7 @@ def money_amount(minor: int) -> str:
 def pit_day(request: HttpRequest) -> HttpResponse:
     """The gaming day: the open shifts, the next shift to open, and each table's roll from its last closer."""
     if not has_role(request.user, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
-        return _forbidden(request, "These screens are for pit and shift managers.")
+        return _forbidden(request, gettext("These screens are for pit and shift managers."))
     shift = newest_open_shift()
     proposal = day_services.next_shift()
     open_shifts = list(Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type")
@@ -594,7 +600,7 @@ def pit_day(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pit_day_open(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
-        return _forbidden(request, "These screens are for pit and shift managers.")
+        return _forbidden(request, gettext("These screens are for pit and shift managers."))
     back = reverse("pit-day")
     type_text, date_text = str(request.POST.get("shift_type") or ""), str(request.POST.get("gaming_date") or "")
     shift_type = ShiftType.objects.filter(pk=int(type_text)).first() if type_text.isdigit() else None
@@ -603,18 +609,19 @@ def pit_day_open(request: HttpRequest) -> HttpResponse:
     except ValueError:
         gaming_date = None
     if shift_type is None or gaming_date is None:
-        messages.error(request, "Choose the shift and its gaming day.")
+        messages.error(request, gettext("Choose the shift and its gaming day."))
         return redirect(back)
     return _act(request, back,
                 lambda: day_services.day_open(actor=request.user, shift_type_id=shift_type.pk, gaming_date=gaming_date),
-                f"The {shift_type.name} shift of {gaming_date.isoformat()} is open: roll the tables into it below.")
+                gettext("The %(name)s shift of %(day)s is open: roll the tables into it below.")
+                % {"name": shift_type.name, "day": gaming_date.isoformat()})
 
 
 @login_required
 @require_POST
 def pit_day_roll(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
-        return _forbidden(request, "These screens are for pit and shift managers.")
+        return _forbidden(request, gettext("These screens are for pit and shift managers."))
     back = reverse("pit-day")
     shift_text = str(request.POST.get("shift") or "")
     keep = request.POST.get("keep_dealers") == "yes"
@@ -627,16 +634,18 @@ def pit_day_roll(request: HttpRequest) -> HttpResponse:
         messages.error(request, _words(exc))
         return redirect(back)
     if again or lines is None:
-        messages.success(request, "Already done: the tables were rolled.")
+        messages.success(request, gettext("Already done: the tables were rolled."))
         return redirect(back)
     rolled = [line for line in lines if line.opener is not None]
-    messages.success(request, f"{len(rolled)} table{'s' if len(rolled) != 1 else ''} rolled: each opener is its "
-                              "last closer, signed as that closer was.")
+    messages.success(request, ngettext("%(n)d table rolled: each opener is its last closer, signed as that closer was.",
+                                       "%(n)d tables rolled: each opener is its last closer, signed as that closer was.",
+                                       len(rolled)) % {"n": len(rolled)})
     for line in lines:
         if line.refused and line.refused != "count_exists":
-            messages.warning(request, f"{line.table.code} was not rolled: it "
-                                      f"{ROLL_WORDS.get(line.refused, 'could not be rolled')}.")
+            words = ROLL_WORDS.get(line.refused) or gettext_lazy("%(table)s could not be rolled.")
+            messages.warning(request, str(words) % {"table": line.table.code})
         if line.dealer_refused:
-            messages.warning(request, f"{line.table.code}: its last dealer was not kept on it, as that dealer "
-                                      f"{DEALER_KEPT_WORDS.get(line.dealer_refused, 'could not be assigned')}.")
+            words = DEALER_KEPT_WORDS.get(line.dealer_refused) or gettext_lazy(
+                "%(table)s: its last dealer could not be kept on it.")
+            messages.warning(request, str(words) % {"table": line.table.code})
     return redirect(back)

@@ -34,6 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.timesince import timesince
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounting import figures
@@ -379,7 +380,8 @@ def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpRespo
     table = Table.objects.select_related("pit").filter(pk=table_id).first()
     code = table.code if table else "The table"
     if table is not None and manages_table(request.user, table) and request.POST.get("confirm") != "yes":
-        messages.error(request, f"{code} is not closed: tick the box to confirm the close first.")
+        messages.error(request, gettext("%(table)s is not closed: tick the box to confirm the close first.")
+                       % {"table": code})
         return redirect(_shift_url(shift_id, f"table-{code}"))
     try:
         close = shifts.table_shift_close(actor=request.user, table_id=table_id, shift_id=shift_id)
@@ -661,7 +663,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     """What waits for the accountant or the cage: slip voids to decide, variances to accept, soft counts to
     enter, reconciliations to run; each acted on here or one link away."""
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "The queue is the accountant's.")
+        return _forbidden(request, gettext("The queue is the accountant's."))
     found = accountant_queue(reconcile.due_shift_ids())
     tolerance = int_knob("VARIANCE_ALERT")
     return render(request, "accounting/closes/queue.html", {
@@ -685,23 +687,24 @@ def queue(request: HttpRequest) -> HttpResponse:
 def queue_void_approve(request: HttpRequest, slip_id: int) -> HttpResponse:
     """Approve a slip's void from the queue (the same service as the cage's slip page)."""
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "The queue is the accountant's.")
+        return _forbidden(request, gettext("The queue is the accountant's."))
     slip = Slip.objects.filter(pk=slip_id).first()
     if slip is None:
         raise Http404("no such slip")
     try:
         slips.slip_void_approve(actor=request.user, slip_id=slip.pk)
     except DomainError as exc:
-        messages.error(request, f"Slip {slip.reference}: {QUEUE_REFUSALS.get(exc.code) or refusal_text(exc)}")
+        messages.error(request, gettext("Slip %(reference)s: %(why)s")
+                       % {"reference": slip.reference, "why": QUEUE_REFUSALS.get(exc.code) or refusal_text(exc)})
     else:
-        messages.success(request, f"Slip {slip.reference} is voided, approved by you.")
+        messages.success(request, gettext("Slip %(reference)s is voided, approved by you.") % {"reference": slip.reference})
     return redirect(reverse("accounting-web:queue"))
 
 
 QUEUE_REFUSALS = {
-    "same_person": "you asked for this void yourself: someone else approves it.",
-    "not_independent": "you signed this slip: someone independent of it approves its void.",
-    "slip_voided": "it is already voided.",
-    "no_void_request": "nobody asked for its void.",
+    "same_person": gettext_lazy("you asked for this void yourself: someone else approves it."),
+    "not_independent": gettext_lazy("you signed this slip: someone independent of it approves its void."),
+    "slip_voided": gettext_lazy("it is already voided."),
+    "no_void_request": gettext_lazy("nobody asked for its void."),
 }
 
