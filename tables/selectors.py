@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -9,11 +10,12 @@ from django.utils import timezone
 
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Conflict, InvalidInput
+from tables.access import current_assignment
 from tables.engines.base import Bet as EngineBet
 from tables.engines.base import Json
 from tables.engines.profile import TableNow
 from tables.engines.registry import get_engine
-from tables.models import Pit, Round, RoundStatus, Shift, ShiftStatus, Table
+from tables.models import Assignment, Pit, Round, RoundStatus, Shift, ShiftStatus, Table
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -79,15 +81,45 @@ def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
     return {"ok": reason is None, "reason": reason}
 
 
+def shift_at(*, at: dt.datetime | None = None, table: Table | None = None, pit: Pit | None = None,
+             actor: Any = None) -> Shift | None:
+    """The open shift something happening at ``at`` (default now) belongs to: one rule for a round at
+    a table, a rating slip or a cash-desk entry, a card-room posting and a slot posting, so that
+    records made at the same moment land in the same shift and gaming day.
+
+    1. At a ``table``, the ``actor``'s assignment there now: a dealer's round is in the shift they deal.
+    2. At a table or in a ``pit``, the open shift of a dealer's assignment in that pit at ``at``.
+    3. The open shift whose hours cover ``at`` (the latest to start, where two overlap).
+    4. Else the latest open shift (one kept open past its hours)."""
+    if table is not None and actor is not None and at is None:
+        assignment = current_assignment(actor, table)
+        if assignment is not None:
+            return assignment.shift
+    at = at or timezone.now()
+    pit_id = table.pit_id if table is not None else pit.pk if pit is not None else None
+    open_shifts = Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type")
+    if pit_id is not None:
+        in_pit = (Assignment.objects.filter(table__pit_id=pit_id, starts_at__lte=at, ends_at__gt=at,
+                                            relieved_at__isnull=True, shift__status=ShiftStatus.OPEN)
+                  .order_by("-starts_at").values("shift_id")[:1])
+        found = open_shifts.filter(pk__in=in_pit).first()
+        if found is not None:
+            return found
+    return (open_shifts.filter(starts_at__lte=at, ends_at__gt=at).order_by("-starts_at").first()
+            or open_shifts.order_by("-starts_at").first())
+
+
+def open_shift_for(*, table: Table | None = None, pit: Pit | None = None, actor: Any = None) -> Shift:
+    """:func:`shift_at` now, refused when no shift is open."""
+    shift = shift_at(table=table, pit=pit, actor=actor)
+    if shift is None:
+        raise Conflict("no shift is open: a pit manager must open one first", code="no_open_shift")
+    return shift
+
+
 def current_shift() -> Shift | None:
-    now = timezone.now()
-    return (
-        Shift.objects.filter(status=ShiftStatus.OPEN, starts_at__lte=now, ends_at__gt=now)
-        .order_by("-starts_at")
-        .select_related("shift_type")
-        .first()
-        or Shift.objects.filter(status=ShiftStatus.OPEN).select_related("shift_type").order_by("-starts_at").first()
-    )
+    """The shift now, away from any table (the floor's, the cage's): :func:`shift_at`."""
+    return shift_at()
 
 
 def newest_open_shift() -> Shift | None:

@@ -11,7 +11,8 @@ from typing import Any
 
 from accounting.models import Account, AccountKind, LedgerTransaction
 from accounting.services.ledger import account_for, ledger_post
-from tables.models import Shift, ShiftStatus
+from tables.models import Shift
+from tables.selectors import shift_at
 
 RAKE = "cardroom_rake"
 ENTRY = "cardroom_entry"
@@ -40,9 +41,10 @@ def fees_account(tournament: Any) -> Account:
     )
 
 
-def open_shift() -> Shift | None:
-    """The shift a card-room posting belongs to: the latest open one, if any."""
-    return Shift.objects.filter(status=ShiftStatus.OPEN).order_by("-starts_at").first()
+def open_shift(*, table: Any = None, pit: Any = None, actor: Any = None) -> Shift | None:
+    """The shift a card-room posting made now at ``table`` (or in ``pit``) belongs to, by the one rule
+    of :func:`tables.selectors.shift_at`; None when no shift is open."""
+    return shift_at(table=table, pit=pit, actor=actor)
 
 
 def post_rake(*, rake: Any, actor: Any) -> LedgerTransaction:
@@ -55,7 +57,7 @@ def post_rake(*, rake: Any, actor: Any) -> LedgerTransaction:
         memo=f"{table.code} sheet {rake.sheet_id} rake" + (f": {rake.memo}" if rake.memo else ""),
         actor=actor,
         table=table,
-        shift=open_shift(),
+        shift=open_shift(table=table, actor=actor),
     )
 
 
@@ -75,7 +77,7 @@ def post_entry(*, entry: Any, actor: Any) -> LedgerTransaction | None:
         ],
         memo=f"{t.name}: entry of {entry.player}",
         actor=actor,
-        shift=open_shift(),
+        shift=open_shift(pit=t.pit),
     )
 
 
@@ -89,5 +91,5 @@ def post_prizes(*, tournament: Any, total: int, actor: Any) -> LedgerTransaction
         lines=[(prize_pool_account(tournament), total), (desk_account(), -total)],
         memo=f"{tournament.name}: prizes",
         actor=actor,
-        shift=open_shift(),
+        shift=open_shift(pit=tournament.pit),
     )

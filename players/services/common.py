@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from casino.errors import Conflict, InvalidInput, NotFound
 from players.models import Player, PlayerStatus, RatingSlip
-from tables.access import current_assignment
-from tables.models import Shift, ShiftStatus, Table
+from tables.models import Shift, Table
+from tables.selectors import open_shift_for
 from tables.services.locks import lock_table
 
 
@@ -66,22 +64,9 @@ def ensure_may_play(player: Player | None) -> None:
 
 
 def current_shift(actor: Any, table: Table | None) -> Shift:
-    """The shift (and so the gaming day) of something happening now: the dealer's assignment's at their
-    table, else the open shift that covers now, else the latest open one."""
-    if table is not None:
-        assignment = current_assignment(actor, table)
-        if assignment is not None:
-            return assignment.shift
-    now = timezone.now()
-    shift = (
-        Shift.objects.filter(status=ShiftStatus.OPEN, starts_at__lte=now, ends_at__gt=now)
-        .order_by("-starts_at")
-        .first()
-        or Shift.objects.filter(status=ShiftStatus.OPEN).order_by("-starts_at").first()
-    )
-    if shift is None:
-        raise Conflict("no shift is open: a pit manager must open one first", code="no_open_shift")
-    return shift
+    """The shift (and so the gaming day) of something happening now, at ``table`` if any: the one rule
+    of :func:`tables.selectors.shift_at`."""
+    return open_shift_for(actor=actor, table=table)
 
 
 def amount_of(value: Any, *, field: str = "amount", allow_zero: bool = False) -> int:

@@ -19,7 +19,8 @@ from typing import Any
 from accounting.models import Account, AccountKind, LedgerTransaction
 from accounting.services.ledger import account_for, casino_accounts, ledger_post, progressive_account
 from slots.models import BonusMeter, Machine, PaidBy, Progressive, bonus_account_code
-from tables.models import Shift, ShiftStatus
+from tables.models import Shift
+from tables.selectors import shift_at
 
 # accounting.models.Account: code and name lengths
 CODE_MAX = 80
@@ -78,8 +79,9 @@ def payout_account(machine: Machine, paid_by: str) -> Account:
 
 
 def open_shift() -> Shift | None:
-    """The shift a slot posting belongs to: the latest open one, if any."""
-    return Shift.objects.filter(status=ShiftStatus.OPEN).order_by("-starts_at").first()
+    """The shift a slot posting made now belongs to, by the one rule of :func:`tables.selectors.shift_at`
+    (the slot floor has no pit: the open shift whose hours cover now); None when no shift is open."""
+    return shift_at()
 
 
 def post(

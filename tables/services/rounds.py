@@ -18,7 +18,7 @@ from casino.core import sql
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import request_service
 from tables import listeners
-from tables.access import current_assignment, ensure_can_deal, ensure_manages, manages_table
+from tables.access import ensure_can_deal, ensure_manages, manages_table
 from tables.engines.base import Bet as EngineBet
 from tables.engines.base import Engine, Json
 from tables.engines.errors import EngineError
@@ -33,12 +33,10 @@ from tables.models import (
     RoundStatus,
     Settlement,
     SettlementLine,
-    Shift,
-    ShiftStatus,
     Table,
     TableStatus,
 )
-from tables.selectors import round_document, stored_document
+from tables.selectors import open_shift_for, round_document, stored_document
 from tables.services.locks import lock_round, lock_table
 
 TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets"}}
@@ -57,18 +55,6 @@ def _round_summary(rnd: Round) -> Json:
     return {"status": rnd.status, "number": rnd.number, "table": rnd.table.code}
 
 
-def _open_shift_for(actor: Any, table: Table) -> Shift:
-    assignment = current_assignment(actor, table)
-    if assignment is not None:
-        return assignment.shift
-    now = timezone.now()
-    shift = (Shift.objects.filter(status=ShiftStatus.OPEN, starts_at__lte=now, ends_at__gt=now).order_by("-starts_at")
-             .first() or Shift.objects.filter(status=ShiftStatus.OPEN).order_by("-starts_at").first())
-    if shift is None:
-        raise Conflict("no shift is open: a pit manager must open one first", code="no_open_shift")
-    return shift
-
-
 @request_service
 def round_open(*, table_id: int, actor: Any) -> Round:
     """Open the next round at a table for bets."""
@@ -79,7 +65,7 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     live = table.rounds.filter(status__in=LIVE_STATUSES).first()
     if live is not None:
         raise Conflict(f"round #{live.number} at {table.code} is still {live.status}", code="round_in_progress")
-    shift = _open_shift_for(actor, table)
+    shift = open_shift_for(actor=actor, table=table)
     listeners.round_opening(table=table, shift=shift)  # accounting refuses a table closed for the shift
     engine = get_engine(table.game)
     carried, players = _carried_from_previous_round(table, engine)
