@@ -15,7 +15,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from accounting.conf import int_knob
-from accounting.reports.base import WRITERS
+from accounting.reports.writers import WRITERS
 from casino.core.roles import Role, has_role
 from casino.errors import InvalidInput
 from slots import selectors

@@ -9,9 +9,12 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _audit_anchors(settings: Any, tmp_path: Any) -> None:
-    """Each test anchors the audit trail's checkpoints in a directory of its own (casino/audit/verification.py)."""
-    settings.AUDIT_ANCHOR_DIR = str(tmp_path / "audit-anchors")
+def _audit_anchors(request: Any, tmp_path: Any) -> None:
+    """Each test anchors the audit trail's checkpoints in a directory of its own (casino/audit/verification.py).
+    Without Django (``-p no:django``: the engine tests) there are no settings to set."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    request.getfixturevalue("settings").AUDIT_ANCHOR_DIR = str(tmp_path / "audit-anchors")
 
 
 @pytest.fixture

@@ -153,3 +153,11 @@ def test_every_module_of_an_app_has_a_layer(graph):
             except KeyError:
                 missing.append(module)
     assert missing == []
+
+
+def test_no_cycle_between_modules(graph):
+    """Finest: no module imports, directly or through others, a module that imports it back (a cycle
+    hidden behind a function-level import counts: grimp reads those too)."""
+    edges, example = _collapsed(graph, lambda module: module)
+    cycle = _cycle(edges)
+    assert cycle is None, f"cycle {' -> '.join(cycle)}: {_explain(cycle, example)}"

@@ -4,8 +4,9 @@ settled bets and statistical hold — each as JSON, CSV, XLSX and PDF (see ``bas
 
 from __future__ import annotations
 
-from accounting.reports.base import CONTENT_TYPES, FORMATS, WRITERS, Filters, Report, csv_chunks
+from accounting.reports.base import Filters, Report, csv_chunks
 from accounting.reports.definitions import REPORTS
+from accounting.reports.writers import CONTENT_TYPES, FORMATS, WRITERS
 from casino.errors import NotFound
 
 

@@ -19,49 +19,20 @@ from typing import Any, ClassVar
 from django.http import FileResponse, StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounting.conf import int_knob
-from accounting.reports.base import (
-    CONTENT_TYPES,
-    FORMATS,
-    WRITERS,
-    Filters,
-    Report,
-    csv_chunks,
-    format_param,
-    json_body,
-)
+from accounting.reports.base import Filters, Report, csv_chunks, json_body
+from accounting.reports.writers import CONTENT_TYPES, FORMATS, WRITERS, format_param
 from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
 from casino.dbrouter import replica_stream
 from casino.errors import Conflict, Forbidden, NotFound
 from casino.permissions import role_permission
-
-
-class _FileRenderer(BaseRenderer):
-    """Lets ``?format=csv|xlsx|pdf`` through content negotiation; the view returns the file itself."""
-
-    charset = None
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return b"" if data is None else JSONRenderer().render(data)
-
-
-class CSVRenderer(_FileRenderer):
-    media_type, format = "text/csv", "csv"
-
-
-class XLSXRenderer(_FileRenderer):
-    media_type, format = CONTENT_TYPES["xlsx"], "xlsx"
-
-
-class PDFRenderer(_FileRenderer):
-    media_type, format = "application/pdf", "pdf"
-
+from casino.renderers import CSVRenderer, FileRenderer, PDFRenderer, XLSXRenderer
 
 ACCOUNTANTS = role_permission(Role.ACCOUNTANT, read_roles=(Role.ACCOUNTANT,))
 
@@ -107,7 +78,7 @@ class ReportView(APIView):
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         # a refusal is JSON whatever file format was asked for
-        if isinstance(response, Response) and isinstance(getattr(request, "accepted_renderer", None), _FileRenderer):
+        if isinstance(response, Response) and isinstance(getattr(request, "accepted_renderer", None), FileRenderer):
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
 

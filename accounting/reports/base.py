@@ -1,6 +1,6 @@
 """Reports: columns, filters, rows as a generator, and three writers (CSV, XLSX, PDF) that never hold
 the whole report in memory. CSV streams; XLSX uses openpyxl's write-only mode; PDF draws page by page
-(``accounting.reports.pdf``).
+(``accounting.reports.pdf``); ``accounting.reports.writers`` names the three by format.
 
 Money is carried as integer minor units until the writer formats it (``accounting.money``: exact, no
 floats); percentages as exact fractions, rounded half away from zero when written. Every money
@@ -436,24 +436,3 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
         progress(done)
 
 
-def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None = None, **meta: Any) -> None:
-    from accounting.reports.pdf import write_pdf as write
-
-    write(report, out, progress=progress, **meta)
-
-
-WRITERS: dict[str, Callable[..., None]] = {"csv": write_csv, "xlsx": write_xlsx, "pdf": write_pdf}
-FORMATS = ("json", *WRITERS)
-CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "pdf": "application/pdf",
-}
-
-
-def format_param(params: Any) -> str:
-    """``?format=``: json (the default), csv, xlsx or pdf; anything else is a 400 naming it."""
-    fmt = params.get("format") or "json"
-    if fmt not in FORMATS:
-        raise InvalidInput(f"format must be one of {', '.join(FORMATS)}", code="bad_format", field="format")
-    return str(fmt)

@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status, viewsets
 from rest_framework.pagination import CursorPagination
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -36,19 +36,10 @@ from casino.core.roles import Role
 from casino.errors import InvalidInput
 from casino.idempotency import idempotent
 from casino.permissions import role_permission
+from casino.renderers import CSVRenderer, PDFRenderer
 
 # Reads and the one POST (verify now): auditors and admins (admins pass every role check).
 AUDITORS = role_permission(Role.AUDITOR, read_roles=(Role.AUDITOR,))
-
-
-class _FileRenderer(BaseRenderer):
-    """Lets content negotiation accept ``Accept: text/csv`` (or PDF); errors still go out as JSON."""
-
-    charset = None
-    format = "file"
-
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return JSONRenderer().render(data)
 
 
 class _JSONErrors:
@@ -60,16 +51,6 @@ class _JSONErrors:
         response = super().handle_exception(exc)  # type: ignore[misc]
         self.request.accepted_renderer, self.request.accepted_media_type = JSONRenderer(), "application/json"
         return response
-
-
-class CSVRenderer(_FileRenderer):
-    media_type = "text/csv"
-    format = "csv"
-
-
-class PDFRenderer(_FileRenderer):
-    media_type = "application/pdf"
-    format = "pdf"
 
 
 class RecordPagination(CursorPagination):

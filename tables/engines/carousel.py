@@ -46,20 +46,24 @@ from tables.engines.base import (
     rounding_setting,
     settled,
 )
+from tables.engines.carousel_edge import edge_rows
 from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet
 from tables.engines.money import Rounding
 from tables.engines.profile import Bank, Family, GameProfile, OpenBet, TurnOrder
 from tables.engines.result import RoundResult
 from tables.engines.triangle import (
+    COUNT,
+    HIGH_CARD,
+    LIVING_WIN,
     MAX_SEAT,
+    PONY,
     Pool,
     TriangleShoe,
     parse_triangle_card,
     seat_order_key,
 )
 
-COUNT, PONY, LIVING_WIN, HIGH_CARD = "count", "pony", "living_win", "high_card"
 BET_LABELS = {COUNT: "Count (hands to survive)", PONY: "Pony (last hand standing)",
               LIVING_WIN: "Living win (house-backed)", HIGH_CARD: "High card"}
 
@@ -702,9 +706,6 @@ class CarouselEngine(Engine):
 
     def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
         """The house's take per chip staked, by seeded simulation of a session of games (see ``simulate``)."""
-        # imported here: the simulation reads this module's rules (carousel_edge imports carousel)
-        from tables.engines.carousel_edge import edge_rows
-
         return edge_rows(self, self.resolve_config(config), seed=seed)
 
 

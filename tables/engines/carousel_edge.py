@@ -8,14 +8,25 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from tables.engines.base import (
     EdgeRow,
 )
-from tables.engines.carousel import HIGH_CARD, LIVING_WIN, PONY, CarouselEngine
 from tables.engines.money import Rounding
-from tables.engines.triangle import DECK_SIZE, TOP_RANK, carry_rake, split_pot
+from tables.engines.triangle import DECK_SIZE, HIGH_CARD, LIVING_WIN, PONY, TOP_RANK, carry_rake, split_pot
+
+
+class CarouselRules(Protocol):
+    """What the simulation asks of a Carousel engine: which pools and side bets its game has."""
+
+    @property
+    def has_pony(self) -> bool: ...
+    @property
+    def has_living_win(self) -> bool: ...
+    @property
+    def has_high_card(self) -> bool: ...
+
 
 SIM_GAMES = 10_000  # games for the pool rows
 LIVING_WIN_GAMES = 100_000  # games for the living-win row (a cheaper loop: no bettors)
@@ -68,7 +79,7 @@ def _draw(deck: list[int], left: int, rnd: Any) -> int:
     return card
 
 
-def simulate(engine: CarouselEngine, cfg: Mapping[str, Any], *, games: int, rng: random.Random) -> dict[str, SimPool]:
+def simulate(engine: CarouselRules, cfg: Mapping[str, Any], *, games: int, rng: random.Random) -> dict[str, SimPool]:
     """Deal ``games`` games in a row (carries pass from game to game) with ``SIM_BETTORS`` bettors.
 
     Count pool, twice on the same cards: "uniform" bettors each pick a count from 0 to the
@@ -170,7 +181,7 @@ def _ratio_ci(rake: Sequence[int], stakes: Sequence[int]) -> tuple[float, float]
 
 
 def edge_rows(
-    engine: CarouselEngine,
+    engine: CarouselRules,
     cfg: Mapping[str, Any],
     *,
     seed: int,

@@ -14,6 +14,7 @@ from tables.engines.money import Rounding, divide
 TOP_RANK = 10  # the triangle deck: rank n present n times, 1..10
 DECK_SIZE = TOP_RANK * (TOP_RANK + 1) // 2
 MAX_SEAT = 99
+COUNT, PONY, LIVING_WIN, HIGH_CARD = "count", "pony", "living_win", "high_card"  # the Carousel games' bets
 
 
 # -- the triangle deck -------------------------------------------------------------------
