@@ -136,8 +136,20 @@ def _carry(name: str) -> Any:
     return Coalesce(Cast(text, BigIntegerField()), Value(0))
 
 
-# Σ (carry out − carry in): read only from settlements that carry a pool (an index serves them)
+# The pool change is defined once, by the engine's answer (``RoundResult.pool_change``: carry out − carry
+# in of the pool it carried, 0 without one). Summed over stored answers it is this aggregate in the ORM,
+# and :func:`pool_change_sql` in the bulk statements; tests/accounting/test_running_figures.py holds the
+# three equal. Read only from settlements that carry a pool (an index serves them).
 POOL_CHANGE = Sum(_carry("carry_out") - _carry("carry_in"))
+
+
+def pool_change_sql(vendor: str, document: str) -> str:
+    """``RoundResult.pool_change`` of the stored answer in column ``document``, as a SQL expression."""
+    if vendor == "postgresql":
+        return (f"COALESCE(({document} -> 'pool' ->> 'carry_out')::bigint, 0) "
+                f"- COALESCE(({document} -> 'pool' ->> 'carry_in')::bigint, 0)")
+    return (f"COALESCE(CAST(json_extract({document}, '$.pool.carry_out') AS INTEGER), 0) "
+            f"- COALESCE(CAST(json_extract({document}, '$.pool.carry_in') AS INTEGER), 0)")
 ROUND_SUMS = {
     "rounds": Count("id"),
     "handle": Sum("handle"),
@@ -216,15 +228,6 @@ RUNNING_COUNTS = ("opener", "closer", "drop")
 RUNNING = RUNNING_SUMS + RUNNING_COUNTS
 
 
-def pool_change_of(document: Mapping[str, Any] | None) -> int:
-    """One settlement's pool change: carry out − carry in of the pot or pool it carried (0 without one),
-    what :data:`POOL_CHANGE` sums in SQL."""
-    pool = (document or {}).get("pool")
-    if not isinstance(pool, Mapping):
-        return 0
-    return int(pool.get("carry_out") or 0) - int(pool.get("carry_in") or 0)
-
-
 HOUR_SUMS = ("rounds", "handle", "rounds_win")  # what the hourly rows keep of a settlement's part
 
 
@@ -243,7 +246,7 @@ def settlement_part(settlement: Any) -> dict[str, int]:
         "rounds_win": int(settlement.house_net),
         "commission": int(settlement.commission),
         "rake": int(settlement.rake),
-        "pool_change": pool_change_of(settlement.document),
+        "pool_change": settlement.answer().pool_change,
     }
 
 
@@ -283,12 +286,7 @@ def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", 
     def where(col: str) -> str:
         return shifts.format(col=col)
 
-    if vendor == "postgresql":
-        pool = ("COALESCE((s.document -> 'pool' ->> 'carry_out')::bigint, 0) "
-                "- COALESCE((s.document -> 'pool' ->> 'carry_in')::bigint, 0)")
-    else:
-        pool = ("COALESCE(CAST(json_extract(s.document, '$.pool.carry_out') AS INTEGER), 0) "
-                "- COALESCE(CAST(json_extract(s.document, '$.pool.carry_in') AS INTEGER), 0)")
+    pool = pool_change_sql(vendor, "s.document")
     return f"""
     WITH settled AS (
         SELECT r.table_id, r.shift_id, count(*) AS rounds, sum(s.handle) AS handle, sum(s.house_net) AS rounds_win,

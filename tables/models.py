@@ -15,6 +15,7 @@ from django.db.models import F, Q
 
 from tables.engines.base import Bet as EngineBet
 from tables.engines.registry import GAME_MODULES
+from tables.engines.result import RoundResult
 
 GAME_CHOICES = [(name, name.replace("_", " ").title()) for name in GAME_MODULES]
 
@@ -304,6 +305,10 @@ class Settlement(models.Model):
         # the dashboard's pool change reads only settlements with a pool (pot games): a small index instead
         # of a scan of every settlement ever made (bench/dashboard.py)
         indexes = [models.Index(fields=["round"], condition=Q(document__has_key="pool"), name="settlement_with_pool")]
+
+    def answer(self) -> RoundResult:
+        """The engine's settled answer, typed: lines, house, pool change (never read by key)."""
+        return RoundResult.of_json(self.document)
 
 
 class SettlementLine(models.Model):

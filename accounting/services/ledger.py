@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounting.models import Account, AccountKind, Entry, LedgerTransaction
 from casino.audit.services import audit_log
 from casino.errors import Conflict
+from tables.engines.result import RoundResult
 
 ROUND = "round"
 
@@ -172,7 +173,7 @@ def ledger_post(
 
 
 def round_line_codes(*, table_code: str, house_net: int, commission: int, rake: int,
-                     document: dict[str, Any] | None) -> list[tuple[str, int]]:
+                     answer: RoundResult | None) -> list[tuple[str, int]]:
     """A settled round's transaction as (account code, amount) lines, from the settlement's figures.
 
     Banked games: the house's net splits into table win, commission and rake revenue. Pool games
@@ -180,10 +181,8 @@ def round_line_codes(*, table_code: str, house_net: int, commission: int, rake: 
     — one account per named pool when the engine names them (Carousel's count, pony, high card),
     else the table's single pot account. Reconciliation compares postings with these, by code.
     """
-    document = document or {}
-    pool = document.get("pool") or {}
-    named = document.get("pools") or {}
-    carry_change = int(pool.get("carry_out", 0)) - int(pool.get("carry_in", 0))
+    carry_change = answer.pool_change if answer is not None else 0
+    named = answer.pool_changes if answer is not None else {}
     c = table_code
     lines = [
         (f"table:{c}:tray", house_net + carry_change),
@@ -191,9 +190,8 @@ def round_line_codes(*, table_code: str, house_net: int, commission: int, rake: 
         (f"table:{c}:commission", -commission),
         (f"table:{c}:rake", -rake),
     ]
-    if named and isinstance(named, dict):
-        for name, p in sorted(named.items()):
-            change = int(p.get("carry_out", 0)) - int(p.get("carry_in", 0))
+    if named:
+        for name, change in sorted(named.items()):
             lines.append((f"table:{c}:pool:{name}", -change))
     else:
         lines.append((f"table:{c}:pool", -carry_change))
@@ -208,7 +206,7 @@ def round_lines(settlement: Any) -> list[tuple[Account, int]]:
     lines = []
     for code, amount in round_line_codes(table_code=rnd.table.code, house_net=settlement.house_net,
                                          commission=settlement.commission, rake=settlement.rake,
-                                         document=settlement.document):
+                                         answer=settlement.answer()):
         account = by_code.get(code) or pool_account(rnd.table, code.split(":pool:", 1)[1])
         lines.append((account, amount))
     return lines

@@ -46,9 +46,9 @@ from casino import task_names
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput
 from casino.outbox import enqueue
+from tables.engines import registry
 from tables.engines.base import Json
 from tables.engines.errors import EngineError
-from tables.engines.registry import play
 from tables.models import Bet, Round, RoundEvent, RoundStatus, Settlement, SettlementLine, Shift, ShiftStatus, Table
 
 CAUSE_ALERTS = {  # cause → (alert kind, severity)
@@ -133,23 +133,23 @@ def _compare_round(rnd: Round, records: ShiftRecords) -> list[dict[str, Any]]:
         "events": records.events.get(rnd.pk, []),
     }
     try:
-        state = play(document)
+        replay = registry.result(document)
     except EngineError as exc:
         return [{"cause": "mismatch", **where, "detail": f"the engine refuses the round: {exc.message}"}]
-    if state.get("status") != "settled":
+    if not replay.settled or replay.house is None:
         return [{"cause": "mismatch", **where, "detail": "the engine says the round is not complete"}]
-    house = state["house"]
-    for name, posted in (
-        ("net", settlement.house_net),
-        ("commission", settlement.commission),
-        ("rake", settlement.rake),
+    house = replay.house
+    for name, posted, replayed_value in (
+        ("net", settlement.house_net, house.net),
+        ("commission", settlement.commission, house.commission),
+        ("rake", settlement.rake, house.rake),
     ):
-        if int(house.get(name, 0)) != posted:
+        if replayed_value != posted:
             causes.append(
-                {"cause": "mismatch", **where, "detail": f"house {name}: settled {posted}, engine {house.get(name, 0)}"}
+                {"cause": "mismatch", **where, "detail": f"house {name}: settled {posted}, engine {replayed_value}"}
             )
     lines = records.lines.get(rnd.pk, {})
-    replayed = {b["id"]: (b["result"], b["net"], b.get("commission", 0)) for b in state["bets"]}
+    replayed = {line.id: (line.result, line.net, line.commission) for line in replay.lines}
     for bet_id in sorted(set(lines) | set(replayed)):
         if lines.get(bet_id) != replayed.get(bet_id):
             causes.append(
@@ -169,7 +169,7 @@ def _compare_round(rnd: Round, records: ShiftRecords) -> list[dict[str, Any]]:
         expected: dict[str, int] = {}
         for code, amount in round_line_codes(
             table_code=rnd.table.code, house_net=settlement.house_net, commission=settlement.commission,
-            rake=settlement.rake, document=settlement.document,
+            rake=settlement.rake, answer=settlement.answer(),
         ):
             expected[code] = expected.get(code, 0) + amount
         expected = {k: v for k, v in expected.items() if v}

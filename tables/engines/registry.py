@@ -1,4 +1,10 @@
-"""Which module plays which game. Modules are imported on first use."""
+"""Which module plays which game. Modules are imported on first use.
+
+A game is added by its engine module alone: a line in :data:`GAME_MODULES` and the module's
+``ENGINE`` (or ``ENGINES``), whose ``profile`` tells the services, accounting, the floor and the
+screens everything else (docs/extending.md). :func:`register` plays an engine defined elsewhere (a
+test's toy game) under its name until :func:`unregister`.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +39,19 @@ GAME_MODULES: dict[str, str] = {
 }
 
 _cache: dict[str, Engine] = {}
+_registered: dict[str, Engine] = {}
+
+
+def register(engine: Engine) -> None:
+    """Play ``engine`` under ``engine.name`` (which no module plays) until :func:`unregister`."""
+    if engine.name in GAME_MODULES:
+        raise ValueError(f"{engine.name} is played by tables.engines.{GAME_MODULES[engine.name]}")
+    _registered[engine.name] = _cache[engine.name] = engine
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)
+    _cache.pop(name, None)
 
 
 def _load(game: str) -> Engine | None:
@@ -67,7 +86,7 @@ def get_engine(game: Any) -> Engine:
 
 
 def available_games() -> list[str]:
-    return [g for g in GAME_MODULES if _cache.get(g) is not None or _load(g) is not None]
+    return [g for g in [*GAME_MODULES, *_registered] if _cache.get(g) is not None or _load(g) is not None]
 
 
 def result(doc: Any) -> RoundResult:

@@ -23,6 +23,11 @@ from typing import Any
 Json = dict[str, Any]
 
 LINE_KEYS = ("id", "seat", "type", "amount", "result", "net", "commission")
+ANSWER_KEYS = ("status", "next", "hands", "outcome", "bets", "house")  # the rest of an answer is ``more``
+
+
+def _int(value: Any) -> int:
+    return int(value or 0)
 
 
 class Status(StrEnum):
@@ -174,9 +179,43 @@ class RoundResult:
         say = self.more.get("say")
         return say if isinstance(say, str) else None
 
+    @property
+    def pool_change(self) -> int:
+        """The pool change: carry out − carry in of the pot or pools the round carried (0 without one).
+        The figures, the ledger and the reconciliation read it here; ``accounting.figures`` sums the
+        same definition over stored answers in SQL."""
+        pool = self.pool
+        return 0 if pool is None else _int(pool.get("carry_out")) - _int(pool.get("carry_in"))
+
+    @property
+    def pool_changes(self) -> dict[str, int]:
+        """The change of each named pool (Carousel's count, pony, high card) by name: empty when the
+        game names none (one pot: :attr:`pool_change`)."""
+        pools = self.more.get("pools")
+        if not isinstance(pools, Mapping):
+            return {}
+        return {str(name): _int(p.get("carry_out")) - _int(p.get("carry_in"))
+                for name, p in pools.items() if isinstance(p, Mapping)}
+
     def handle(self) -> int:
-        """Everything the round's bets put at risk."""
+        """Everything the round's bets put at risk: Σ each line's :attr:`Line.staked` (the one
+        definition of a round's handle, stored as ``Settlement.handle``)."""
         return sum(line.staked for line in self.lines)
+
+    @classmethod
+    def of_json(cls, doc: Mapping[str, Any]) -> RoundResult:
+        """A stored answer (:meth:`to_json`, e.g. a settlement's document) read back as the typed result."""
+        next_step = doc.get("next")
+        house = doc.get("house")
+        return cls(
+            Status(doc["status"]),
+            Step(next_step) if isinstance(next_step, Mapping) else None,
+            dict(doc.get("hands") or {}),
+            doc.get("outcome"),
+            tuple(Line(row) for row in doc.get("bets") or ()),
+            House(house) if isinstance(house, Mapping) else None,
+            {k: v for k, v in doc.items() if k not in ANSWER_KEYS},
+        )
 
     def to_json(self) -> Json:
         """The answer as JSON. Built fresh by each play, it shares the engine's row objects with this

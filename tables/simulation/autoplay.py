@@ -39,24 +39,23 @@ from tables.engines.base import Engine, Json
 from tables.engines.blackjack.strategy import BasicStrategy
 from tables.engines.cards import JOKER, RANKS, SUITS, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import Deck
+from tables.engines.registry import get_engine
 from tables.engines.triangle import seat_order_key
-
-TRIANGLE_GAMES = frozenset({"carousel", "pony", "merry_go_round"})
-JOKER_GAMES = frozenset({"pai_gow_poker"})
-HORSE_GAMES = frozenset({"horse_race", "calcutta_horse_race"})  # the aces are the horses, never dealt
 
 # the most seats a game's layout has (the table may have fewer)
 GAME_SEATS = {"pai_gow_poker": 6, "pusoy": 3, "red_dog": 8, "in_between": 10}
 
 
 def card_pool(game: str, config: Mapping[str, Any]) -> list[str]:
-    """Every card the game's shoe holds, as strings."""
-    if game in TRIANGLE_GAMES:
+    """Every card the game's shoe holds, as strings (the deck its engine's profile names)."""
+    deck = get_engine(game).profile.deck
+    if deck is Deck.TRIANGLE:
         return [str(n) for n in range(1, 11) for _ in range(n)]
     decks = int(config.get("decks") or 1)
-    ranks = RANKS.replace("A", "") if game in HORSE_GAMES else RANKS
+    ranks = RANKS.replace("A", "") if deck is Deck.STANDARD_NO_ACES else RANKS  # the aces are the horses
     cards = [r + s for r in ranks for s in SUITS] * decks
-    if game in JOKER_GAMES:
+    if deck is Deck.STANDARD_JOKER:
         cards.append(JOKER)
     return cards
 
