@@ -52,8 +52,16 @@ run: $(STAMP)
 # The whole suite on PostgreSQL and Redis: those at DATABASE_URL / REDIS_URL / CELERY_BROKER_URL
 # (default 127.0.0.1) when they answer, otherwise throwaway ones started and removed by
 # casino/services_check.py (initdb in a temporary directory, redis-server on a free port).
+# The engines' tests and examples run first, without Django (they need no database: docs/extending.md), then
+# everything else; with PYTEST_ARGS (a path, -k …) the suite runs once, as asked.
+ENGINE_TESTS := tests/engines tables/engines
 test: $(STAMP)
-	@$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
+	@if [ -z "$(PYTEST_ARGS)" ]; then \
+		$(VENV)/bin/pytest $(ENGINE_TESTS) -p no:django -n 2 -q && \
+		$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(addprefix --ignore=,$(ENGINE_TESTS)); \
+	else \
+		$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS); \
+	fi
 
 # ruff; import-linter (the engines' purity and the one-way layers, docs/architecture.md); mypy (pyproject.toml).
 lint: $(STAMP)
