@@ -11,7 +11,9 @@ one or more templates, tried in order, and the first whose placeholders the refu
 * ``bet``: a bet type, in words (``player_pair`` → player pair);
 
 and two names the screen itself fills from the round: ``{next}``, what the engine asks for now, and
-``{table}``, the table's code. ``tests/tables/test_wording.py`` fails on any code raised in the engines
+``{table}``, the table's code. Where the refusal's ``params`` carry a ``reason`` (the engine's rule, as a
+key: ``no_bets``, ``bank_seat``…), the wordings of ``code:reason`` are tried first, so the dealer reads
+why and what to do ("No bet is down yet: …") rather than the code's general wording. ``tests/tables/test_wording.py`` fails on any code raised in the engines
 and services that has no wording here.
 """
 
@@ -48,6 +50,24 @@ REFUSALS: dict[str, tuple[str, ...]] = {
                    "That stake is not allowed here."),
     "bad_bet": ("Seat {seat} cannot take that bet now: check the seat, the bet and what it is on.",
                 "That bet cannot be taken here: check the seat, the bet and what it is on."),
+    # the engine's reason for a refusal (``params["reason"]``): why, and what to do
+    "bad_bet:no_bets": ("No bet is down yet: place at least one bet, then tap “No more bets”.",),
+    "bad_bet:players": ("A deal needs 2 to {max_players} players, each with an ante, and {players} have anted: "
+                        "take the antes, then tap “No more bets”.",
+                        "A deal needs at least two players, each with an ante: take the antes, then tap “No more bets”."),
+    "bad_bet:no_bank": ("Nobody holds the bank yet: the banker's seat puts up the bank first, then the punters bet.",),
+    "bad_bet:two_banks": ("Only one seat holds the bank: take back the other bank.",),
+    "bad_bet:no_punto": ("Nobody bets against the bank yet: take at least one punto, then tap “No more bets”.",),
+    "bad_bet:bank_seat": ("Seat {seat} holds the bank and cannot bet against it: take the bet at another seat.",
+                          "The banker's seat cannot bet against the bank: take the bet at another seat."),
+    "bad_bet:call_early": ("The turn is called only with three cards left: take the call then, between the last turns.",),
+    "bad_amount:bid_low": ("The high bid is {high:money}: the next bid must be at least {min:money}.",
+                           "A bid must be at least {min:money}.", "That bid is too low."),
+    "illegal_action:high_bidder": ("Seat {seat} already holds the high bid: take a bid from another seat, or sell.",
+                                   "That seat already holds the high bid: take a bid from another seat, or sell."),
+    "out_of_turn:button_order": ("Seat {seat} bets before seat {after_seat} in the order from the button at seat "
+                                 "{button}, and seat {after_seat} has bet: seat {seat} sits out this betting round.",
+                                 "Bets go in seat order from the button: that seat's turn has passed this betting round."),
     "bad_bet_type": ("This table does not take {type:bet} bets.", "This table does not take that bet."),
     "bad_seat": ("There is no seat {seat} at this table: its seats are 1 to {seats}.",
                  "There is no such seat at this table."),
@@ -148,6 +168,8 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     "weak_pin": ("That PIN is too easy to guess: avoid one digit repeated or digits in a row.",),
     "password_required": ("Type your own password to set your signing PIN.",),
     "supervisor_required": ("Only a pit manager or an admin may lift a lockout.",),
+    "nothing_to_unlock": ("Name the account or the address whose lockout you lift.",),
+    "same_address": ("An address is unlocked from another terminal, never from itself.",),
     "admin_required": ("Only an admin may lift an admin's lockout.",),
     # -- signing in, requests, the server ------------------------------------------------------------
     "invalid_credentials": ("Wrong username or password.",),
@@ -207,11 +229,18 @@ def catalogue() -> dict[str, list[str]]:
     return {**{code: list(texts) for code, texts in REFUSALS.items()}, "": list(FALLBACK)}
 
 
+def wordings(code: str, params: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The wordings to try for a refusal: those of its engine's reason first (``code:reason``), then the code's."""
+    reason = (params or {}).get("reason")
+    own = REFUSALS.get(f"{code}:{reason}", ()) if isinstance(reason, str) else ()
+    return own + REFUSALS.get(code, FALLBACK if not own else ())
+
+
 def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> str:
     """A refusal in the screens' words, for the server-rendered screens (the dealer screen does the same in
-    JavaScript): the first wording of ``code`` whose placeholders are all known, filled in."""
+    JavaScript): the first wording of ``code`` (its reason's first) whose placeholders are all known, filled in."""
     known: dict[str, Any] = {**(params or {}), "table": table} if table else dict(params or {})
-    for template in REFUSALS.get(code, FALLBACK):
+    for template in wordings(code, params):
         names = placeholders(template)
         if all(name in known for name, _ in names):
             def fill(match: re.Match[str]) -> str:

@@ -331,7 +331,8 @@ class Game:
                 f"event {index}: bet {bet.id}: seat {bet.seat} bets after seat {last}: "
                 f"players bet in seat order from the button (seat {self.button})",
                 event=index,
-                field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat, "after_seat": last, "button": self.button},
+                field=f"{where}.seat",
+                params={"bet": bet.id, "seat": bet.seat, "after_seat": last, "button": self.button, "reason": "button_order"},
             )
         bettors.add(bet.seat)
         self.players_ever.add(bet.seat)

@@ -286,18 +286,19 @@ class CheminDeFer(Engine):
         banks = [b for b in bets if b.type == BANK]
         if len(banks) != 1:
             raise BetSetError(
-                "bad_bet", f"a coup needs exactly one 'bank' bet (the banker's bank), got {len(banks)}", params={"count": len(banks)}
+                "bad_bet", f"a coup needs exactly one 'bank' bet (the banker's bank), got {len(banks)}", params={"count": len(banks), "reason": "no_bank" if not banks else "two_banks"}
             )
         bank = banks[0]
         puntos = [b for b in bets if b.type == PUNTO]
         if not puntos:
             raise BetSetError(
-                "bad_bet", "no punter covers any of the bank: a coup needs at least one 'punto' bet"
+                "bad_bet", "no punter covers any of the bank: a coup needs at least one 'punto' bet",
+                params={"reason": "no_punto"},
             )
         for bet in puntos:
             if bet.seat == bank.seat:
                 raise BetSetError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and cannot bet against it", params={"bet": bet.id, "seat": bet.seat}
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and cannot bet against it", params={"bet": bet.id, "seat": bet.seat, "reason": "bank_seat"}
                 )
         covered = sum(b.amount for b in puntos)
         if covered > bank.amount:

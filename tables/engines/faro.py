@@ -240,7 +240,7 @@ class Faro(Engine):
             # checked while betting is open); the turn is called between turns, with three cards left
             raise EngineError(
                 "bad_bet", f"bet {bet.id}: the turn is called with three cards left, not before the deal",
-                field=f"{where}.type", params={"bet": bet.id, "cards_left": PACK},
+                field=f"{where}.type", params={"bet": bet.id, "cards_left": PACK, "reason": "call_early"},
             )
         if bet.type == RANK_BET:
             parse_rank(bet.get("rank"), where=f"{where}.rank")

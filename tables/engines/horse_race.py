@@ -366,14 +366,16 @@ class Race:
                 "bad_amount",
                 f"event {index}: a bid on {SUIT_NAMES[horse]} must be a whole number of at least {lowest} chips",
                 event=index,
-                field=f"events[{index}].bid.amount", params={"horse": horse, "min": lowest},
+                field=f"events[{index}].bid.amount",
+                params={"horse": horse, "min": lowest, "reason": "bid_low", **({"amount": amount} if _is_int(amount) else {}),
+                        **({"high": self.high[1]} if self.high is not None else {})},
             )
         if self.high is not None and self.high[0] == seat:
             raise EngineError(
                 "illegal_action",
                 f"event {index}: seat {seat} already holds the high bid on {SUIT_NAMES[horse]}",
                 event=index,
-                field=f"events[{index}].bid.seat", params={"seat": seat, "horse": horse},
+                field=f"events[{index}].bid.seat", params={"seat": seat, "horse": horse, "reason": "high_bidder"},
             )
         self.lot = horse
         self.high = (seat, amount)

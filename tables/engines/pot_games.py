@@ -84,7 +84,7 @@ class PotDeal:
             raise BetSetError(
                 "bad_bet",
                 f"a deal needs 2 to {max_players} players, each with one ante in bets (got {len(seats)})",
-                params={"max_players": max_players, "players": len(seats)},
+                params={"max_players": max_players, "players": len(seats), "reason": "players"},
             )
         self.players = sorted(seats)
         self.carry_in: int = cfg["carry_in"]

@@ -101,3 +101,18 @@ def test_faro_and_stuss_say_after_each_turn_what_to_pay_and_take_seat_by_seat(sc
     split = int(FARO_TURNS[game]["split_take"].strip("€").replace(".", ""))
     assert rows == {1: ("win", 2000, 1), 2: ("win", 1000, 1), 3: ("split", -split, 2)}
     expect(say(page)).to_have_text("Turn 4: loser card")
+
+
+def test_a_refusal_says_why_and_what_to_do_from_the_engines_reason(screens, floor):
+    # given a blackjack table, a round open and no bet down
+    table, dealer = table_for("blackjack", floor)
+    page = screens.page(dealer.username)
+    button(page, "Open round").click()
+    idle(page)
+    # when the dealer taps "No more bets" / then the screen says why and what to do, and nothing changes
+    button(page, "No more bets").click()
+    idle(page)
+    expect(page.locator("#error")).to_have_text("No bet is down yet: place at least one bet, then tap “No more bets”.")
+    assert Round.objects.get(table=table).status == "open"
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-refusal-no-bets")

@@ -128,3 +128,57 @@ def test_money_is_shown_in_major_units_with_the_currency(settings):
     assert wording.money(123456) == "1234.56 CHF"
     settings.CROUPIER = {**settings.CROUPIER, "CURRENCY": "JPY", "MINOR_UNIT_DIGITS": 0}
     assert wording.money(5000) == "¥5000"
+
+
+def engine_reasons() -> dict[str, str]:
+    """Every ``code:reason`` an engine refuses with (``params={"reason": …}``) → one place that raises it."""
+    found: dict[str, str] = {}
+    for path in sorted((ROOT / "tables" / "engines").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name not in ("EngineError", "BetSetError") or not node.args:
+                continue
+            params = next((k.value for k in node.keywords if k.arg == "params"), None)
+            if not isinstance(params, ast.Dict):
+                continue
+            for key, value in zip(params.keys, params.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value == "reason":
+                    values = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+                    for v in values:
+                        assert isinstance(v, ast.Constant), f"{path}:{node.lineno}: a reason this test cannot read"
+                        found.setdefault(f"{ast.literal_eval(node.args[0])}:{v.value}", f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_every_reason_an_engine_gives_has_its_own_dealers_wording():
+    reasons = engine_reasons()
+    # the refusals issue 30 named: no bets at "No more bets", faro's call before the deal, a Calcutta bid
+    # equal to the high bid, and a bet at the banker's seat
+    assert {"bad_bet:no_bets", "bad_bet:players", "bad_bet:call_early", "bad_amount:bid_low", "bad_bet:bank_seat"} <= set(reasons)
+    missing = {key: where for key, where in reasons.items() if key not in wording.REFUSALS}
+    assert missing == {}, f"reasons without their own wording in tables/wording.py: {missing}"
+    unused = {key for key in wording.REFUSALS if ":" in key and key not in reasons}
+    assert unused == set()
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "said"),
+    [
+        ("bad_bet", {"reason": "no_bets"}, "No bet is down yet: place at least one bet, then tap “No more bets”."),
+        ("bad_bet", {"reason": "players", "players": 1, "max_players": 8},
+         "A deal needs 2 to 8 players, each with an ante, and 1 have anted: take the antes, then tap “No more bets”."),
+        ("bad_bet", {"reason": "call_early", "cards_left": 52},
+         "The turn is called only with three cards left: take the call then, between the last turns."),
+        ("bad_amount", {"reason": "bid_low", "min": 600, "high": 500, "amount": 500},
+         "The high bid is €5.00: the next bid must be at least €6.00."),
+        ("bad_bet", {"reason": "bank_seat", "seat": 4},
+         "Seat 4 holds the bank and cannot bet against it: take the bet at another seat."),
+        ("bad_bet", {"reason": "no_such_reason", "seat": 4},
+         "Seat 4 cannot take that bet now: check the seat, the bet and what it is on."),
+    ],
+)
+def test_a_refusal_is_worded_by_its_reason_first(settings, code, params, said):
+    settings.CROUPIER = {**settings.CROUPIER, "CURRENCY": "EUR", "MINOR_UNIT_DIGITS": 2}
+    assert wording.say(code, params) == said

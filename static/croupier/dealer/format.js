@@ -99,7 +99,9 @@
     const code = (error && error.code) || "";
     const values = { ...((error && error.params) || {}), ...(screen || {}) };
     if (typeof values.next === "string") values.next = values.next.replace(/[.:]\s*$/, "").replace(/^./, (c) => c.toLowerCase());
-    const texts = boot.words[code] || boot.words[""];
+    // the engine's reason first ("bad_bet:no_bets": why, and what to do), then the code's own wordings
+    const reason = values.reason;
+    const texts = [...((typeof reason === "string" && boot.words[`${code}:${reason}`]) || []), ...(boot.words[code] || boot.words[""])];
     for (const t of texts) if (usable(t, values)) return fill(t, values);
     return fill(boot.words[""][0], values);
   }

@@ -272,7 +272,7 @@
       group("Bidder", "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { memo.seat = s; ctx.rerender(); }, {
         class: "btn seat", "aria-pressed": pressed(memo.seat === s), "aria-label": `Bidder seat ${s}`,
       })))),
-      stakeBox(ctx, memo, { min: high ? high.amount + 1 : minimum, label: "Bid" }));
+      stakeBox(ctx, memo, { min: minimum || (high ? high.amount + 1 : 0), label: "Bid" }));
   });
 
   // -- bet fields, by the kind the engine declares for them -----------------------------------------

@@ -83,7 +83,7 @@ class BlackjackTable:
                 raise EngineError("bad_bet", f"bet {bet.id}: seat {bet.seat} already has a bet", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat})
             if bet.seat == banker:
                 raise EngineError(
-                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and does not bet", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat}
+                    "bad_bet", f"bet {bet.id}: seat {bet.seat} holds the bank and does not bet", field=f"bets[{i}].seat", params={"bet": bet.id, "seat": bet.seat, "reason": "bank_seat"}
                 )
             self.main[bet.seat] = bet
         if any(bet.id.endswith(":insurance") for bet in bets):  # rare: only then is the full check worth it
@@ -94,7 +94,8 @@ class BlackjackTable:
                                       f"bet id {bet.id}:insurance is kept for the insurance of {bet.id}", params={"bet": bet.id})
         if not self.main:
             raise BetSetError(
-                "bad_bet", "no seat has a bet: the deal starts once at least one 'bet' is down"
+                "bad_bet", "no seat has a bet: the deal starts once at least one 'bet' is down",
+                params={"reason": "no_bets"},
             )
         if rules.pontoon:
             banker = rules.banker_seat or 0
