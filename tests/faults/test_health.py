@@ -88,3 +88,47 @@ def test_a_real_worker_and_beat_write_the_heartbeats_readiness_reads(client, set
         assert response.json()["failing"] == ["worker", "beat"]
     finally:
         drop_queue(redis_url, queue)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_redis_killed_the_load_balancers_probe_stays_up_while_the_floor_plays(floor, client, settings, private_redis):
+    from casino.outbox import pending_count
+    from tables.models import Round
+    from tests.faults.helpers import play_baccarat_round
+    from tests.fixtures import as_user
+    from tests.ops.helpers import heartbeat
+
+    # given a deployment whose cache and job queue are one Redis server (the test's own), a worker and beat
+    # that answered seconds ago, and the load balancer's probe green
+    settings.OPS_EXPECT_WORKER = True
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.REDIS_URL = private_redis.url(1)
+    settings.CELERY_BROKER_URL = private_redis.url(2)  # what readiness pings; broker_at points the app there
+    heartbeat(WORKER, ago=5)
+    heartbeat(BEAT, ago=5)
+    dealer = as_user(floor.dealer)
+    with broker_at(private_redis.url(2), queue=fresh_queue()):
+        assert client.get("/health/serve").status_code == 200
+        assert client.get("/health/ready").status_code == 200, client.get("/health/ready").json()
+        # when Redis is killed
+        private_redis.process.kill()
+        private_redis.process.wait(10)
+        # then the probe that keeps web processes in the pool stays 200 while the dealer plays rounds to the end
+        for _ in range(3):
+            assert client.get("/health/serve").status_code == 200
+            play_baccarat_round(dealer, floor.table, bets=[{"seat": 1, "type": "banker", "amount": 500_000}])
+        served = client.get("/health/serve").json()
+        assert (served["status"], served["failing"], list(served["checks"])) == ("ok", [], ["database"])
+        assert list(Round.objects.values_list("status", flat=True)) == ["settled"] * 3
+        assert pending_count() == 3  # the large bets' jobs wait in the outbox, none lost
+        # and readiness, for the monitoring, names Redis (the cache and the job queue) and only them
+        body = client.get("/health/ready").json()
+        assert body["failing"] == ["redis", "broker"]
+        assert body["checks"]["redis"]["error"] == "unreachable (ConnectionError)"
+        assert body["checks"]["broker"]["error"] == "unreachable (ConnectionError)"
+        # when the worker's heartbeats stop arriving (it cannot receive them): the cause named is Redis
+        heartbeat(WORKER, ago=600)
+        body = client.get("/health/ready").json()
+        assert body["failing"] == ["redis", "broker", "worker"]
+        assert body["checks"]["worker"]["cause"] == "broker"
+        assert client.get("/health/serve").status_code == 200
