@@ -147,8 +147,9 @@ def database_metrics() -> Iterator[Metric]:
                  None if verification is None else float(not verification.ok))
     yield _gauge("croupier_signin_locked", "Usernames and client addresses locked out now",
                  LoginThrottle.objects.filter(locked_until__gt=now).count())
+    # labelled "check", not "job": Prometheus gives every scraped series its target's own "job" label
     late = GaugeMetricFamily("croupier_job_late", "1 for each background job that is late (see docs/operations.md)",
-                             labels=["job"])
+                             labels=["check"])
     for finding in status.stale_findings(now):
         late.add_metric([finding.key], 1.0)
     yield late

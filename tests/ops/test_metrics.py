@@ -90,8 +90,8 @@ def test_database_figures_outbox_jobs_verification(db, client, settings):
     assert 3599 <= value(samples, "croupier_audit_verification_last_ok_age_seconds") < 3700
     assert value(samples, "croupier_audit_chain_broken") == 0
     # the reconciliation job is late (15 min period, late after 30 min); the worker is not
-    assert value(samples, "croupier_job_late", job="reconciliation") == 1
-    assert value(samples, "croupier_job_late", job="worker") == 0
+    assert value(samples, "croupier_job_late", check="reconciliation") == 1
+    assert value(samples, "croupier_job_late", check="worker") == 0
 
 
 def test_signin_failures_and_lockouts_are_counted(floor, client, settings):

@@ -42,7 +42,7 @@ def test_the_stale_job_alert_appears_when_the_last_reconciliation_is_older_than_
     for user, path in ((floor.manager, "/pit/"), (floor.accountant, "/accounting/")):
         html = page(user, path)
         assert "Shift reconciliation has not run since" in html, path
-    assert value(scrape(client), "croupier_job_late", job="reconciliation") == 1
+    assert value(scrape(client), "croupier_job_late", check="reconciliation") == 1
 
 
 def test_a_reconciliation_within_its_period_raises_nothing(floor, watched):
