@@ -43,7 +43,8 @@ def test_every_process_has_a_unit_and_the_backup_a_timer():
 def test_each_unit_runs_as_the_service_user_with_private_files_and_restarts(path):
     service = _unit(path)["Service"]
     assert service["EnvironmentFile"] == ENV_FILE
-    assert service["User"] == "croupier" and service["Group"] == "croupier"  # never root
+    assert service["User"] == "croupier"
+    assert service["Group"] == "croupier"
     assert service["UMask"] == "0077"  # files it writes (backups, schedule, metrics) readable by it alone
     assert service["NoNewPrivileges"] == "yes"
     assert service["WorkingDirectory"] == "/srv/croupier"
@@ -68,7 +69,8 @@ def test_the_units_run_what_the_docs_say():
     assert " -A casino --quiet worker " in worker["ExecStart"]
     beat = _unit(DEPLOY / "systemd" / "croupier-beat.service")["Service"]
     assert " -A casino --quiet beat " in beat["ExecStart"]
-    assert "--schedule /var/lib/croupier/" in beat["ExecStart"] and beat["StateDirectory"] == "croupier"
+    assert "--schedule /var/lib/croupier/" in beat["ExecStart"]
+    assert beat["StateDirectory"] == "croupier"
     backup = _unit(DEPLOY / "systemd" / "croupier-backup.service")["Service"]
     assert backup["ExecStart"].endswith("manage.py backup --dir /srv/backups")
     assert "-mtime +${BACKUP_KEEP_DAYS}" in backup["ExecStartPost"]  # retention
@@ -151,7 +153,8 @@ def exported(db, client, settings):
     # a deployment's settings: the cache and the job queue are Redis (so their "up" gauges are exported)
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.OPS_EXPECT_WORKER = True
-    assert settings.REDIS_URL and settings.CELERY_BROKER_URL
+    assert settings.REDIS_URL
+    assert settings.CELERY_BROKER_URL
     return _exported(client)
 
 

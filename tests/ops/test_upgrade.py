@@ -167,7 +167,8 @@ def test_the_documented_upgrade_applies_a_new_migration_while_the_old_web_keeps_
         # and the new code's web process is ready now
         status, body = _get(new_port, "/health/serve")
         assert status == 200, body
-        assert "upgrade: 1/4 backup" in done.stderr and "upgrade: 4/4 processes" in done.stderr
+        assert "upgrade: 1/4 backup" in done.stderr
+        assert "upgrade: 4/4 processes" in done.stderr
     finally:
         traffic.done.set()
         old.stop(signal.SIGTERM)
