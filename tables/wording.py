@@ -200,6 +200,9 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     # -- the audit trail (read by the screens that show it) --------------------------------------------
     "bad_digest": ("The audit trail's digest does not match.",),
     "bad_limit": ("That list cannot be shown with that many rows.",),
+    # -- the cage ------------------------------------------------------------------------------------
+    "overpayment": ("{reference} has {left:money} left to pay: {amount:money} is too much.",
+                    "That is more than is left to pay."),
 }
 FALLBACK = (f"The table cannot take that; if it persists, {_CALL_PIT}.",)
 

@@ -382,6 +382,7 @@ def marker_pay(
             f"{marker.reference} has {marker.amount - marker.paid} left to pay; {amount} is too much",
             code="overpayment",
             field="amount",
+            params={"reference": marker.reference, "left": marker.amount - marker.paid, "amount": amount},
         )
     # the payment first, then the running total: the database holds ``paid`` to the sum of the payments
     payment = MarkerPayment.objects.create(

@@ -10,6 +10,7 @@ units with the currency; the services take minor units.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -29,13 +30,15 @@ from accounting.money import digits, money_text
 from accounting.services import counts, slips
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
+from casino.idempotency import once_per_form
 from tables.access import manages_table
 from tables.models import Shift, Table
 from tables.selectors import current_shift, visible_tables
+from tables.wording import REFUSALS, money, say
 from tables.wording import currency as house_currency
-from tables.wording import money
 
 CAGE = (Role.PIT_MANAGER, Role.ACCOUNTANT)  # admins hold every role
+SCREEN_WORDED = frozenset({"overpayment"}) & frozenset(REFUSALS)  # refusals the screens' wording says
 STATUS_WORDS = {
     SlipStatus.REQUESTED: "Requested: waiting for the sender's signature",
     SlipStatus.ISSUED: "Issued: waiting for the receiver's signature",
@@ -94,9 +97,13 @@ def _back(name: str, place: Mapping[str, Any], **kwargs: Any) -> HttpResponseRed
 
 
 def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
-    """A service's refusal in the screen's words: the form's own names for the people and fields."""
+    """A service's refusal in the screen's words: the screens' wording of its code where there is one
+    (``tables.wording``, figures from its ``params``), else its message with the form's own names for the
+    people and fields."""
     if exc.code == "same_signer":
         return "Two different people sign here: one person cannot sign twice."
+    if exc.code in SCREEN_WORDED:
+        return say(exc.code, exc.params)
     text = exc.message
     if exc.field and text.startswith(f"{exc.field}: "):
         text = text[len(exc.field) + 2 :]
@@ -110,16 +117,38 @@ def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _attempt(call: Callable[[], Any], labels: Mapping[str, str]) -> tuple[Any, str | None]:
-    """Run one service; a refusal comes back in words once its transaction has rolled back (a wrong
-    password or PIN is then counted, as the API counts it)."""
+class _AlreadyDone(Exception):
+    """The form was sent before and done (a double tap, a page sent again): nothing is written twice."""
+
+
+def _attempt(request: HttpRequest, call: Callable[[], Any], labels: Mapping[str, str]) -> tuple[Any, str | None]:
+    """Run one service once per rendered form (``casino.idempotency.once_per_form``, the pit's guard); a
+    refusal comes back in words once its transaction has rolled back (a wrong password or PIN is then
+    counted, as the API counts it). A form sent again raises :class:`_AlreadyDone` (see :func:`_once`)."""
     try:
-        return call(), None
+        result, again = once_per_form(request, call)
     except DomainError as exc:
         after_rollback = getattr(exc, "after_rollback", None)
         if after_rollback is not None:
             after_rollback()
         return None, _words(exc, labels)
+    if again:
+        raise _AlreadyDone
+    return result, None
+
+
+def _once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form of the view sent again after it was done shows the page as it stands, saying so."""
+
+    @functools.wraps(view)
+    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except _AlreadyDone:
+            messages.info(request, "That form was already sent and done: nothing was done twice.")
+            return HttpResponseRedirect(request.get_full_path())
+
+    return inner
 
 
 class Refusal(Exception):
@@ -259,6 +288,7 @@ def _count_view(count: InventoryCount | None) -> dict[str, Any] | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_once
 def count_screen(request: HttpRequest) -> HttpResponse:
     """The table's opener and closer on a chip-tray grid, signed by the dealer and a supervisor."""
     if (refused := _refused(request)) is not None:
@@ -282,6 +312,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         action = request.POST.get("action")
         if action == "roll":
             done, error = _attempt(
+                request,
                 lambda: counts.inventory_roll(actor=request.user, table_id=table.pk, shift_id=shift.pk), COUNT_LABELS
             )
         else:
@@ -293,6 +324,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
                 done, error = None, str(exc)
             else:
                 done, error = _attempt(
+                    request,
                     lambda: counts.inventory_count_record(
                         actor=request.user, table_id=table.pk, shift_id=shift.pk, kind=str(request.POST.get("kind")),
                         chips=chips, dealer=dealer, supervisor=supervisor,
@@ -358,6 +390,7 @@ def _visible_slips(request: HttpRequest) -> Any:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_once
 def slip_list(request: HttpRequest) -> HttpResponse:
     """Fill and credit slips by status; the pit requests a new one for its table."""
     if (refused := _refused(request)) is not None:
@@ -387,6 +420,7 @@ def slip_list(request: HttpRequest) -> HttpResponse:
             error = str(exc)
         else:
             slip, error = _attempt(
+                request,
                 lambda: slips.slip_request(actor=request.user, kind=str(request.POST.get("kind")), table_id=table.pk,
                                            shift_id=shift.pk, chips=chips),
                 {**SLIP_LABELS, "chips": "The chips"},
@@ -437,6 +471,7 @@ def _slip_steps(slip: Slip) -> list[dict[str, str]]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_once
 def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One slip: its chips, who signed each step, and the next step (issue, receive, void)."""
     if (refused := _refused(request)) is not None:
@@ -482,7 +517,7 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
         except Refusal as exc:
             error = str(exc)
         if call is not None:
-            _, error = _attempt(call, labels)
+            _, error = _attempt(request, call, labels)
             if error is None:
                 messages.success(request, f"Slip {slip.reference} {done}.")
                 return _back("cage-slip", place, pk=slip.pk)
@@ -562,6 +597,7 @@ DROP_LABELS = {"counter_one": "The first counter's signature", "counter_two": "T
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_once
 def drop_screen(request: HttpRequest) -> HttpResponse:
     """The soft count of a table's drop box for a shift, entered and signed by two counters."""
     if (refused := _refused(request)) is not None:
@@ -583,6 +619,7 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
             error = str(exc)
         else:
             drop, error = _attempt(
+                request,
                 lambda: counts.drop_count_record(actor=request.user, table_id=table.pk, shift_id=shift.pk, cash=cash,
                                                  chips=chips, markers=markers, counter_one=one, counter_two=two),
                 DROP_LABELS,
@@ -650,6 +687,7 @@ def _visible_markers(request: HttpRequest) -> Any:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_once
 def marker_list(request: HttpRequest) -> HttpResponse:
     """Markers outstanding and redeemed; the pit issues one at its table, signed by supervisor and dealer."""
     if (refused := _refused(request)) is not None:
@@ -677,6 +715,7 @@ def marker_list(request: HttpRequest) -> HttpResponse:
             error = str(exc)
         else:
             marker, error = _attempt(
+                request,
                 lambda: slips.marker_issue(actor=request.user, table_id=table.pk, shift_id=shift.pk,
                                            player=str(request.POST.get("player", "")), amount=amount,
                                            supervisor=supervisor, dealer=dealer),
@@ -706,6 +745,7 @@ def marker_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@_once
 def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One marker: who signed it, its payments, and a payment (redemption) at the cage or at the table."""
     if (refused := _refused(request)) is not None:
@@ -726,6 +766,7 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             reason = str(request.POST.get("reason", ""))
             done, error = _attempt(
+                request,
                 lambda: slips.marker_write_off(actor=request.user, marker_id=marker.pk, reason=reason,
                                                accountant=accountant, second=second),
                 MARKER_LABELS,
@@ -741,15 +782,12 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         except Refusal as exc:
             error = str(exc)
         else:
-            left = marker.amount - marker.paid
-            if amount > left:
-                error = f"{marker.reference} has {money(left)} left to pay: {money(amount)} is too much."
-            else:
-                _, error = _attempt(
-                    lambda: slips.marker_pay(actor=request.user, marker_id=marker.pk, amount=amount,
-                                             at_table=at_table, signer=signer),
-                    MARKER_LABELS,
-                )
+            _, error = _attempt(
+                request,
+                lambda: slips.marker_pay(actor=request.user, marker_id=marker.pk, amount=amount,
+                                         at_table=at_table, signer=signer),
+                MARKER_LABELS,
+            )
             if error is None:
                 messages.success(request, f"{money(amount)} paid on marker {marker.reference}"
                                           f"{' at the table' if at_table else ' at the cage'}.")

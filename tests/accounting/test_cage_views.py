@@ -111,3 +111,34 @@ def test_the_last_closer_rolls_into_the_next_opener_from_the_screen(floor):
     assert answer.status_code == 302
     opener = InventoryCount.objects.get(shift=swing, kind="opener")
     assert (opener.chips, opener.total, opener.rolled) == ({"500": 5, "2500": 3}, 10_000, True)
+
+
+def test_a_cage_form_sent_twice_writes_once(floor):
+    # given the opener form as rendered once (its once-only key)
+    client = signed_in(floor.manager)
+    form = opener_form(floor, form_key="5f0c1d2e3a4b")
+    # when it is sent, then sent again (a double tap, a resent page)
+    first = client.post(COUNTS, form)
+    again = client.post(COUNTS, form, follow=True)
+    # then one opener is recorded, and the second sending says it was done already
+    assert first.status_code == 302
+    assert InventoryCount.objects.count() == 1
+    assert AuditRecord.objects.filter(action__startswith="count.").count() == 1
+    assert "That form was already sent and done: nothing was done twice." in again.content.decode()
+
+
+def test_an_overpayment_is_refused_by_the_service_in_the_screens_words(floor):
+    # given a marker of €500.00 issued at BAC1
+    from accounting.services import slips
+
+    marker = slips.marker_issue(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
+                                player="Ms Lee", amount=50_000, supervisor={"username": "pm"},
+                                dealer={"username": "dealer", "password": "pass"})
+    # when the cage takes €600.00 on it
+    answer = signed_in(floor.manager).post(f"/accounting/cage/markers/{marker.pk}/",
+                                           {"amount": "600", "where": "cage", "signer_who": "me"})
+    # then the service's refusal is shown in words with the amounts in euros, and nothing is paid
+    assert answer.status_code == 400
+    assert f"{marker.reference} has €500.00 left to pay: €600.00 is too much." in answer.content.decode()
+    marker.refresh_from_db()
+    assert marker.paid == 0
