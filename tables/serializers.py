@@ -5,8 +5,9 @@ from typing import Any
 from rest_framework import serializers
 
 from tables.engines.base import bet_extra
-from tables.models import Assignment, Bet, Pit, Round, Shift, ShiftType, Table
-from tables.selectors import round_document
+from tables.engines.errors import EngineError
+from tables.models import LIVE_STATUSES, Assignment, Bet, Pit, Round, Shift, ShiftType, Table
+from tables.selectors import round_document, round_table_now
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -157,14 +158,25 @@ class RoundSerializer(serializers.ModelSerializer):
     table_id = serializers.IntegerField(read_only=True)
     dealer: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
     document = serializers.SerializerMethodField(help_text="the round document (docs/round_format.md), in")
+    table_now = serializers.SerializerMethodField(
+        help_text="while the round is live, where the table stands as its engine says: the bank's seat, the "
+                  "button, whose turn it is, what is due, and what each seat may do now or the rule that stops it")
 
     class Meta:
         model = Round
         fields = ["id", "table", "table_id", "shift", "number", "game", "status", "dealer", "opened_at",
-                  "betting_closed_at", "settled_at", "document", "state", "void_reason", "voided_at"]
+                  "betting_closed_at", "settled_at", "document", "state", "void_reason", "voided_at", "table_now"]
 
     def get_document(self, rnd: Round) -> dict[str, Any]:
         return round_document(rnd)
+
+    def get_table_now(self, rnd: Round) -> dict[str, Any] | None:
+        if rnd.status not in LIVE_STATUSES:
+            return None
+        try:
+            return round_table_now(rnd).as_dict(rnd.table.seats)
+        except EngineError:  # a round the engine cannot read answers the rest; its refusal comes on acting
+            return None
 
     def to_representation(self, rnd: Round) -> dict[str, Any]:
         """The fields above, written out: every dealer request answers with its round, and walking
@@ -181,7 +193,7 @@ class RoundSerializer(serializers.ModelSerializer):
             "number": rnd.number, "game": rnd.game, "status": str(rnd.status), "dealer": rnd.dealer.username,
             "opened_at": when(rnd.opened_at), "betting_closed_at": when(rnd.betting_closed_at),
             "settled_at": when(rnd.settled_at), "document": self.get_document(rnd), "state": rnd.state,
-            "void_reason": rnd.void_reason, "voided_at": when(rnd.voided_at),
+            "void_reason": rnd.void_reason, "voided_at": when(rnd.voided_at), "table_now": self.get_table_now(rnd),
         }
 
 

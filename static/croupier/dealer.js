@@ -420,7 +420,17 @@
     if (!sel.type || !specs.some((x) => x.type === sel.type)) sel.type = specs.length ? specs[0].type : null;
     const spec = specs.find((x) => x.type === sel.type) || { fields: [] };
     const taken = new Set(spec.seats_taken || []);
-    const seats = (spec.seats || Array.from({ length: table.seats }, (_, i) => i + 1)).filter((s) => !taken.has(s));
+    // the engine's table now (who holds the bank, whose turn, what each seat may do): every seat is shown,
+    // those that may not take this bet now marked, and a tap on one says the rule instead of sending it
+    const now = round && round.table_now;
+    const seatNow = (s) => (now && now.seats ? now.seats.find((x) => x.seat === s) : null);
+    const barredWhy = (s) => {
+      const n = seatNow(s);
+      return n && !(n.bets || []).includes(sel.type) ? (n.why || `Seat ${s} cannot take this bet now`) : null;
+    };
+    const seats = now && now.seats
+      ? now.seats.map((x) => x.seat)
+      : (spec.seats || Array.from({ length: table.seats }, (_, i) => i + 1)).filter((s) => !taken.has(s));
     const setField = (name, value) => { sel.fields[name] = value; render(); };
     const stakeMemo = {
       get stake() { return sel.stake; }, set stake(v) { sel.stake = v; },
@@ -434,9 +444,18 @@
       h("div", { class: "bet-actions" },
         btn(submitLabel(sel), () => onSubmit(spec), { class: "btn primary big", id: `${idPrefix}-submit`, "data-primary": "" }),
         extra || null),
-      W.group("Seat", "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { sel.seat = sel.seat === s ? null : s; render(); }, {
-        class: "btn seat", "data-seat": s, "aria-label": `Seat ${s}`, "aria-pressed": W.pressed(sel.seat === s),
-      })))),
+      W.group("Seat", "", h("div", { class: "seat-grid" }, seats.map((s) => {
+        const why = barredWhy(s);
+        const role = now && now.bank === s ? "bank" : now && now.button === s ? "button" : null;
+        return btn([String(s), role ? h("span", { class: "seat-role" }, role === "bank" ? " Bank" : " Button") : null], () => {
+          if (why) { sel.seat = null; render(); showError(`${why}.`); return; }
+          sel.seat = sel.seat === s ? null : s;
+          render();
+        }, {
+          class: `btn seat${why ? " barred" : ""}`, "data-seat": s, "aria-label": `Seat ${s}`, "aria-pressed": W.pressed(sel.seat === s),
+          "aria-disabled": why ? "true" : null, title: why,
+        });
+      }))),
       specs.length > 1 ? W.group("Bet", "", h("div", { class: "type-grid" }, specs.map((x) => btn(x.label || F.betName(x.type), () => { sel.type = x.type; sel.fields = {}; render(); }, {
         class: "btn bet-type", "data-type": x.type, "aria-pressed": W.pressed(sel.type === x.type), title: x.description || null,
       })))) : null,
@@ -571,6 +590,17 @@
         h("span", { class: "keeper-name", "aria-hidden": "true" }, F.rankLabel(r)),
         h("span", { class: "keeper-out", "aria-hidden": "true" }, "●".repeat(4 - left) + "○".repeat(left)));
       })));
+  }
+
+  /** Who holds the bank, where the button is and whose turn it is, as the engine says (always shown). */
+  function renderTableNow(p) {
+    const now = round && (p === "bets" || p === "deal") ? round.table_now : null;
+    const parts = [];
+    if (now && now.bank) parts.push(`Bank: seat ${now.bank}`);
+    if (now && now.button) parts.push(`Button: seat ${now.button}`);
+    if (now && now.turn) parts.push(`Seat ${now.turn} to act`);
+    $("table-now").textContent = parts.join(" · ");
+    $("table-now").hidden = !parts.length;
   }
 
   // -- rendering -------------------------------------------------------------------------------
@@ -737,6 +767,7 @@
       ? `Round #${round.number} · ${STATUS_WORDS[round.status] || round.status}`
       : (round ? `Last round #${round.number} · ${STATUS_WORDS[round.status] || round.status}` : "No round yet");
     $("open-round").disabled = table.status !== "open";
+    renderTableNow(p);
     if (p === "bets") renderBets();
     if (p === "deal") renderDeal();
     if (p === "pay" || p === "settled") renderPay(p === "settled");

@@ -116,3 +116,59 @@ def test_a_refusal_says_why_and_what_to_do_from_the_engines_reason(screens, floo
     assert Round.objects.get(table=table).status == "open"
     assert axe_violations(page) == []
     shots(screens, page, "dealer-refusal-no-bets")
+
+
+def test_the_bank_seat_is_shown_and_a_bet_there_is_refused_naming_the_rule(screens, floor):
+    # given a pontoon table whose bank is at seat 1
+    table, dealer = table_for("pontoon", floor)
+    page = screens.page(dealer.username)
+    button(page, "Open round").click()
+    idle(page)
+    # then the screen shows who holds the bank, and marks the bank's seat as one that takes no bet
+    expect(page.locator("#table-now")).to_have_text("Bank: seat 1")
+    expect(page.locator("#place-bet-panel [data-seat='1']")).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#place-bet-panel [data-seat='1']")).to_contain_text("Bank")
+    # when the dealer taps the bank's seat / then the rule is named and nothing is sent
+    button(page, "Seat 1").click(force=True)  # marked aria-disabled: a tap still reaches it, to say why
+    expect(page.locator("#error")).to_have_text("Seat 1 holds the bank and cannot bet against it.")
+    expect(button(page, "Seat 1")).to_have_attribute("aria-pressed", "false")
+    # and the server refuses the same bet in the same words, should it come another way
+    rnd = Round.objects.get(table=table)
+    answer = as_user(dealer).post(f"/api/rounds/{rnd.pk}/bets/", {"seat": 1, "type": "bet", "amount": 500},
+                                  format="json", HTTP_IDEMPOTENCY_KEY="bank-seat-1")
+    assert answer.status_code == 400
+    from tables.wording import say as words
+
+    assert words(answer.json()["error"]["code"], answer.json()["error"].get("params")) == (
+        "Seat 1 holds the bank and cannot bet against it: take the bet at another seat.")
+    assert rnd.bets.count() == 0
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-pontoon-bank-seat")
+
+
+def test_the_carousel_shows_the_button_and_bets_in_order_from_it(screens, floor):
+    # given a carousel table with the button at seat 3, the foundations dealt and betting round 1 open
+    table, dealer = table_for("carousel", floor)
+    table.config = {**table.config, "button": 3}
+    table.save(update_fields=["config"])
+    page = screens.page(dealer.username)
+    screen = Screen(page, screens, "carousel", denominations_for(table))
+    button(page, "Open round").click()
+    idle(page)
+    button(page, "No more bets").click()
+    idle(page)
+    for card in ["1", "2", "3", "4", "5", "6"]:
+        tap_card(screen, card, "triangle")
+        idle(page)
+    expect(page.locator("#table-now")).to_contain_text("Button: seat 3")
+    # when seat 5 bets
+    stage = Round.objects.get(table=table).state["next"]["input"]["bets_open"]
+    tap_bet(screen, "stage-bet-panel", stage, {"seat": 5, "type": "count", "number": 6, "amount": 500}, "Record bet")
+    # then seat 4, before seat 5 in the order from the button, may not bet this round, and the screen says why
+    seat4 = page.locator("#stage-bet-panel [data-seat='4']")
+    expect(seat4).to_have_attribute("aria-disabled", "true")
+    seat4.click(force=True)
+    expect(page.locator("#error")).to_have_text("Seat 4 bets before seat 5: the button is at seat 3.")
+    expect(page.locator("#stage-bet-panel [data-seat='6']")).not_to_have_attribute("aria-disabled", "true")
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-carousel-button-order")
