@@ -43,7 +43,8 @@ as_service env DATABASE_OWNER_URL="$owner_url" PGOPTIONS="-c lock_timeout=$LOCK_
   "$python" manage.py db_setup
 
 say "3/4 static files"
-as_service "$python" manage.py collectstatic --noinput -v0
+# readable by the web server too (it serves /static/ from STATIC_ROOT), unlike everything else the service writes
+as_service sh -c 'umask 0022 && exec "$0" manage.py collectstatic --noinput -v0' "$python"
 
 say "4/4 processes: web (graceful reload), worker, beat"
 "$SYSTEMCTL" reload croupier-web.service
