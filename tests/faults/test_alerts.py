@@ -88,6 +88,7 @@ def test_a_killed_worker_raises_the_alert_without_any_probe(settings, redis_url,
                      timeout=LATE_AFTER + HEARTBEAT_EVERY + WATCH_EVERY + MARGIN, every=0.5,
                      what=lambda: "the worker's stale-job alert" + logs())
             elapsed = time.monotonic() - killed
+            print(f"the worker's alert was raised {elapsed:.1f} s after the kill (bound {LATE_AFTER + WATCH_EVERY} s)")
             alert = Alert.objects.get(kind="stale_job", data__key="worker")
             assert alert.severity == "critical"
             assert "Tell IT: the Croupier worker is not running." in alert.message
