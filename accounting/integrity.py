@@ -36,6 +36,7 @@ from typing import Any
 
 from django.db import connection
 
+from accounting.figures import pool_change_sql
 from casino.audit.chain import Break
 
 RECORD_MISMATCH = "record_mismatch"
@@ -225,14 +226,14 @@ def _source(source_type: str) -> str:
 
 # What each posting should hold, from its record: (transaction, account code, amount), summed by code below.
 _EXPECTED = f"""
-    -- a settled round: accounting.services.ledger.round_line_codes over its settlement
+    -- a settled round: accounting.services.ledger.round_line_codes over its settlement's answer (the pool change
+    -- as accounting.figures defines it in SQL; RoundResult.pool_changes: the named pools)
     SELECT x.id, l.code, l.amount FROM txn x
     JOIN tables_settlement s ON s.round_id = {_source("round")}
     JOIN tables_round r ON r.id = s.round_id JOIN tables_table t ON t.id = r.table_id
-    CROSS JOIN LATERAL (SELECT COALESCE((s.document->'pool'->>'carry_out')::bigint, 0)
-                               - COALESCE((s.document->'pool'->>'carry_in')::bigint, 0) AS change,
-                               jsonb_typeof(s.document->'pools') = 'object'
-                               AND s.document->'pools' <> '{{}}'::jsonb AS named) p
+    CROSS JOIN LATERAL (SELECT {pool_change_sql("postgresql", "s.document")} AS change,
+                               COALESCE(jsonb_typeof(s.document->'pools') = 'object'
+                                        AND s.document->'pools' <> '{{}}'::jsonb, false) AS named) p
     CROSS JOIN LATERAL (
         SELECT 'table:' || t.code || ':tray', s.house_net + p.change
         UNION ALL SELECT 'table:' || t.code || ':win', -(s.house_net - s.commission - s.rake)

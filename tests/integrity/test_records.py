@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from accounting.integrity import ledger_against_records
 from accounting.models import (
     DropCount,
     Entry,
@@ -27,9 +28,11 @@ from accounting.models import (
 )
 from accounting.services import reconcile, shifts, slips
 from casino.audit.verification import audit_verify
+from tables.engines import registry
 from tables.models import Round
 from tests.accounting.helpers import BANKER_WINS, play_round, sig
 from tests.accounting.test_worked_shift import work_the_shift
+from tests.extending.test_toy_game import TOY, ToyColourPool, test_a_toy_game_is_played_posted_counted_and_reconciled
 from tests.factories import build_floor
 from tests.tamper import as_owner
 
@@ -49,6 +52,14 @@ def worked(transactional_db):
     reconcile.reconcile_shift(shift_id=floor.shift.pk)
     floor.people = people
     return floor
+
+
+@pytest.fixture
+def toy_game():
+    """The toy pool game of tests/extending, registered for the test."""
+    registry.register(ToyColourPool())
+    yield TOY
+    registry.unregister(TOY)
 
 
 def _messages(full: bool = False) -> list[str]:
@@ -222,3 +233,12 @@ def test_the_hourly_verification_leaves_old_records_to_the_full_one(worked):
     as_owner(("UPDATE accounting_slip SET total = 4500000 WHERE id = %s", [fill.pk]), triggers_off=["accounting_slip"])
     assert _messages() == []
     assert len(_messages(full=True)) == 2
+
+
+def test_a_pool_games_postings_are_held_to_their_settlements(floor, toy_game):
+    # given the toy pool game's rounds (a pool carried to the next round: the tray against the pot, rake)
+    test_a_toy_game_is_played_posted_counted_and_reconciled(floor, toy_game)
+    # then its postings are what its settlements give (the pool change as the figures define it)
+    assert LedgerTransaction.objects.filter(source_type="round", entries__account__code="table:TOY1:pool").exists()
+    assert ledger_against_records() == []
+    assert ledger_against_records(since=timezone.now() - dt.timedelta(days=2)) == []
