@@ -25,10 +25,13 @@ from django.db import transaction
 from accounting.models import InventoryCount, Marker, Slip, SlipKind
 from accounting.selectors import TableShiftFigures, table_shift_figures, table_shift_figures_many
 from accounting.services import counts, reconcile, shifts, slips
+from accounting.services.counts import denominations_for
+from casino.audit.verification import audit_checkpoint_create
 from casino.context import RequestContext, acting_as
 from casino.errors import DomainError
 from tables.demo import DEMO_PIN, DemoClock, DemoFloor, assign_dealers, demo_clock, shift_before, simulate
 from tables.engines.errors import EngineError
+from tables.engines.registry import get_engine
 from tables.models import Round, RoundStatus, Shift, Table
 from tables.services import rounds
 
@@ -178,7 +181,6 @@ class Clerk:
 
 
 def _bet_types(table: Table) -> list[str]:
-    from tables.engines.registry import get_engine
 
     return [name for name, spec in get_engine(table.game).bet_types.items() if not spec.required]
 
@@ -197,7 +199,6 @@ class Day:
     """One gaming day of paperwork around the demo's play."""
 
     def __init__(self, demo: DemoFloor, *, seed: int) -> None:
-        from accounting.services.counts import denominations_for
 
         self.demo = demo
         self.clerk = Clerk(demo)
@@ -361,7 +362,6 @@ def play_day(demo: DemoFloor, *, rounds_per_shift: int, earlier_shifts: int = 2,
 
 def _checkpoint() -> int:
     """Sign the audit trail's chain heads, as the beat does every few minutes."""
-    from casino.audit.verification import audit_checkpoint_create
 
     return len(audit_checkpoint_create())
 

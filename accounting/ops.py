@@ -18,6 +18,7 @@ from accounting.conf import int_knob
 from accounting.integrity import ledger_problems
 from accounting.models import AlertSeverity, Entry, LedgerTransaction, Reconciliation, ShiftReconciliation
 from accounting.selectors import account_balances
+from accounting.services.alerts import alert_raise
 from casino.ops import registry, status
 from casino.ops.registry import Finding
 from tables.models import Shift, ShiftStatus
@@ -60,7 +61,6 @@ def reconciliation_findings(now: dt.datetime, beats: dict[str, Any]) -> Iterator
 
 def stale_job_alert(finding: Finding) -> None:
     """One accounting alert per stall: the same job late since the same moment is raised once."""
-    from accounting.services.alerts import alert_raise
 
     stamp = finding.since.isoformat() if finding.since else "never"
     severity = AlertSeverity.CRITICAL if finding.severity == "critical" else AlertSeverity.WARNING

@@ -11,6 +11,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
 from accounting import figures
 from accounting.models import (
+    Account,
     Alert,
     CountKind,
     DropCount,
@@ -266,7 +267,6 @@ def tables_active_in(shift: Shift) -> QuerySet[Table]:
 
 
 def account_balances(*, table: Table | None = None) -> list[dict[str, Any]]:
-    from accounting.models import Account
 
     accounts = Account.objects.all() if table is None else Account.objects.filter(table=table)
     rows = accounts.annotate(balance=Sum("entries__amount"), entries_count=Count("entries")).order_by("code")

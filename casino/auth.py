@@ -63,7 +63,8 @@ from casino.audit.services import audit_log
 from casino.authentication import token_expired
 from casino.context import current
 from casino.core.models import LoginThrottle
-from casino.errors import InvalidInput
+from casino.core.roles import Role, has_role, roles_of
+from casino.errors import Forbidden, InvalidInput
 from casino.exceptions import error_body
 from casino.idempotency import idempotent
 from casino.proxies import client_address_of
@@ -346,8 +347,6 @@ def lockout_lift(*, actor: Any, username: str = "", address: str = "", actor_add
     """Another supervisor or an admin lifts every lockout on ``username`` (their sign-ins from any address and
     the signatures they typed), or the slowdown of ``address``. Never their own, never from the address being
     lifted, and never the lifter's own counts. Returns how many counts were cleared."""
-    from casino.core.roles import Role, has_role, roles_of
-    from casino.errors import Forbidden, InvalidInput
 
     if not has_role(actor, Role.PIT_MANAGER):
         raise Forbidden("only a supervisor or an admin may unlock an account", code="supervisor_required")

@@ -62,6 +62,7 @@ def due(schedule: dict[str, dict[str, Any]], last: dict[str, float], now: float)
 def run_due(last: dict[str, float], now: float | None = None) -> list[str]:
     """Run every due job once, in this thread; returns the tasks run. A failing job is logged, not raised:
     the next tick tries it again, as beat would."""
+    # on use: importing the Celery app sets it up from the Django settings (casino/celery.py)
     from casino.celery import app
 
     now = time.monotonic() if now is None else now

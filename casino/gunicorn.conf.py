@@ -57,6 +57,7 @@ def child_exit(server: object, worker: object) -> None:
 
 
 def post_worker_init(worker: object) -> None:
+    # in the worker only: gunicorn reads this file before Django is set up
     from casino.ops import watch
 
     watch.start()

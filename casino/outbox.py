@@ -89,6 +89,7 @@ def _dispatch(row_id: int) -> None:
 
 
 def _run_in_process(row_id: int) -> None:
+    # on use: importing the Celery app sets it up from the Django settings (casino/celery.py)
     from casino.celery import app
 
     with transaction.atomic():
@@ -109,6 +110,7 @@ def _connection() -> Any:
     Celery's own producer retries a refused connection for seconds; the relay is our retry, so a
     dealer's request never waits on a dead broker longer than one connect attempt.
     """
+    # on use: importing the Celery app sets it up from the Django settings (casino/celery.py)
     from casino.celery import app
 
     conn = getattr(_local, "connection", None)
@@ -127,6 +129,7 @@ def _drop_connection() -> None:
 
 
 def _publish(row: Outbox) -> None:
+    # on use: importing the Celery app sets it up from the Django settings (casino/celery.py)
     from casino.celery import app
 
     try:

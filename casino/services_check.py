@@ -82,6 +82,7 @@ def services_for_tests(environ: dict[str, str]) -> Iterator[dict[str, str]]:
     """The environment to test with: ``environ`` itself, or pointing at throwaway servers started here
     for whatever is unreachable (stopped and removed on exit). Raises FileNotFoundError when one is
     needed and its server binaries are not installed."""
+    # only when a server must be started
     from casino.devservers import ThrowawayPostgres, ThrowawayRedis
 
     env = dict(environ)

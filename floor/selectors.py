@@ -21,7 +21,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounting import figures
-from accounting.models import BigBet, Reconciliation, TableHourFigures, TableShiftClose
+from accounting.models import BigBet, Reconciliation, Slip, TableHourFigures, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
 from casino.core.roles import Role
@@ -430,7 +430,6 @@ def table_assignments(table: Table, shift: Shift | None) -> list[Assignment]:
 
 def table_slips(table: Table, shift: Shift | None) -> list[Any]:
     """The table's fills and credits this shift, latest first."""
-    from accounting.models import Slip
 
     if shift is None:
         return []

@@ -15,6 +15,7 @@ from django.db.models import Count, QuerySet, Sum
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
 from players.models import CashTransaction, CashTransactionReport, SlipRating
+from players.selectors import player_day_total
 
 ITERATOR_CHUNK = 2_000
 
@@ -235,7 +236,6 @@ class CashReportLinesReport(Report):
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        from players.selectors import player_day_total
 
         qs = CashTransactionReport.objects.select_related("player").prefetch_related("player__documents")
         qs = _dates(qs, self.filters, "gaming_date")

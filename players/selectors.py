@@ -21,6 +21,7 @@ from django.db.models import Count, Q, QuerySet, Sum, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from accounting.money import digits
 from casino.core.roles import Role, has_role, roles_of
 from players import rating
 from players.conf import knob
@@ -37,7 +38,7 @@ from players.models import (
     SlipRating,
     SlipStatus,
 )
-from tables.access import current_assignment
+from tables.access import current_assignment, manages_table
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 from tables.models import Round, RoundStatus, Settlement, SettlementLine, Table
@@ -80,7 +81,6 @@ def visible_slips(user: Any) -> QuerySet[RatingSlip]:
 def can_view_slip(user: Any, slip: RatingSlip) -> bool:
     if has_role(user, Role.ACCOUNTANT, Role.AUDITOR, Role.COMPLIANCE):
         return True
-    from tables.access import manages_table
 
     if manages_table(user, slip.table):
         return True
@@ -103,7 +103,6 @@ class Rated:
 
 
 def comp_rule() -> rating.CompRule:
-    from accounting.money import digits
 
     return rating.CompRule(knob("COMP_REINVESTMENT_PERCENT"), knob("COMP_POINTS_PER_UNIT"), 10 ** digits())
 

@@ -7,6 +7,7 @@ those of pyproject.toml's contracts, read from there (docs/architecture.md expla
 
 from __future__ import annotations
 
+import ast
 import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -161,3 +162,27 @@ def test_no_cycle_between_modules(graph):
     edges, example = _collapsed(graph, lambda module: module)
     cycle = _cycle(edges)
     assert cycle is None, f"cycle {' -> '.join(cycle)}: {_explain(cycle, example)}"
+
+
+def test_a_function_level_import_says_why():
+    """An import inside a function hides an edge from whoever reads the module's head: it is kept for an
+    app's ``ready()`` (Django loads the apps first) or with a comment on the line above or on it saying why."""
+    unexplained = []
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            lines = path.read_text().splitlines()
+            for fn in ast.walk(ast.parse("\n".join(lines))):
+                if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                for node in ast.walk(fn):
+                    if not (isinstance(node, ast.ImportFrom) and node.module
+                            and node.module.split(".")[0] in PACKAGES):
+                        continue
+                    if path.name == "apps.py" and fn.name == "ready":
+                        continue
+                    said = lines[node.lineno - 2].strip().startswith("#") or "#" in lines[node.lineno - 1]
+                    if not said:
+                        unexplained.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert unexplained == []

@@ -21,6 +21,8 @@ from typing import IO, Any, ClassVar
 from accounting.money import currency, digits, money_decimal, money_formatter, percent_decimal, percent_text
 from casino.cells import neutralise
 from casino.errors import InvalidInput
+from tables.engines.registry import available_games
+from tables.models import Pit, Shift, Table
 
 TEXT, INT, MONEY, PERCENT, DATE, DATETIME = "text", "int", "money", "percent", "date", "datetime"
 Progress = Callable[[int], None]
@@ -133,8 +135,6 @@ class Filters:
         """Every named table, shift, pit, dealer and game exists."""
         from django.contrib.auth import get_user_model
 
-        from tables.engines.registry import available_games
-        from tables.models import Pit, Shift, Table
 
         if self.table is not None and not Table.objects.filter(pk=self.table).exists():
             raise InvalidInput(f"no table {self.table}", code="unknown_table", field="table")

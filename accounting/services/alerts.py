@@ -13,6 +13,8 @@ from accounting.money import money_text
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput
+from tables.access import manages_table
+from tables.models import Bet, Settlement
 
 KINDS = (
     "count_discrepancy",
@@ -86,7 +88,6 @@ def severity_for(amount: int, *, report: int, escalate: int) -> str | None:
 def _locked_for_pit_manager(alert_id: int, actor: Any, verb: str) -> Alert:
     """The alert, locked, once ``actor`` may ``verb`` it: a pit manager of its table's pit (any pit manager for a
     casino-wide alert)."""
-    from tables.access import manages_table
 
     alert = Alert.objects.select_for_update(of=("self",)).select_related("table__pit").filter(pk=alert_id).first()
     if alert is None:
@@ -191,7 +192,6 @@ def alert_resolve(*, alert_id: int, actor: Any, note: str) -> Alert:
 
 def large_bet_check(*, bet_id: int) -> Alert | None:
     """A bet at or above ``CROUPIER["LARGE_BET"]`` raises one alert."""
-    from tables.models import Bet
 
     bet = Bet.objects.select_related("round__table", "round__shift").filter(pk=bet_id).first()
     threshold = int_knob("LARGE_BET")
@@ -220,7 +220,6 @@ def large_bet_check(*, bet_id: int) -> Alert | None:
 
 def round_result_check(*, round_id: int) -> Alert | None:
     """A round in which the house lost ``CROUPIER["LARGE_LOSS"]`` or more raises one alert."""
-    from tables.models import Settlement
 
     settlement = Settlement.objects.select_related("round__table", "round__shift").filter(round_id=round_id).first()
     threshold = int_knob("LARGE_LOSS")

@@ -44,7 +44,8 @@ from accounting.services.alerts import alert_raise
 from accounting.services.ledger import ROUND, round_line_codes
 from casino import task_names
 from casino.audit.services import audit_log
-from casino.errors import Conflict, InvalidInput
+from casino.core.roles import Role, has_role
+from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.outbox import enqueue
 from tables.engines import registry
 from tables.engines.base import Json
@@ -376,8 +377,6 @@ def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftRe
 @transaction.atomic
 def reconcile_request(*, actor: Any, shift_id: int) -> ShiftReconciliation | None:
     """On demand (API, pit manager or accountant): the existing result, or the job queued on commit."""
-    from casino.core.roles import Role, has_role
-    from casino.errors import Forbidden
 
     if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
         raise Forbidden("reconciliation is run by a pit manager or an accountant", code="role_required")

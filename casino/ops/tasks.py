@@ -16,6 +16,7 @@ def heartbeat() -> str:
 @shared_task(name="casino.ops.check_jobs", ignore_result=True, acks_late=True)
 def check_jobs() -> list[str]:
     """Raise an alert for every job that is late (once per stall); returns their keys."""
+    # on use: Celery imports task modules as it sets up, before the models may be read
     from casino.ops.status import stale_jobs_alert
 
     with acting_as(RequestContext(channel="task")):

@@ -11,6 +11,9 @@ from django.urls import NoReverseMatch, reverse
 
 from accounting.money import money_text, percent_text
 from casino.core.roles import Role, has_role, roles_of
+from casino.idempotency import FORM_FIELD, new_form_key
+from floor.selectors import waiting_for
+from tables.wording import money as money_with_currency
 
 register = template.Library()
 
@@ -30,7 +33,6 @@ def money(value: Any) -> str:
 @register.filter
 def currency(value: Any) -> str:
     """Minor units in major units with the house currency (``2500`` → ``€25.00``); a dash for None."""
-    from tables.wording import money as money_with_currency
 
     if value is None or value == "":
         return "—"
@@ -183,7 +185,6 @@ def form_key() -> str:
     """A form's hidden once-only key (casino.idempotency.once_per_form): submitted twice, it writes once."""
     from django.utils.html import format_html
 
-    from casino.idempotency import FORM_FIELD, new_form_key
 
     return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, new_form_key())
 
@@ -191,7 +192,6 @@ def form_key() -> str:
 @register.simple_tag(takes_context=True)
 def pit_waiting(context: dict[str, Any]) -> dict[str, int]:
     """How many voids and new alerts wait for the signed-in pit manager (the pit screens' menu shows them)."""
-    from floor.selectors import waiting_for
 
     request = context.get("request")
     user = getattr(request, "user", None)

@@ -29,7 +29,7 @@ from players.models import (
     SlipRating,
     SlipStatus,
 )
-from players.selectors import rate_slips
+from players.selectors import comp_rule, rate_slips
 from players.services import cash
 from players.services.common import (
     amount_of,
@@ -308,7 +308,6 @@ def _rate(slip: RatingSlip, *, compute_edges: bool) -> SlipRating | None:
 
 
 def _rule() -> rating.CompRule:
-    from players.selectors import comp_rule
 
     return comp_rule()
 
