@@ -81,6 +81,16 @@ def layout_bets(game: str) -> list[dict[str, Any]]:
     return bets
 
 
+def decks_of(table: Table) -> int:
+    """How many packs the table's shoe holds (so how often one card can come again): its ``decks`` setting,
+    1 where the game has none."""
+    try:
+        decks = get_engine(table.game).resolve_config(table.engine_config()).get("decks")
+    except EngineError:
+        return 1
+    return decks if isinstance(decks, int) and decks > 0 else 1
+
+
 def deck_of(game: str) -> str:
     """The deck the game's cards come from (the dealer screen's card pad), as its engine declares it."""
     return get_engine(game).profile.deck.value

@@ -129,6 +129,7 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
         "bet_types": dashboard.layout_bets(table.game),
         "chips": denominations_for(table),
         "deck": dashboard.deck_of(table.game),
+        "decks": dashboard.decks_of(table),
         "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
         "currency": wording.currency(),
         "words": wording.catalogue(),

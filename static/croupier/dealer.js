@@ -390,8 +390,39 @@
   }
 
   // -- the widget context ------------------------------------------------------------------------
+  // what the hardware keys do in the step on screen (the card widget fills it as it draws)
+  let keys = {};
+
+  /** The last card entered in this round, for the "Again" key. */
+  function lastCard() {
+    const events = (round && round.document && round.document.events) || [];
+    for (let i = events.length - 1; i >= 0; i--) if (events[i].card) return String(events[i].card);
+    return null;
+  }
+
+  /** A hardware keypad or keyboard enters a card as rank then suit (A 2-9 T/0 J Q K, then S H D C; X the
+   * joker; Esc clears); at the 1-10 pad, 1 to 9 and 0 for 10. Never while a dialog is open or a field typed in. */
+  function onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || busy || document.querySelector("dialog[open]")) return;
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    const card = keys.card;
+    if (!card || phase() !== "deal") return;
+    const k = ev.key.length === 1 ? ev.key.toUpperCase() : ev.key;
+    if (card.triangle) {
+      if (/^[0-9]$/.test(k)) { ev.preventDefault(); card.triangle(k === "0" ? "10" : k); }
+      return;
+    }
+    if (k === "Escape") { card.clear(); return; }
+    if (k === "X" && card.joker) { ev.preventDefault(); card.joker(); return; }
+    if ("SHDC".includes(k) && k.length === 1) { ev.preventDefault(); card.suit(k); return; }
+    const rank = k === "0" || k === "1" ? "T" : k;
+    if (rank.length === 1 && F.RANKS.includes(rank)) { ev.preventDefault(); card.rank(rank); }
+  }
+
   function context() {
     return {
+      keys, decks: boot.decks || 1, lastCard,
       table, chips: boot.chips, memo, state: round.state, round,
       post: postEvent, rerender: render, showError, checkSet,
       newBetId: () => `x${uuid().slice(0, 8)}`,
@@ -640,6 +671,7 @@
       memo = {};
     }
     const draw = W.WIDGETS[input.kind];
+    keys = {};
     const main = draw
       ? draw(input, context())
       : h("p", { class: "error" }, "This screen cannot take what the round needs now: ask for a void, or call the pit manager.");
@@ -684,10 +716,21 @@
     return null;
   }
 
-  /** One row per hand; a hand made of named parts (a race's horses) gives one row per part. */
+  const SET_PARTS = ["back", "middle", "front"];
+
+  /** One row per hand; a hand made of named parts (a race's horses) gives one row per part; a hand set
+   * into the hands of a house way (pai gow, pusoy) gives one row per hand, each card where it goes. */
   function handRows(hands) {
     const rows = [];
     for (const [name, hand] of Object.entries(hands || {})) {
+      const parts = hand && typeof hand === "object" && !Array.isArray(hand) ? SET_PARTS.filter((p) => Array.isArray(hand[p]) && hand[p].length) : [];
+      if (parts.length) {
+        for (const part of parts) {
+          rows.push({ name: `${name}:${part}`, label: `${F.handLabel(name)} · ${part}`, cards: hand[part],
+            desc: hand[`${part}_hand`] ? String(hand[`${part}_hand`]) : null });
+        }
+        continue;
+      }
       const cards = cardsIn(hand);
       if (cards !== null) {
         rows.push({ name, label: F.handLabel(name), cards, total: hand && typeof hand === "object" ? hand.total : undefined });
@@ -718,7 +761,8 @@
         class: `card-face ${/[HD]$/.test(c) ? "red" : ""}`, role: "img", "aria-label": F.cardName(c),
       }, F.cardText(c)))),
       row.total !== undefined && row.total !== null && typeof row.total !== "object"
-        ? h("span", { class: "total", "aria-label": `${row.name === "cards_left" ? "cards left" : "total"} ${row.total}` }, String(row.total)) : null)));
+        ? h("span", { class: "total", "aria-label": `${row.name === "cards_left" ? "cards left" : "total"} ${row.total}` }, String(row.total)) : null,
+      row.desc ? h("span", { class: "hand-desc" }, row.desc) : null)));
   }
 
   function renderPlaced(p) {
@@ -798,6 +842,7 @@
   }
 
   window.addEventListener("online", hideOffline);
+  document.addEventListener("keydown", onKey);
   buildControls();
   render();
   resumePending().then(() => {

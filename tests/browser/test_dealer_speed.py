@@ -172,3 +172,91 @@ def test_the_carousel_shows_the_button_and_bets_in_order_from_it(screens, floor)
     expect(page.locator("#stage-bet-panel [data-seat='6']")).not_to_have_attribute("aria-disabled", "true")
     assert axe_violations(page) == []
     shots(screens, page, "dealer-carousel-button-order")
+
+
+def test_cards_are_keyed_rank_then_suit_and_the_same_card_again_takes_one_tap(screens, floor):
+    # given the baccarat table (eight decks), a bet and betting closed
+    page = screens.page("dealer")
+    button(page, "Open round").click()
+    idle(page)
+    button(page, "Seat 1").click()
+    button(page, "Add chip €25.00").click()
+    button(page, "Place bet").click()
+    idle(page)
+    button(page, "No more bets").click()
+    idle(page)
+    expect(page.locator(".key-hint")).to_have_text(
+        "Keyboard: rank (A 2–9, T or 0 for 10, J Q K), then suit (S H D C); Esc clears.")
+    # when the dealer keys 9 then S, T then H on a keyboard, and the same card again by one tap
+    page.keyboard.press("9")
+    expect(page.locator("#card-preview")).to_have_text("9?")
+    page.keyboard.press("s")
+    idle(page)
+    page.keyboard.press("0")
+    page.keyboard.press("h")
+    idle(page)
+    expect(button(page, "Again: 10 of hearts")).to_be_visible()
+    button(page, "Again: 10 of hearts").click()
+    idle(page)
+    # then the round holds those cards, in that order, and the engine asks for the next
+    rnd = Round.objects.get(table=floor.table)
+    events = as_user(floor.dealer).get(f"/api/rounds/{rnd.pk}/").json()["document"]["events"]
+    assert [e["card"] for e in events] == ["9S", "TH", "TH"]
+    expect(say(page)).to_have_text("Deal card 4 to the banker")
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-keyboard-entry")
+
+
+@pytest.mark.parametrize("game", ["pai_gow_poker", "pusoy"])
+def test_the_house_way_is_shown_as_hands_each_card_where_it_goes(screens, floor, game):
+    # given a round of the game tapped in up to the first hand to set
+    import random
+
+    from tables.engines.registry import get_engine
+    from tables.simulation.autoplay import play_round
+    from tests.browser.tap_round import tap_event
+
+    table, dealer = table_for(game, floor)
+    engine = get_engine(game)
+    config = engine.resolve_config(table.engine_config())
+    doc = next(d for d in (play_round(engine, config, random.Random(s), seats=2) for s in range(20)) if d["bets"])
+    page = screens.page(dealer.username)
+    screen = Screen(page, screens, game, denominations_for(table))
+    layout = layout_bets(game)
+    button(page, "Open round").click()
+    idle(page)
+    for bet in doc["bets"]:
+        tap_bet(screen, "place-bet-panel", [b for b in layout if b["before_deal"]], bet, "Place bet")
+    button(page, "No more bets").click()
+    idle(page)
+    events = doc["events"]
+    k = 0
+    while True:
+        step = engine.play(engine.load({**doc, "events": events[:k]})).to_json()["next"]["input"]
+        if step["kind"] == "set_hand":
+            break
+        tap_event(screen, step, events[k], layout)
+        k += 1
+
+    # then the seat's house way is shown hand by hand before it is tapped
+    for hand in step["hands"]:
+        shown = page.locator(f".house-way-preview [data-hand='{hand['name']}'] .card-face")
+        expect(shown).to_have_count(len(step["house_way"][hand["name"]]))
+    expect(page.locator(".house-way-preview").first).to_contain_text(f"House way, {step['hands'][0]['name']}")
+    assert axe_violations(page) == []
+    shots(screens, page, f"dealer-{game}-house-way-preview")
+
+    # and once the round is complete, the dealer's cards stand in the house way's hands, each card in its hand
+    for j in range(k, len(events)):
+        step = engine.play(engine.load({**doc, "events": events[:j]})).to_json()["next"]["input"]
+        tap_event(screen, step, events[j], layout)
+    expect(page.locator("#confirm-settle")).to_be_visible()
+    state = engine.play(engine.load(doc)).to_json()
+    dealer_hand = state["hands"]["dealer"]
+    for part in ("back", "middle", "front"):
+        if part not in dealer_hand:
+            continue
+        row = page.locator(f"#hands [data-hand='dealer:{part}']")
+        expect(row.locator(".card-face")).to_have_count(len(dealer_hand[part]))
+        expect(row.locator(".hand-desc")).to_have_text(dealer_hand[f"{part}_hand"])
+    shots(screens, page, f"dealer-{game}-house-way-hands")

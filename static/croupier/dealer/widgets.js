@@ -114,15 +114,25 @@
     const deck = input.deck || "standard";
     const others = (input.options || []).length ? h("div", { class: "action-grid options" }, optionButtons(input, ctx, "btn")) : null;
     if (deck === "triangle") {
+      ctx.keys.card = { triangle: (n) => send(n) };
       return h("div", { class: "keypad", role: "group", "aria-label": "Card" },
         h("span", { class: "group-label" }, "Card (1 to 10)"),
         h("div", { class: "triangle-grid", "data-primary": "" },
           Array.from({ length: 10 }, (_, i) => String(i + 1)).map((n) => btn(n, () => send(n), { "aria-label": `Card ${n}`, class: "btn rank" }))),
+        h("p", { class: "muted key-hint" }, "Keyboard: 1 to 9, and 0 for 10."),
         others);
     }
     const ranks = deck === "standard_no_aces" ? F.RANKS.filter((r) => r !== "A") : F.RANKS;
     const tapRank = (r) => { memo.rank = r; if (memo.suit) send(r + memo.suit); else ctx.rerender(); };
     const tapSuit = (s) => { memo.suit = s; if (memo.rank) send(memo.rank + s); else ctx.rerender(); };
+    // a hardware keypad or keyboard: rank then suit (dealer.js reads the keys and taps these)
+    ctx.keys.card = { rank: (r) => ranks.includes(r) && tapRank(r), suit: (s) => tapSuit(s), clear: () => { memo.rank = null; memo.suit = null; ctx.rerender(); },
+      joker: deck === "standard_joker" ? () => send("JK") : null };
+    // the same card again in one tap, where the shoe holds more than one of each card
+    const last = ctx.lastCard();
+    const again = last && ctx.decks > 1 && last !== "JK" && ranks.includes(last[0])
+      ? btn(`Again: ${F.cardText(last)}`, () => send(last), { class: "btn again", "aria-label": `Again: ${F.cardName(last)}`, "data-action": "again" })
+      : null;
     const preview = memo.rank || memo.suit ? `${memo.rank ? F.rankLabel(memo.rank) : "?"}${memo.suit ? F.SUITS[memo.suit][0] : "?"}` : "";
     return h("div", { class: "keypad", role: "group", "aria-label": "Card" },
       h("span", { class: "group-label" }, "Card ", h("output", { id: "card-preview", "aria-live": "polite" }, preview)),
@@ -135,6 +145,8 @@
           class: `btn suit suit-${code}`, "data-suit": code, "aria-pressed": pressed(memo.suit === code), "aria-label": `Suit ${name}`,
         })),
         deck === "standard_joker" ? btn("Joker", () => send("JK"), { class: "btn suit joker", "aria-label": "Joker" }) : null),
+      again,
+      h("p", { class: "muted key-hint" }, `Keyboard: rank (A 2–9, T or 0 for 10, J Q K), then suit (S H D C)${deck === "standard_joker" ? "; X for the joker" : ""}; Esc clears.`),
       others);
   });
 
@@ -205,6 +217,10 @@
         input.house_way_event ? btn(input.house_way_label || "House way", () => ctx.post(clone(input.house_way_event)), { class: "btn big", "data-action": "house-way" }) : null,
         btn("Start again", () => { memo.placed = null; memo.verdict = null; ctx.rerender(); }, { "data-action": "reset" }),
         optionButtons(input, ctx, "btn")),
+      input.house_way ? h("div", { class: "house-way-preview", role: "group", "aria-label": "The house way, hand by hand" },
+        hands.map((hand) => h("p", { class: "house-way-hand", "data-hand": hand.name },
+          h("span", { class: "hand-name" }, `House way, ${F.words(hand.name)}: `),
+          (input.house_way[hand.name] || []).map((c) => face(c, { role: "img", "aria-hidden": null, "aria-label": F.cardName(c) }))))) : null,
       memo.verdict && !memo.verdict.ok ? h("p", { class: "error foul", role: "alert" }, `Foul: ${memo.verdict.reason}`) : null,
       memo.verdict && memo.verdict.ok ? h("p", { class: "ok", role: "status" }, "These hands are set correctly.") : null,
       h("div", { class: "set-cards", role: "group", "aria-label": "Cards to set" },
