@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework.permissions import BasePermission
 
 from casino.core.roles import Role, has_role, roles_of
@@ -21,3 +22,13 @@ def role_permission(*roles: Role, read_roles: tuple[Role, ...] | None = None) ->
             return has_role(request.user, *roles)
 
     return _RolePermission
+
+
+class ApiDocsAccess(BasePermission):
+    """``/api/schema/`` and ``/api/docs/`` (``SPECTACULAR_SETTINGS["SERVE_PERMISSIONS"]``): anyone when
+    ``API_DOCS_PUBLIC`` is on (development's default), else a signed-in user (production's default)."""
+
+    message = "the API's schema and docs need a signed-in user"
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        return bool(settings.API_DOCS_PUBLIC or (request.user and request.user.is_authenticated))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 from casino import task_names
 from casino.env import EnvError, ensure_private_dir, env_bool, env_int, env_list, env_str
@@ -27,6 +28,11 @@ PRODUCTION = MODE == "production"
 # default, and even when DEBUG is on no setting, environment variable or local variable that holds a
 # secret or a connection URL is shown (casino/security.py, DEFAULT_EXCEPTION_REPORTER_FILTER).
 DEBUG = env_bool("DEBUG", False)
+if PRODUCTION and DEBUG:
+    # check --deploy only warns; a production process with Django's debug page and its unbounded query log
+    # never starts
+    raise ImproperlyConfigured("DEBUG is on and CROUPIER_MODE=production: production never runs with DEBUG; unset "
+                               "DEBUG (or set DEBUG=false) to start")
 _DEV_SECRET = "django-insecure-croupier-development-only-key-never-use-in-production-0123456789"
 SECRET_KEY = env_str("SECRET_KEY", None if PRODUCTION else _DEV_SECRET)
 if PRODUCTION:
@@ -184,11 +190,15 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "casino.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": env_str("LOGIN_THROTTLE", "10/min")},
 }
+# /api/schema/ and /api/docs/ open to anyone: the default in development; in production only if asked for
+API_DOCS_PUBLIC = env_bool("API_DOCS_PUBLIC", not PRODUCTION)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Croupier API",
     "DESCRIPTION": "Casino back office and dealer-assist service: floor, rounds, settlement, accounting, audit.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/schema/ and /api/docs/: a signed-in user in production, unless API_DOCS_PUBLIC opens them
+    "SERVE_PERMISSIONS": ["casino.permissions.ApiDocsAccess"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

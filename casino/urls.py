@@ -4,11 +4,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from casino.auth import ObtainTokenView, RevokeTokenView
 from casino.auth_views import PinView, lockouts
 from casino.ops.metrics import metrics_view
+from casino.schema_views import DocsView, SchemaView
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
@@ -36,8 +36,9 @@ urlpatterns = [
     path("api/auth/token/revoke/", RevokeTokenView.as_view(), name="api-token-revoke"),
     path("api/auth/pin/", PinView.as_view(), name="api-pin"),  # the signed-in person's own signing PIN
     path("staff/lockouts/", lockouts, name="staff-lockouts"),  # another supervisor or an admin lifts a lockout
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    # a signed-in user in production unless API_DOCS_PUBLIC (casino.permissions.ApiDocsAccess)
+    path("api/schema/", SchemaView.as_view(), name="schema"),
+    path("api/docs/", DocsView.as_view(url_name="schema"), name="api-docs"),
     path("metrics", metrics_view, name="metrics"),  # Prometheus; /health/live and /health/ready: casino/ops/health.py
     path("", include("floor.urls")),  # the screens: login, each role's home, dealer, pit
 ]

@@ -67,7 +67,7 @@ class Break:
     chain: str
     seq: int | None
     record_id: int | None
-    reason: str  # hash, missing, seq, link, checkpoint, truncated, chain_missing, checkpoint_forged
+    reason: str  # hash, missing, seq, link, checkpoint, truncated, chain_missing, checkpoint_forged, trail_empty, anchors_missing
     message: str
 
     def as_dict(self) -> dict[str, Any]:

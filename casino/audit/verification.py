@@ -454,9 +454,34 @@ def _walk_all(against: list[Mapping[str, Any]] | None, *, full: bool) -> tuple[W
     return result, problems, warnings, checkpoints, skipped
 
 
+def _against_history(verification: AuditVerification, *, records: int, checkpoints: int) -> list[Break]:
+    """An empty trail, or no anchor at all, where earlier verifications found records or held them to
+    checkpoints: the trail (or its checkpoints and anchor files) was deleted. Without this a wiped trail
+    whose anchor files went with it would verify as "0 records in 0 chains"."""
+    earlier = AuditVerification.objects.filter(status=VerificationStatus.DONE).exclude(pk=verification.pk)
+    found: list[Break] = []
+    if records == 0:
+        seen = earlier.filter(Q(records__gt=0) | Q(skipped__gt=0)).order_by("-finished_at", "-pk").first()
+        if seen is not None:
+            found.append(Break("", None, None, "trail_empty",
+                               f"the audit trail is empty, but verification #{seen.pk} of "
+                               f"{seen.finished_at:%Y-%m-%d %H:%M} UTC found {seen.records + seen.skipped} records "
+                               f"in {seen.chains} chains: the trail was deleted"))
+    if checkpoints == 0:
+        held = earlier.filter(checkpoints__gt=0).order_by("-finished_at", "-pk").first()
+        if held is not None:
+            found.append(Break("", None, None, "anchors_missing",
+                               f"no signed checkpoint is left, in the database or in the anchor directory, but "
+                               f"verification #{held.pk} of {held.finished_at:%Y-%m-%d %H:%M} UTC held the trail "
+                               f"to {held.checkpoints} checkpoints: the checkpoints and their anchor files were "
+                               f"deleted"))
+    return found
+
+
 def _execute(verification: AuditVerification, against: list[Mapping[str, Any]] | None) -> AuditVerification:
     try:
         result, problems, warnings, checkpoints, skipped = _walk_all(against, full=verification.full)
+        problems += _against_history(verification, records=result.records + skipped, checkpoints=checkpoints)
     except DatabaseError:
         # Hand the row back so a retry can take it; if even that fails the row goes stale and is taken over.
         with contextlib.suppress(DatabaseError):
