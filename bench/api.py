@@ -244,7 +244,7 @@ def main() -> int:
 
         print(f"full speed: {args.tablets} tablets for {args.seconds:.0f} s …", flush=True)
         tablets, elapsed = play(0.0, args.seconds, min(5.0, args.seconds / 6))
-        paced_seconds = max(10.0, args.paced_seconds if args.paced_seconds is not None else args.seconds)
+        paced_seconds = args.paced_seconds if args.paced_seconds is not None else max(10.0, args.seconds)
         print(f"dealer pace ({args.pace * 1000:.0f} ms between taps): {paced_seconds:.0f} s …", flush=True)
         paced, paced_elapsed = play(args.pace, paced_seconds, 2.0)
 

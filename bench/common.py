@@ -30,7 +30,8 @@ if str(ROOT) not in sys.path:
 from casino.devservers import ThrowawayPostgres, ThrowawayRedis, free_port, unique_name  # noqa: E402,F401
 
 VENV_BIN = Path(sys.executable).parent
-SHARED_PG = "postgres://postgres@127.0.0.1:5432"
+# the server the benchmarks make their databases on (a role that may create databases); the tests pass their own
+SHARED_PG = os.environ.get("BENCH_SERVER_URL", "postgres://postgres@127.0.0.1:5432")
 
 
 def wait_until(check: Any, *, timeout: float, what: str, every: float = 0.1) -> Any:
@@ -75,12 +76,14 @@ def service_env(database_url: str, **more: str) -> dict[str, str]:
 def create_database(prefix: str, *, keep: bool = False) -> str:
     """A new database on the shared server, named ``prefix`` plus a random suffix, so that two runs on
     one machine never share (or drop) each other's; dropped when this process exits unless ``keep``.
-    Returns its URL."""
+    With ``BENCH_TEMPLATE_DATABASE`` (the test suite's migrated template, tests/test_benchmarks.py) it is a
+    copy of that database, so the migrations that follow have nothing left to do. Returns its URL."""
     import psycopg
 
     name = unique_name(prefix)
+    template = os.environ.get("BENCH_TEMPLATE_DATABASE")
     with psycopg.connect(f"{SHARED_PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     url = f"{SHARED_PG}/{name}"
     if keep:
         print(f"keeping the database {url}", flush=True)

@@ -1,0 +1,103 @@
+"""Every benchmark in bench/ runs here at a small size (seconds each), so that a change that breaks one (a
+new column its generated rows lack, a renamed service) fails the suite instead of the next person who
+measures. ``make bench`` runs them at full size. Only that they run and what they print is checked here,
+never how fast: speed is measured by the benchmarks themselves, on a machine doing nothing else.
+
+Each runs as ``make bench`` runs it (``python bench/<name>.py``), with the small size's arguments below; its
+databases are copies of this run's migrated template (tests/dbbackend: ``BENCH_TEMPLATE_DATABASE``) on
+the suite's own PostgreSQL, its broker the suite's Redis.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# name: (the small size's arguments, keys its last line's JSON object must have)
+BENCHES: dict[str, tuple[list[str], set[str]]] = {
+    "api": (["--seconds", "6", "--tablets", "2", "--workers", "1", "--paced-seconds", "3"],
+            {"rounds_settled", "rounds_per_s", "requests", "requests_per_round", "errors", "latency_ms", "paced",
+             "baseline", "card_p99_ms", "rounds_per_s_target", "throughput_ratio", "targets_met"}),
+    "audit": (["2000", "12"],
+              {"records", "verify_per_s", "scan_per_s", "verify_over_scan", "incremental_seconds",
+               "rounds_per_s_with_audit", "rounds_per_s_without_audit", "audit_share_of_round",
+               "bare_row_share_of_round_pct", "api_audit_share_of_round_pct"}),
+    "body_check": (["--max-kb", "8", "--repeat", "1"],
+                   {"worst_ms_per_kb", "worst_shape", "baseline_ms_per_kb", "ratio", "max_growth", "shapes"}),
+    "dashboard": (["--sizes", "2000,4000", "--rounds-per-shift", "5", "--repeat", "2", "--baseline-repeat", "1"],
+                  {"sizes", "dashboard_p95_ratio", "month_report_p95_ratio", "targets", "targets_met"}),
+    "engines": (["100"], {"baccarat_coups_per_s", "baccarat_ratio", "blackjack_rounds_per_s", "blackjack_ratio",
+                          "baccarat_shoe_path_ratio", "blackjack_shoe_path_ratio", "targets_met"}),
+    "evaluator": (["2000"], {"ours_per_s", "ours_from_cards_per_s"}),
+    "export": (["--rows", "4000", "--repeat", "1"],
+               {"rows", "copy_rows_per_s", "export_rows_per_s", "ratio", "python_rows_per_s", "peak_kib_export_all",
+                "one_shift_rows"}),
+    "players": (["--tables", "2", "--hours", "1", "--repeat", "2"],
+                {"open_slips", "rounds", "bets", "ms", "queries", "panels_p95_ratio", "target_met"}),
+    "settle": (["--rounds", "10"], {"rounds", "ms", "ratio_p50", "met"}),
+}
+# benchmarks whose small size a test of their own runs, checking more than their figures' keys
+OWN_TESTS = {"record_checks": "tests/integrity/test_record_checks_bench.py"}
+
+
+def test_every_benchmark_has_a_small_size() -> None:
+    found = {path.stem for path in (ROOT / "bench").glob("*.py")} - {"common", "__init__"}
+    assert found == set(BENCHES) | set(OWN_TESTS), "a benchmark in bench/ needs its small size in tests/test_benchmarks.py"
+    for name, test in OWN_TESTS.items():
+        assert f"bench/{name}.py" in (ROOT / test).read_text(), test
+
+
+@pytest.fixture(scope="session")
+def bench_env(django_db_setup: Any) -> dict[str, str]:
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.dbbackend.base import template_name
+
+    db = connection.settings_dict  # the test database's, once the session built it (the tests below ask for it)
+    admin = db["TEST"]["PRIVILEGED"]
+    password = f":{admin['PASSWORD']}" if admin.get("PASSWORD") else ""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_", "CELERY_", "BENCH_"))}
+    env.update({
+        "BENCH_SERVER_URL": f"postgres://{admin['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}",
+        "BENCH_TEMPLATE_DATABASE": template_name(db["NAME"]),
+        "BENCH_REDIS_URL": settings.CELERY_BROKER_URL,
+        "PYTHONPATH": str(ROOT),
+    })
+    return env
+
+
+def numbers(value: Any) -> list[float]:
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in numbers(v)]
+    return [value] if isinstance(value, int | float) and not isinstance(value, bool) else []
+
+
+@pytest.mark.slow
+@pytest.mark.django_db  # the session's template is built before the first test that asks for a database
+@pytest.mark.parametrize("name", sorted(BENCHES))
+def test_the_benchmark_runs_at_its_small_size_and_ends_with_its_figures(name: str, bench_env: dict[str, str]) -> None:
+    args, keys = BENCHES[name]
+    done = subprocess.run([sys.executable, f"bench/{name}.py", *args], cwd=ROOT, env=bench_env, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert isinstance(figures, dict)
+    assert keys <= figures.keys(), keys - figures.keys()
+    if name == "api":  # every request the tablets made (measured or not) was answered as they expected
+        assert figures["errors"] == 0
+        if figures["rounds_settled"] == 0:  # a machine too busy to settle one in the seconds measured: no ratio
+            return
+    assert all(figures[key] is not None for key in keys), figures
+    assert all(math.isfinite(n) for key in keys for n in numbers(figures[key])), figures
