@@ -1,7 +1,9 @@
 """Playwright in Debian's chromium against pytest-django's live server.
 
 Never ``playwright install``: the tests drive ``/usr/bin/chromium`` (``apt-get install chromium``)
-and are skipped, saying so, when it is missing. One browser per session, a fresh context per page.
+and are skipped, saying so, when it is missing. One browser per session, a fresh context per page,
+signed in through the session as the test client signs in (the sign-in form is clicked only by the tests
+of signing in: ``Screens.login``).
 Screenshots of every screen go to ``artifacts/screenshots/`` (README, "Screens").
 """
 
@@ -55,10 +57,26 @@ class Screens:
         self.contexts.append(context)
         page = context.new_page()
         if username is not None:
-            self.login(page, username)
+            self.signed_in(page, username)
         return page
 
+    def signed_in(self, page: Any, username: str) -> None:
+        """Signed in as ``username`` without the form, as Django's test client signs in (the same session, the
+        same ``user_logged_in`` and its audit record), then on their home page as after the form: the sign-in
+        form is the flow under test only where a test clicks it (:meth:`login`)."""
+        from django.conf import settings
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        client = Client()
+        client.force_login(get_user_model().objects.get(username=username))
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": self.base_url,
+                                   "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+        page.goto("/")
+        page.wait_for_url(lambda url: "/login/" not in url)
+
     def login(self, page: Any, username: str) -> None:
+        """Signed in through the sign-in form, as a person does."""
         page.goto("/login/")
         page.get_by_label("Username").fill(username)
         page.get_by_label("Password").fill(PASSWORD)
