@@ -57,8 +57,9 @@ ACCOUNTANTS = report_api.ACCOUNTANTS
 
 
 def scoped(qs: QuerySet, user: Any, path: str = "table") -> QuerySet:
-    """Accountants, auditors and admins see every table's records; pit managers their pits'."""
-    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR):
+    """Accountants, auditors and admins see every table's records, and the cage and the count team those of the
+    endpoints they may read (slips and markers, soft counts); pit managers their pits'."""
+    if has_role(user, Role.ACCOUNTANT, Role.AUDITOR, Role.CASHIER, Role.COUNT_TEAM):
         return qs
     return qs.filter(**{f"{path}__in": visible_tables(user).values("pk")})
 
@@ -165,7 +166,9 @@ class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     """The soft count of each table's drop box per shift, entered by two counters."""
 
     serializer_class = s.DropCountSerializer
-    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    # a pit manager reaches the service, which answers another pit's table as the reads do ("no table")
+    permission_classes = [role_permission(Role.COUNT_TEAM, Role.PIT_MANAGER, Role.ACCOUNTANT,
+                                          read_roles=READERS + (Role.COUNT_TEAM,))]
     filterset_fields = ["table", "shift"]
 
     def get_queryset(self) -> QuerySet:
@@ -197,7 +200,8 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     """Fill and credit slips: request, issue, receive (each signed), void with a second person."""
 
     serializer_class = s.SlipSerializer
-    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.CASHIER, Role.ACCOUNTANT,
+                                          read_roles=READERS + (Role.CASHIER,))]
     filterset_fields = ["table", "shift", "kind", "status", "year"]
 
     def get_queryset(self) -> QuerySet:
@@ -208,6 +212,10 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def _pit_only(self, request: Request) -> None:
         if not has_role(request.user, Role.PIT_MANAGER):
             raise Forbidden("fills and credits are handled by the pit", code="pit_manager_required")
+
+    def _pit_or_cage(self, request: Request) -> None:
+        if not has_role(request.user, Role.PIT_MANAGER, Role.CASHIER):
+            raise Forbidden("fills and credits are handled by the pit and the cage", code="pit_manager_required")
 
     @extend_schema(request=s.SlipInput, responses={201: s.SlipSerializer})
     @idempotent
@@ -226,7 +234,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
 
     def _sign(self, request: Request, pk: str | None, service: Any) -> Response:
-        self._pit_only(request)
+        self._pit_or_cage(request)  # the service decides which steps are the cage's
         data = s.SignInput(data=request.data)
         data.is_valid(raise_exception=True)
         slip = service(actor=request.user, slip_id=self._slip_id(pk), signer=data.validated_data["signer"])
@@ -255,8 +263,8 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     @idempotent
     def void(self, request: Request, pk: str | None = None) -> Response:
-        """Ask for a void with a written reason."""
-        self._pit_only(request)
+        """Ask for a void with a written reason (the pit, or the cage refusing a request)."""
+        self._pit_or_cage(request)
         data = s.ReasonInput(data=request.data)
         data.is_valid(raise_exception=True)
         slip = slips.slip_void_request(
@@ -282,7 +290,8 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         from django.utils import timezone
 
         year = _query_int(request, "year", required=False) or timezone.localdate().year
-        tables = None if has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) else visible_tables(request.user)
+        floor = has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR, Role.CASHIER)  # the cage keeps every number
+        tables = None if floor else visible_tables(request.user)
         return Response(slips.slip_numbers(kind=kind, year=year, tables=tables))
 
 
@@ -290,7 +299,8 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     """Markers issued at the tables, their payments and write-offs."""
 
     serializer_class = s.MarkerSerializer
-    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS)]
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.CASHIER, Role.ACCOUNTANT,
+                                          read_roles=READERS + (Role.CASHIER,))]
     filterset_fields = ["table", "shift", "year"]
 
     def get_queryset(self) -> QuerySet:

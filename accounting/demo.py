@@ -107,7 +107,7 @@ class Clerk:
         """Requested by the pit, issued by the cage, received by the table's dealer (the ledger posts)."""
         pm = self.pit_manager(table)
         slip = slips.slip_request(actor=pm, kind=SlipKind.FILL, table_id=table.pk, shift_id=shift.pk, chips=chips)
-        slip = slips.slip_issue(actor=pm, slip_id=slip.pk, signer=_signature(self.cashier))
+        slip = slips.slip_issue(actor=self.cashier, slip_id=slip.pk, signer=_own(self.cashier))  # at the cage
         if receive:
             slip = slips.slip_receive(actor=pm, slip_id=slip.pk, signer=_signature(self.dealer(table)))
         return slip
@@ -117,7 +117,7 @@ class Clerk:
         pm = self.pit_manager(table)
         slip = slips.slip_request(actor=pm, kind=SlipKind.CREDIT, table_id=table.pk, shift_id=shift.pk, chips=chips)
         slip = slips.slip_issue(actor=pm, slip_id=slip.pk, signer=_signature(self.dealer(table)))
-        return slips.slip_receive(actor=pm, slip_id=slip.pk, signer=_signature(self.cashier))
+        return slips.slip_receive(actor=self.cashier, slip_id=slip.pk, signer=_own(self.cashier))  # at the cage
 
     def marker(self, table: Table, shift: Shift, player: str, amount: int) -> Marker:
         pm = self.pit_manager(table)
@@ -133,14 +133,14 @@ class Clerk:
                                 shift_id=marker.shift_id)
 
     def pay_at_cage(self, marker: Marker, amount: int) -> Any:
-        return slips.marker_pay(actor=self.demo.users["accountant"], marker_id=marker.pk, amount=amount,
-                                at_table=False, signer=_signature(self.cashier))
+        return slips.marker_pay(actor=self.cashier, marker_id=marker.pk, amount=amount,
+                                at_table=False, signer=_own(self.cashier))
 
     def drop(self, table: Table, shift: Shift, *, cash: int, markers: int) -> Any:
         return counts.drop_count_record(
-            actor=self.demo.users["accountant"], table_id=table.pk, shift_id=shift.pk, cash=cash, chips=0,
-            markers=markers, counter_one=_own(self.demo.users["accountant"]),
-            counter_two=_signature(self.demo.users["counter"]),
+            actor=self.demo.users["counter1"], table_id=table.pk, shift_id=shift.pk, cash=cash, chips=0,
+            markers=markers, counter_one=_own(self.demo.users["counter1"]),
+            counter_two=_signature(self.demo.users["counter2"]),
         )
 
     def close_table(self, table: Table, shift: Shift) -> Any:

@@ -11,6 +11,8 @@ app_name = "accounting-web"
 urlpatterns = [path("", views.index, name="index"), path("live/", views.live, name="live")]
 urlpatterns += [
     path("cage/", cage.count_screen, name="cage-counts"),
+    path("cage/desk/", cage.cage_desk, name="cage-desk"),
+    path("cage/desk/live/", cage.cage_desk_live, name="cage-desk-live"),
     path("cage/slips/", cage.slip_list, name="cage-slips"),
     path("cage/slips/numbers/", cage.slip_numbers, name="cage-numbers"),
     path("cage/slips/<int:pk>/", cage.slip_detail, name="cage-slip"),

@@ -26,7 +26,8 @@ from casino.core.models import StaffProfile
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError, Forbidden, InvalidInput
 
-ROLE_WORDS = {Role.DEALER: "a dealer", Role.PIT_MANAGER: "a pit manager (supervisor)", Role.ACCOUNTANT: "an accountant"}
+ROLE_WORDS = {Role.DEALER: "a dealer", Role.PIT_MANAGER: "a pit manager (supervisor)", Role.ACCOUNTANT: "an accountant",
+              Role.CASHIER: "a cage cashier", Role.COUNT_TEAM: "a member of the count team"}
 PIN_PATTERN = re.compile(r"^\d{4,12}$")
 
 

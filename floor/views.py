@@ -63,6 +63,10 @@ def home(request: HttpRequest) -> HttpResponse:
         return redirect("pit-dashboard")
     if Role.DEALER in held:
         return redirect("dealer-home")
+    if Role.CASHIER in held and _url("accounting-web:cage-desk"):
+        return redirect("accounting-web:cage-desk")
+    if Role.COUNT_TEAM in held and _url("accounting-web:cage-drop"):
+        return redirect("accounting-web:cage-drop")
     if Role.ACCOUNTANT in held:
         return redirect(accounting_home() or reverse("reports-home"))
     if Role.COMPLIANCE in held and _url("players-compliance"):

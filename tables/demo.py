@@ -100,8 +100,9 @@ STAFF: list[tuple[str, Role | None]] = [
     ("salonboss", Role.PIT_MANAGER),
     ("accountant", Role.ACCOUNTANT),
     ("auditor", Role.AUDITOR),
-    ("counter", Role.ACCOUNTANT),  # the count team's second counter
-    ("cashier", None),  # the cage: signs fills out and credits in, holds no role on the floor
+    ("cashier", Role.CASHIER),  # the cage: issues fills and receives credits on the cage screen, takes marker payments
+    ("counter1", Role.COUNT_TEAM),  # the count team: the two who count the drop boxes
+    ("counter2", Role.COUNT_TEAM),
     # each pit's second pit manager: a void one of them asks for, the other approves
     ("pitboss2", Role.PIT_MANAGER),
     ("salonboss2", Role.PIT_MANAGER),

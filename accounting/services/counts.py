@@ -9,6 +9,7 @@ from typing import Any, cast
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounting import signing
 from accounting.conf import int_knob, knob
 from accounting.models import ChipSet, CountKind, DropCount, InventoryCount, TableShiftClose
 from accounting.money import money_text
@@ -264,6 +265,7 @@ def inventory_count_record(
     person submitting is one of them. A count of no chip at all is taken only with ``tray_empty`` (the
     signers confirm that the tray is empty), and ``tray_empty`` only with no chip."""
     table = lock_table(table_id)
+    signing.ensure_writes_table(actor, table)  # another pit's table: "no table", as the reads say
     ensure_manages(actor, table)
     if kind not in CountKind.values:
         raise InvalidInput("kind must be opener or closer", code="bad_kind", field="kind")
@@ -283,6 +285,7 @@ def inventory_count_record(
     dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
     supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
     distinct(("dealer", dealer), ("supervisor", supervisor))
+    signing.bind_table_dealer(dealer, table=table, shift=shift)
     submitter_signs(actor, dealer, supervisor)
     prev = None
     net = gross = None
@@ -394,20 +397,21 @@ def drop_count_record(
 ) -> DropCount:
     """Record the soft count of a table's drop box for a shift, entered by two counters.
 
-    The count team is pit managers or accountants (admins too); the two counters are two different
-    members of staff holding either role, and the person submitting is one of them.
+    The counters are two different members of the count team (accounting/signing.py), the person
+    submitting one of them; the count team counts every table's box (another pit's manager is answered
+    "no table", as the reads answer them).
     """
-    if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
-        raise Forbidden("the soft count is entered by a pit manager or an accountant", code="count_team_required")
     table = lock_table(table_id)
+    signing.ensure_writes_table(actor, table)
+    if not has_role(actor, Role.COUNT_TEAM):
+        raise Forbidden("the soft count is entered by the count team", code="count_team_required")
     shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
         raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
     ensure_table_shift_open(table, shift)
     cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
-    team = (Role.PIT_MANAGER, Role.ACCOUNTANT)
-    one = signed_by(counter_one, actor=actor, field="counter_one", roles=team)
-    two = signed_by(counter_two, actor=actor, field="counter_two", roles=team)
+    one = signing.counter(counter_one, actor=actor, field="counter_one")
+    two = signing.counter(counter_two, actor=actor, field="counter_two")
     distinct(("counter_one", one), ("counter_two", two))
     submitter_signs(actor, one, two)
     try:

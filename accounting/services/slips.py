@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounting import signing
 from accounting.models import (
     LedgerTransaction,
     Marker,
@@ -58,6 +59,24 @@ def _locked_slip(slip_id: int) -> Slip:
     return Slip.objects.select_for_update().select_related("table__pit", "shift").get(pk=slip.pk)
 
 
+def _step_actor(actor: Any, slip: Slip, *, cage: bool) -> None:
+    """Who submits a step of a slip: a pit manager of the table; for the cage's steps (a fill issued, a credit
+    received, a request refused) a cage cashier too. Another pit's slip is "no slip", as the reads say."""
+    signing.ensure_writes_record(actor, slip.table, what="slip", pk=slip.pk, code="unknown_slip")
+    if cage and has_role(actor, Role.CASHIER):
+        return
+    if not manages_table(actor, slip.table):
+        who = "the cage or a pit manager" if cage else "a pit manager"
+        raise Forbidden(f"only {who} of {slip.table.pit.name} may do this", code="pit_manager_required")
+
+
+def _step_signer(slip: Slip, signer: Any, *, actor: Any, cage: bool) -> Any:
+    """The cage's signature is a cashier's; the table's is its dealer's in the slip's shift."""
+    if cage:
+        return signing.cage_cashier(signer, actor=actor, field="signer")
+    return signing.table_dealer(signer, actor=actor, table=slip.table, shift=slip.shift, field="signer")
+
+
 def _summary(slip: Slip) -> dict[str, Any]:
     return {
         "reference": slip.reference,
@@ -74,6 +93,7 @@ def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: 
     if kind not in SlipKind.values:
         raise InvalidInput("kind must be fill or credit", code="bad_kind", field="kind")
     table = lock_table(table_id)
+    signing.ensure_writes_table(actor, table)  # another pit's table: "no table", as the reads say
     ensure_manages(actor, table)
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
@@ -110,11 +130,11 @@ def slip_issue(*, actor: Any, slip_id: int, signer: Any) -> Slip:
     """The sender hands the chips over and signs: the cage for a fill, the table's dealer for a credit. The
     person submitting signed the request or signs this step."""
     slip = _locked_slip(slip_id)
-    ensure_manages(actor, slip.table)
+    cage = slip.kind == SlipKind.FILL  # the cage issues a fill; the table's dealer sends a credit
+    _step_actor(actor, slip, cage=cage)
     if slip.status != SlipStatus.REQUESTED:
         raise Conflict(f"slip {slip.reference} is {slip.status}, not requested", code=f"slip_{slip.status}")
-    roles = () if slip.kind == SlipKind.FILL else (Role.DEALER,)  # any member of staff may sign for the cage
-    issuer = signed_by(signer, actor=actor, field="signer", roles=roles)
+    issuer = _step_signer(slip, signer, actor=actor, cage=cage)
     distinct(("request signer", slip.request_signer), ("signer", issuer))
     submitter_signs(actor, slip.request_signer, issuer)
     updated = Slip.objects.filter(pk=slip.pk, status=SlipStatus.REQUESTED).update(
@@ -157,11 +177,11 @@ def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
     """The receiver signs for the chips (the table's dealer for a fill, the cage for a credit); posts. The
     person submitting signed an earlier step or signs this one."""
     slip = _locked_slip(slip_id)
-    ensure_manages(actor, slip.table)
+    cage = slip.kind == SlipKind.CREDIT  # the table's dealer receives a fill; the cage a credit
+    _step_actor(actor, slip, cage=cage)
     if slip.status != SlipStatus.ISSUED:
         raise Conflict(f"slip {slip.reference} is {slip.status}, not issued", code=f"slip_{slip.status}")
-    roles = (Role.DEALER,) if slip.kind == SlipKind.FILL else ()
-    receiver = signed_by(signer, actor=actor, field="signer", roles=roles)
+    receiver = _step_signer(slip, signer, actor=actor, cage=cage)
     distinct(("request signer", slip.request_signer), ("issue signer", slip.issue_signer),  # type: ignore[arg-type]  # an issued slip has both
              ("signer", receiver))
     submitter_signs(actor, slip.request_signer, slip.issue_signer, receiver)
@@ -188,9 +208,10 @@ def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
 
 @transaction.atomic
 def slip_void_request(*, actor: Any, slip_id: int, reason: Any) -> Slip:
-    """Ask for a slip to be voided, with a written reason; another person must approve."""
+    """Ask for a slip to be voided, with a written reason; another person must approve. The pit asks, or the
+    cage when it refuses a request."""
     slip = _locked_slip(slip_id)
-    ensure_manages(actor, slip.table)
+    _step_actor(actor, slip, cage=True)
     if slip.status == SlipStatus.VOIDED:
         raise Conflict(f"slip {slip.reference} is already voided", code="slip_voided")
     if slip.void_requested_by_id is not None:
@@ -292,6 +313,7 @@ def marker_issue(
     """A player signs a marker at the table for chips from the tray; its copy goes into the drop box. The
     supervisor and the table's dealer sign it; the person submitting is one of them."""
     table = lock_table(table_id)
+    signing.ensure_writes_table(actor, table)  # another pit's table: "no table", as the reads say
     ensure_manages(actor, table)
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
@@ -301,6 +323,7 @@ def marker_issue(
     supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
     dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
     distinct(("supervisor", supervisor), ("dealer", dealer))
+    signing.bind_table_dealer(dealer, table=table, shift=shift)
     submitter_signs(actor, supervisor, dealer)
     now = timezone.now()
     year = timezone.localdate(now).year
@@ -362,18 +385,22 @@ def marker_pay(
     marker = Marker.objects.select_related("table__pit").filter(pk=marker_id).first()
     if marker is None:
         raise NotFound(f"no marker {marker_id}", code="unknown_marker")
+    # another pit's marker is no marker, as the reads say: nothing about it (what is left to pay) is told
+    signing.ensure_writes_record(actor, marker.table, what="marker", pk=marker_id, code="unknown_marker")
     amount = _amount(amount)
     table = shift = None
     if at_table:
         table = lock_table(table_id if table_id is not None else marker.table_id)
+        signing.ensure_writes_table(actor, table)
         ensure_manages(actor, table)
         shift = open_shift(shift_id if shift_id is not None else marker.shift_id)
         ensure_table_shift_open(table, shift)
-        payee = signed_by(signer, actor=actor, field="signer", roles=(Role.DEALER,))
+        payee = signing.table_dealer(signer, actor=actor, table=table, shift=shift, field="signer")
     else:
-        if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
-            raise Forbidden("a payment at the cage is recorded by a pit manager or an accountant", code="role_required")
-        payee = signed_by(signer, actor=actor, field="signer")
+        if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER):
+            raise Forbidden("a payment at the cage is recorded by the cage, a pit manager or an accountant",
+                            code="role_required")
+        payee = signing.cage_cashier(signer, actor=actor, field="signer")
     marker = Marker.objects.select_for_update().get(pk=marker.pk)
     if MarkerWriteOff.objects.filter(marker=marker).exists():
         raise Conflict(f"{marker.reference} is written off: it takes no payment", code="marker_written_off")

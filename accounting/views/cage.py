@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
+from accounting import signing
 from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
 from accounting.money import digits, money_text
 from accounting.services import counts, slips
@@ -37,7 +38,7 @@ from tables.selectors import current_shift, visible_tables
 from tables.wording import REFUSALS, money, say
 from tables.wording import currency as house_currency
 
-CAGE = (Role.PIT_MANAGER, Role.ACCOUNTANT)  # admins hold every role
+CAGE = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM)  # admins hold every role
 SCREEN_WORDED = frozenset({"overpayment"}) & frozenset(REFUSALS)  # refusals the screens' wording says
 STATUS_WORDS = {
     SlipStatus.REQUESTED: "Requested: waiting for the sender's signature",
@@ -57,7 +58,7 @@ def _refused(request: HttpRequest) -> HttpResponse | None:
     return render(
         request,
         "registration/forbidden.html",
-        {"message": "The cage screens are for the pit managers, the cage and the accountants."},
+        {"message": "The cage screens are for the pit managers, the cage, the count team and the accountants."},
         status=403,
     )
 
@@ -67,9 +68,16 @@ def _int(value: Any) -> int | None:
     return int(text) if text.isdigit() and len(text) < 12 else None
 
 
+def _cage_tables(user: Any) -> Any:
+    """The tables a person works for here: the cage and the count team every table; a pit manager their pits."""
+    if signing.floor_wide(user):
+        return Table.objects.select_related("pit")
+    return visible_tables(user)
+
+
 def _place(request: HttpRequest) -> dict[str, Any]:
     """The table and shift the screen is about (chosen with ``?table=&shift=``) and the choices."""
-    tables = list(visible_tables(request.user).order_by("code"))
+    tables = list(_cage_tables(request.user).order_by("code"))
     wanted = _int(request.GET.get("table") or request.POST.get("table"))
     if wanted is None:
         table = tables[0] if tables else None
@@ -257,7 +265,8 @@ def _page(request: HttpRequest, template: str, place: Mapping[str, Any], section
     return render(
         request,
         f"accounting/cage/{template}",
-        {**place, "section": section, "query": _query(place), "currency": house_currency(), **context},
+        {**place, "section": section, "query": _query(place), "currency": house_currency(),
+         "desk_link": has_role(request.user, Role.CASHIER, Role.ACCOUNTANT), **context},
         status=status,
     )
 
@@ -383,7 +392,7 @@ def _slip_row(slip: Slip) -> dict[str, Any]:
 
 
 def _visible_slips(request: HttpRequest) -> Any:
-    return Slip.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
+    return Slip.objects.filter(table__in=_cage_tables(request.user).values("pk")).select_related(
         "table", "shift__shift_type"
     )
 
@@ -490,6 +499,10 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "issue": "The cage cashier" if fill else "The table's dealer",
         "receive": "The table's dealer" if fill else "The cage cashier",
     }.get(next_step or "", "")
+    # the cage's step (a fill issued, a credit received) is signed at the cage by the cashier, with their PIN
+    cage_step = next_step == ("issue" if fill else "receive")
+    cashier = has_role(request.user, Role.CASHIER)
+    pit_signs = has_role(request.user, Role.PIT_MANAGER) and manages_table(request.user, slip.table)
     error = None
     if request.method == "POST":
         action = request.POST.get("action")
@@ -497,9 +510,18 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
         call: Callable[[], Any] | None = None
         try:
             if action in ("issue", "receive") and action == next_step:
-                if not has_role(request.user, Role.PIT_MANAGER):
-                    raise Refusal("Fills and credits are signed through by the pit: ask a pit manager.")
-                signer = _signature(request.POST, "signer", f"{signer_title}'s signature", request.user)
+                if cage_step:
+                    if not cashier:
+                        raise Refusal("The cage signs this step, on the cage screen: a cage cashier.")
+                    pin = str(request.POST.get("cashier_pin", ""))
+                    if not pin:
+                        raise Refusal("Your signature: type your signing PIN.")
+                    signer = {"username": request.user.get_username(), "pin": pin}
+                    labels["signer"] = "Your signature"
+                else:
+                    if not has_role(request.user, Role.PIT_MANAGER):
+                        raise Refusal("The table's dealer signs this step at the table, with a pit manager of it.")
+                    signer = _signature(request.POST, "signer", f"{signer_title}'s signature", request.user)
                 service = slips.slip_issue if action == "issue" else slips.slip_receive
                 call = lambda: service(actor=request.user, slip_id=slip.pk, signer=signer)  # noqa: E731
                 done = "issued" if action == "issue" else "received and posted"
@@ -509,6 +531,12 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 reason = str(request.POST.get("reason", ""))
                 call = lambda: slips.slip_void_request(actor=request.user, slip_id=slip.pk, reason=reason)  # noqa: E731
                 done = "void asked for: a second person approves it"
+            elif action == "refuse" and cage_step:
+                if not cashier:
+                    raise Refusal("The cage refuses a request: a cage cashier.")
+                reason = str(request.POST.get("reason", ""))
+                call = lambda: slips.slip_void_request(actor=request.user, slip_id=slip.pk, reason=reason)  # noqa: E731
+                done = "refused by the cage: the pit's second person voids it"
             elif action == "approve":
                 call = lambda: slips.slip_void_approve(actor=request.user, slip_id=slip.pk)  # noqa: E731
                 done = "voided"
@@ -534,9 +562,10 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
         next_step=next_step,
         signer=_signer_box("signer", signer_title, "They type their own username and password or PIN.", data,
                            me=False) if next_step else None,
-        may_sign=has_role(request.user, Role.PIT_MANAGER) and manages_table(request.user, slip.table),
-        may_ask_void=(slip.status != SlipStatus.VOIDED and slip.void_requested_by_id is None
-                      and has_role(request.user, Role.PIT_MANAGER) and manages_table(request.user, slip.table)),
+        cage_step=cage_step,
+        may_sign=cashier if cage_step else pit_signs,
+        may_refuse=cage_step and cashier and slip.void_requested_by_id is None,
+        may_ask_void=(slip.status != SlipStatus.VOIDED and slip.void_requested_by_id is None and pit_signs),
         void_asked=slip.void_requested_by_id is not None and slip.status != SlipStatus.VOIDED,
         reason=str(data.get("reason", "")),
         void_reason=slip.void_reason,
@@ -556,7 +585,8 @@ def slip_numbers(request: HttpRequest) -> HttpResponse:
     this_year = timezone.localdate().year
     year = _int(request.GET.get("year")) or this_year
     year = year if 2000 <= year <= this_year + 1 else this_year
-    tables = None if has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) else visible_tables(request.user)
+    floor = has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR, Role.CASHIER)  # the cage keeps every number
+    tables = None if floor else visible_tables(request.user)
     report = slips.slip_numbers(kind=kind, year=year, tables=tables)
     prefix = kind[0].upper()
     return _page(
@@ -629,7 +659,7 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
                 return _back("cage-drop", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
-    recent = DropCount.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
+    recent = DropCount.objects.filter(table__in=_cage_tables(request.user).values("pk")).select_related(
         "table", "shift__shift_type", "counter_one__user", "counter_two__user").order_by("-recorded_at")[:20]
     return _page(
         request,
@@ -645,10 +675,10 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
         recent=[{"table": d.table.code, "shift": str(d.shift), "total": money(d.total),
                  "counters": f"{_who(d.counter_one)}, {_who(d.counter_two)}", "at": _when(d.recorded_at)}
                 for d in recent],
-        may_count=table is not None and shift is not None and has_role(request.user, *CAGE),
+        may_count=table is not None and shift is not None and has_role(request.user, Role.COUNT_TEAM),
         values={k: str(data.get(k, "")) for k in ("cash", "chips", "markers")},
-        one=_signer_box("counter_one", "The first counter", "A pit manager or an accountant.", data, me=True),
-        two=_signer_box("counter_two", "The second counter", "Another pit manager or accountant.", data, me=False),
+        one=_signer_box("counter_one", "The first counter", "A member of the count team.", data, me=True),
+        two=_signer_box("counter_two", "The second counter", "Another member of the count team.", data, me=False),
     )
 
 
@@ -680,7 +710,7 @@ def _marker_row(m: Marker) -> dict[str, Any]:
 
 
 def _visible_markers(request: HttpRequest) -> Any:
-    return Marker.objects.filter(table__in=visible_tables(request.user).values("pk")).select_related(
+    return Marker.objects.filter(table__in=_cage_tables(request.user).values("pk")).select_related(
         "table", "shift__shift_type", "supervisor_signer__user", "dealer_signer__user", "write_off"
     )
 
@@ -826,3 +856,58 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         signer=_signer_box("signer", "Who takes the money",
                            "At the cage: the cashier. At the table: the table's dealer.", data, me=True),
     )
+
+
+# -- the cage desk (the cashier's screen) -----------------------------------------------------------
+
+
+def _desk_row(slip: Slip) -> dict[str, Any]:
+    return {**_slip_row(slip), "pit": slip.table.pit.name, "requested_by": _who(slip.request_signer),
+            "chips": ", ".join(f"{r['count']} × {r['label']}" for r in _chips_shown(slip.chips))}
+
+
+def _desk(request: HttpRequest) -> dict[str, Any]:
+    """What waits for the cage now: fills to issue, credits to receive, fills on their way to the tables and
+    requests the cage refused (voided once the pit's second person approves)."""
+    waiting = Slip.objects.filter(status__in=[SlipStatus.REQUESTED, SlipStatus.ISSUED]).select_related(
+        "table__pit", "shift__shift_type", "request_signer__user").order_by("requested_at", "id")
+    rows = [(s, _desk_row(s)) for s in waiting[:200]]
+    open_rows = [(s, r) for s, r in rows if s.void_requested_by_id is None]
+    return {
+        "to_issue": [r for s, r in open_rows if s.kind == SlipKind.FILL and s.status == SlipStatus.REQUESTED],
+        "to_receive": [r for s, r in open_rows if s.kind == SlipKind.CREDIT and s.status == SlipStatus.ISSUED],
+        "on_the_way": [r for s, r in open_rows if s.status == SlipStatus.ISSUED and s.kind == SlipKind.FILL],
+        "at_the_pit": [r for s, r in open_rows if s.status == SlipStatus.REQUESTED and s.kind == SlipKind.CREDIT],
+        "refused": [r for s, r in rows if s.void_requested_by_id is not None],
+        "cashier": has_role(request.user, Role.CASHIER),
+    }
+
+
+def _desk_refused(request: HttpRequest) -> HttpResponse | None:
+    if has_role(request.user, Role.CASHIER, Role.ACCOUNTANT):
+        return None
+    return render(request, "registration/forbidden.html",
+                  {"message": "The cage desk is for the cage cashiers (accountants read it)."}, status=403)
+
+
+@login_required
+@require_http_methods(["GET"])
+def cage_desk(request: HttpRequest) -> HttpResponse:
+    """The cashier's screen: fill and credit requests arrive here live; each opens to be issued or received
+    with the cashier's own PIN, or refused with a reason."""
+    if (refused := _desk_refused(request)) is not None:
+        return refused
+    return _page(request, "desk.html", _place(request), "desk", **_desk(request))
+
+
+@require_http_methods(["GET"])
+def cage_desk_live(request: HttpRequest) -> HttpResponse:
+    """The desk's live part, polled by htmx every few seconds."""
+    if not request.user.is_authenticated:
+        login = f"{reverse('login')}?next={reverse('accounting-web:cage-desk')}"
+        if request.headers.get("HX-Request"):
+            return HttpResponse(status=204, headers={"HX-Redirect": login})
+        return HttpResponseRedirect(login)
+    if (refused := _desk_refused(request)) is not None:
+        return refused
+    return render(request, "accounting/cage/_desk_live.html", _desk(request))

@@ -5,6 +5,9 @@ pit_manager: runs the pits they manage (tables, shifts, assignments, voids, coun
 shift_manager: held with pit_manager: runs the gaming day over every pit (opens the next shift, rolls every
   table, reopens a table's close); with the setting DAY_RUN_BY = "pit_manager" pit managers may too.
 accountant: reads everything financial and exports reports.
+cashier: the cage (fill bank): issues fills and receives credits for every table, takes marker payments at the
+    cage; signs for the cage, never as a table's dealer or a pit's supervisor.
+count_team: counts the drop boxes (the soft count) of every table, each count signed by two of them.
 auditor: reads the audit trail.
 compliance: reads the cash transaction log and its reports (players/, docs/players.md).
 admin: everything.
@@ -25,6 +28,8 @@ class Role(StrEnum):
     ACCOUNTANT = "accountant"
     AUDITOR = "auditor"
     COMPLIANCE = "compliance"
+    CASHIER = "cashier"
+    COUNT_TEAM = "count_team"
     ADMIN = "admin"
 
 
@@ -57,7 +62,8 @@ def has_role(user: AbstractBaseUser | AnonymousUser | None, *roles: Role) -> boo
 def primary_role(user: AbstractBaseUser | AnonymousUser | None) -> str:
     """The role named in audit records: the most powerful one held."""
     held = roles_of(user)
-    for role in (Role.ADMIN, Role.SHIFT_MANAGER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.COMPLIANCE, Role.AUDITOR, Role.DEALER):
+    for role in (Role.ADMIN, Role.SHIFT_MANAGER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM,
+                 Role.COMPLIANCE, Role.AUDITOR, Role.DEALER):
         if role in held:
             return role.value
     return "system" if user is None else "none"

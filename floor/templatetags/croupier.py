@@ -100,7 +100,10 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
             links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
             if _url("accounting-web:queue"):
                 links.append(("Queue", reverse("accounting-web:queue")))
-        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("accounting-web:cage-counts"):
+        if Role.CASHIER in roles_of(user) and _url("accounting-web:cage-desk"):
+            links.append(("Cage desk", reverse("accounting-web:cage-desk")))
+        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM) and _url(
+                "accounting-web:cage-counts"):
             links.append(("Cage", reverse("accounting-web:cage-counts")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
             links.append(("Closing", reverse("accounting-web:shifts")))

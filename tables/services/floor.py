@@ -123,6 +123,10 @@ def assignment_relieve(*, assignment_id: int, actor: Any) -> Assignment:
     assignment = Assignment.objects.select_related("table").get(pk=assignment_id)
     lock_table(assignment.table_id)
     ensure_manages(actor, assignment.table)
+    shift = Shift.objects.get(pk=assignment.shift_id)
+    if shift.status != ShiftStatus.OPEN:  # the database refuses it too (tables/migrations/0008)
+        raise Conflict(f"the shift {shift} is closed: its assignments are sealed, nobody is relieved in it any more",
+                       code="shift_closed")
     if assignment.relieved_at is not None:
         raise Conflict("this dealer was already relieved", code="already_relieved")
     now = timezone.now()

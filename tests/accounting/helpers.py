@@ -20,8 +20,9 @@ PLAYER_WINS = ["9S", "2C", "KD", "3H"]
 
 @dataclass
 class Staff:
-    cashier: Any  # signs for the cage (any member of staff)
-    counter: Any  # a second member of the count team (accountant)
+    cashier: Any  # the cage: a cage cashier
+    counter: Any  # the count team's two counters
+    counter2: Any
     supervisor: Any  # the pit manager, who signs requests
 
 
@@ -37,8 +38,9 @@ def sig(user: Any, secret: str = "pass") -> dict[str, str]:
 
 def staff(floor: Any) -> Staff:
     return Staff(
-        cashier=UserFactory(username="cashier", roles=[]),
-        counter=UserFactory(username="counter", roles=[Role.ACCOUNTANT]),
+        cashier=UserFactory(username="cashier", roles=[Role.CASHIER]),
+        counter=UserFactory(username="counter", roles=[Role.COUNT_TEAM]),
+        counter2=UserFactory(username="counter2", roles=[Role.COUNT_TEAM]),
         supervisor=floor.manager,
     )
 

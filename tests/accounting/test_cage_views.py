@@ -86,16 +86,20 @@ def test_a_void_cannot_be_approved_by_who_asked_for_it(floor):
 def test_the_last_closer_rolls_into_the_next_opener_from_the_screen(floor):
     # given BAC1's shift counted, soft-counted and closed, and the next shift under way
     from accounting.services import counts, shifts
+    from casino.core.roles import Role
     from tables.models import Shift
-    from tests.factories import open_shift
+    from tests.factories import UserFactory, open_shift
 
     pm = {"username": "pm"}
     dealer = {"username": "dealer", "password": "pass"}
     for kind, chips in (("opener", {"2500": 4}), ("closer", {"2500": 3, "500": 5})):
         counts.inventory_count_record(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
                                       kind=kind, chips=chips, dealer=dealer, supervisor=pm)
-    counts.drop_count_record(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0, chips=0,
-                             markers=0, counter_one=pm, counter_two={"username": "accountant", "password": "pass"})
+    counter = UserFactory(username="counter1", roles=[Role.COUNT_TEAM])
+    UserFactory(username="counter2", roles=[Role.COUNT_TEAM])
+    counts.drop_count_record(actor=counter, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0, chips=0,
+                             markers=0, counter_one={"username": "counter1"},
+                             counter_two={"username": "counter2", "password": "pass"})
     shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
     swing = open_shift(floor.manager, code="swing")
     Shift.objects.filter(pk=swing.pk).update(starts_at=floor.shift.ends_at,

@@ -144,9 +144,9 @@ def test_running_figures_equal_the_records_after_any_mix(floor, ops):
                     if step < 2:
                         count(floor, table, dealer, (CountKind.OPENER, CountKind.CLOSER)[step], {"500": value * 10})
                     else:
-                        counts.drop_count_record(actor=floor.accountant, table_id=table.pk, shift_id=floor.shift.pk,
+                        counts.drop_count_record(actor=people.counter, table_id=table.pk, shift_id=floor.shift.pk,
                                                  cash=value * 1_000, chips=0, markers=0,
-                                                 counter_one=sig(floor.accountant), counter_two=sig(people.counter))
+                                                 counter_one=sig(people.counter), counter_two=sig(people.counter2))
                     counted[table.pk] += 1
 
             # when the figures are read from the running rows and recomputed from the records
@@ -272,8 +272,8 @@ def test_the_close_realigns_a_drifted_row_and_seals_it_and_the_reconciliation_na
     count(floor, floor.table, floor.dealer, CountKind.OPENER, {"500": 100})
     play_round(floor.table, floor.dealer, [(1, "player", 1_000)], BANKER_WINS)
     count(floor, floor.table, floor.dealer, CountKind.CLOSER, {"500": 102})
-    counts.drop_count_record(actor=floor.accountant, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0,
-                             chips=0, markers=0, counter_one=sig(floor.accountant), counter_two=sig(people.counter))
+    counts.drop_count_record(actor=people.counter, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0,
+                             chips=0, markers=0, counter_one=sig(people.counter), counter_two=sig(people.counter2))
     as_service((RUNNING_ROW, [floor.table.pk, floor.shift.pk]))
 
     # when the pit manager closes the table

@@ -28,15 +28,17 @@ from accounting.selectors import ledger_sum, table_shift_figures
 from accounting.services import counts, shifts, slips
 from accounting.services.shifts import CloseRefused
 from casino.audit.models import AuditRecord
-from tables.models import Shift
+from tables.models import Assignment, Shift
 from tests.accounting.helpers import BANKER_WINS, balances_by_code, play_round, sig, staff
-from tests.factories import open_shift
+from tests.factories import assign, open_shift
 
 OPENER = {"2500": 40, "500": 100, "10000": 10}
 CLOSER = {"10000": 7, "2500": 40, "500": 60, "100": 40}
 
 
 def count(floor, kind, chips, shift=None):
+    if shift is not None and not Assignment.objects.filter(dealer=floor.dealer, table=floor.table, shift=shift).exists():
+        assign(floor.dealer, floor.table, shift, floor.manager)  # the table's dealer in that shift signs its counts
     return counts.inventory_count_record(
         actor=floor.manager,
         table_id=floor.table.pk,
@@ -82,14 +84,14 @@ def work_the_shift(floor):
     )
     count(floor, CountKind.CLOSER, CLOSER)
     counts.drop_count_record(
-        actor=floor.accountant,
+        actor=people.counter,
         table_id=floor.table.pk,
         shift_id=floor.shift.pk,
         cash=60_000,
         chips=0,
         markers=20_000,
-        counter_one=sig(floor.accountant),
-        counter_two=sig(people.counter),
+        counter_one=sig(people.counter),
+        counter_two=sig(people.counter2),
     )
     return people
 
@@ -177,14 +179,14 @@ def test_close_refuses_while_a_slip_is_in_transit(floor):
     slips.slip_issue(actor=floor.manager, slip_id=s.pk, signer=sig(people.cashier))
     count(floor, CountKind.CLOSER, OPENER)
     counts.drop_count_record(
-        actor=floor.manager,
+        actor=people.counter,
         table_id=floor.table.pk,
         shift_id=floor.shift.pk,
         cash=0,
         chips=0,
         markers=0,
-        counter_one=sig(floor.manager),
-        counter_two=sig(people.counter),
+        counter_one=sig(people.counter),
+        counter_two=sig(people.counter2),
     )
     with pytest.raises(CloseRefused) as refused:
         shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
@@ -193,7 +195,7 @@ def test_close_refuses_while_a_slip_is_in_transit(floor):
 
 def test_next_shift_opener_rolls_from_the_closer_or_reports_a_discrepancy(floor, settings):
     # given the worked shift closed
-    work_the_shift(floor)
+    people = work_the_shift(floor)
     shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
     swing = open_shift(floor.manager, code="swing")
     Shift.objects.filter(pk=swing.pk).update(
@@ -220,14 +222,14 @@ def test_next_shift_opener_rolls_from_the_closer_or_reports_a_discrepancy(floor,
     # and a counted opener that differs raises an alert by the thresholds (report > 2 500, escalate ≥ 10 000)
     count(floor, CountKind.CLOSER, {"10000": 7, "2500": 40, "500": 60, "100": 40}, shift=swing)
     counts.drop_count_record(
-        actor=floor.manager,
+        actor=people.counter,
         table_id=floor.table.pk,
         shift_id=swing.pk,
         cash=0,
         chips=0,
         markers=0,
-        counter_one=sig(floor.manager),
-        counter_two=sig(floor.accountant),
+        counter_one=sig(people.counter),
+        counter_two=sig(people.counter2),
     )
     shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=swing.pk)
     settings.CROUPIER = {**settings.CROUPIER, "COUNT_DISCREPANCY_REPORT": 2_000}

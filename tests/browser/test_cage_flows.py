@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.hashers import make_password
 
 from accounting.models import (
     CountKind,
@@ -20,9 +21,11 @@ from accounting.models import (
     SlipStatus,
 )
 from accounting.services import counts, shifts, slips
+from casino.core.models import StaffProfile
+from casino.core.roles import Role
 from tables.models import Shift
 from tests.browser.conftest import axe_violations
-from tests.factories import open_shift
+from tests.factories import UserFactory, open_shift
 
 pytestmark = pytest.mark.browser
 
@@ -92,9 +95,10 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     assert (closer.dealer_signer.user, closer.supervisor_signer.user) == (floor.dealer, floor.manager)
 
     # given the shift closed for the table and the next shift under way
-    counts.drop_count_record(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0, chips=0,
-                             markers=0, counter_one={"username": "pm"},
-                             counter_two={"username": "accountant", "password": "pass"})
+    counters = [UserFactory(username=f"counter{n}", roles=[Role.COUNT_TEAM]) for n in (1, 2)]
+    counts.drop_count_record(actor=counters[0], table_id=floor.table.pk, shift_id=floor.shift.pk, cash=0, chips=0,
+                             markers=0, counter_one={"username": "counter1"},
+                             counter_two={"username": "counter2", "password": "pass"})
     shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
     swing = open_shift(floor.manager, code="swing")
     length = floor.shift.ends_at - floor.shift.starts_at
@@ -128,12 +132,17 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
     page.get_by_role("link", name="Fills and credits").click()
     check_screen(screens, page, "cage-slips")
 
-    # when a fill is requested, issued by the cage cashier and received by the dealer
+    # when a fill is requested, issued by the cage cashier at the cage and received by the dealer
+    cashier = UserFactory(username="cashier1", roles=[Role.CASHIER])
+    StaffProfile.objects.filter(user=cashier).update(pin_hash=make_password("4821"))
     fill_ref = slip_request(page, "Fill: chips from the cage", {"€25.00 chips": "20"})
     check_screen(screens, page, "cage-slip-requested")
-    sign_as_other(page, "The cage cashier", "accountant", "pass")
-    page.get_by_role("button", name="Sign: chips issued").click()
-    expect()(page.get_by_text(f"Slip {fill_ref} issued.")).to_be_visible()
+    cage = screens.page("cashier1")
+    cage.goto(page.url)
+    cage.get_by_label("Your signing PIN, cashier1").fill("4821")
+    cage.get_by_role("button", name="Sign: chips issued").click()
+    expect()(cage.get_by_text(f"Slip {fill_ref} issued.")).to_be_visible()
+    page.reload()
     sign_as_other(page, "The table's dealer", "dealer", "pass")
     page.get_by_role("button", name="Sign: chips received").click()
     expect()(page.get_by_text(f"Slip {fill_ref} received and posted.")).to_be_visible()
@@ -142,19 +151,21 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
     fill = Slip.objects.get(kind="fill", number=1)
     assert (fill.status, fill.total, fill.chips) == (SlipStatus.RECEIVED, 50_000, {"2500": 20})
     assert [fill.request_signer.user, fill.issue_signer.user, fill.receive_signer.user] == [
-        floor.manager, floor.accountant, floor.dealer]
+        floor.manager, cashier, floor.dealer]
 
     # when a credit goes the other way: issued by the dealer, received by the cage
     page.get_by_role("link", name="Back to the slips").click()
     credit_ref = slip_request(page, "Credit: chips from the table", {"€5.00 chips": "10"})
     sign_as_other(page, "The table's dealer", "dealer", "pass")
     page.get_by_role("button", name="Sign: chips issued").click()
-    sign_as_other(page, "The cage cashier", "accountant", "pass")
-    page.get_by_role("button", name="Sign: chips received").click()
-    expect()(page.get_by_text(f"Slip {credit_ref} received and posted.")).to_be_visible()
+    expect()(page.get_by_text(f"Slip {credit_ref} issued.")).to_be_visible()
+    cage.goto(page.url)
+    cage.get_by_label("Your signing PIN, cashier1").fill("4821")
+    cage.get_by_role("button", name="Sign: chips received").click()
+    expect()(cage.get_by_text(f"Slip {credit_ref} received and posted.")).to_be_visible()
     credit = Slip.objects.get(kind="credit", number=1)
     assert (credit.status, credit.total) == (SlipStatus.RECEIVED, 5_000)
-    assert [credit.issue_signer.user, credit.receive_signer.user] == [floor.dealer, floor.accountant]
+    assert [credit.issue_signer.user, credit.receive_signer.user] == [floor.dealer, cashier]
 
     # when a second fill is asked to be voided by the pit manager
     page.get_by_role("link", name="Back to the slips").click()
@@ -187,20 +198,24 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
 
 
 def test_drop_box_is_counted_and_signed_by_two_counters(screens: Any, floor: Any) -> None:
-    # given the accountant on the drop box screen
-    page = screens.page("accountant")
-    page.get_by_role("link", name="Cage", exact=True).click()
-    page.get_by_role("link", name="Drop box").click()
+    # given the count team: the first counter signed in lands on the drop box screen
+    one, two = (UserFactory(username=f"counter{n}", roles=[Role.COUNT_TEAM]) for n in (1, 2))
+    page = screens.page("counter1")
+    expect()(page.get_by_role("heading", level=1)).to_have_text(re.compile("Drop box"))
     check_screen(screens, page, "cage-drop")
 
-    # when the box is counted and the pit manager signs beside the accountant
+    # when the box is counted and the second counter signs beside the first
     page.get_by_label("Currency notes").fill("1500")
     page.get_by_label("Chips (").fill("200.50")
     page.get_by_label("Marker copies").fill("0")
     expect()(page.locator("[data-total]")).to_have_text("€1700.50")
-    sign_as_other(page, "The second counter", "pm", "wrong")
+    sign_as_other(page, "The second counter", "pm", "pass")  # a pit manager is not of the count team
     page.get_by_role("button", name="Both sign: record the count").click()
-    expect()(page.get_by_role("alert")).to_contain_text("the password or PIN of pm is wrong")
+    expect()(page.get_by_role("alert")).to_contain_text("is not a member of the count team")
+    assert not DropCount.objects.exists()
+    sign_as_other(page, "The second counter", "counter2", "wrong")
+    page.get_by_role("button", name="Both sign: record the count").click()
+    expect()(page.get_by_role("alert")).to_contain_text("the password or PIN of counter2 is wrong")
     assert not DropCount.objects.exists()
     page.get_by_label("The second counter: password or PIN").fill("pass")
     page.get_by_role("button", name="Both sign: record the count").click()
@@ -209,8 +224,7 @@ def test_drop_box_is_counted_and_signed_by_two_counters(screens: Any, floor: Any
     expect()(page.get_by_text("Drop box of BAC1 counted: €1700.50.")).to_be_visible()
     drop = DropCount.objects.get()
     assert (drop.cash, drop.chips, drop.markers, drop.total) == (150_000, 20_050, 0, 170_050)
-    assert (drop.counter_one.user, drop.counter_two.user, drop.recorded_by) == (
-        floor.accountant, floor.manager, floor.accountant)
+    assert (drop.counter_one.user, drop.counter_two.user, drop.recorded_by) == (one, two, one)
 
 
 def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor: Any) -> None:
@@ -232,8 +246,9 @@ def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor
     assert (marker.player, marker.amount, marker.paid) == ("Ms Lee", 50_000, 0)
     assert (marker.supervisor_signer.user, marker.dealer_signer.user) == (floor.manager, floor.dealer)
 
-    # when the accountant takes a part payment at the cage, then the rest
-    cage = screens.page("accountant")
+    # when the cashier takes a part payment at the cage, then the rest
+    cashier = UserFactory(username="cashier1", roles=[Role.CASHIER])
+    cage = screens.page("cashier1")
     cage.goto(f"/accounting/cage/markers/{marker.pk}/")
     check_screen(screens, cage, "cage-marker")
     cage.get_by_label("Amount paid (EUR)").fill("600")
@@ -250,7 +265,7 @@ def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor
     assert marker.paid == 50_000
     payments = list(MarkerPayment.objects.filter(marker=marker).order_by("id"))
     assert [(p.amount, p.at_table, p.signer.user, p.received_by) for p in payments] == [
-        (20_000, False, floor.accountant, floor.accountant), (30_000, False, floor.accountant, floor.accountant)]
+        (20_000, False, cashier, cashier), (30_000, False, cashier, cashier)]
 
     # given a second marker the player will never pay
     unpaid = slips.marker_issue(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
@@ -258,6 +273,8 @@ def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor
                                 dealer={"username": "dealer", "password": "pass"})
 
     # when the accountant writes it off from the outstanding markers, the pit manager signing second
+    cage = screens.page("accountant")
+    cage.goto(f"/accounting/cage/markers/{marker.pk}/")
     cage.get_by_role("link", name="Back to the markers").click()
     cage.get_by_role("link", name=unpaid.reference).click()
     cage.get_by_label("Reason for the write-off").fill("Player declared bankrupt")

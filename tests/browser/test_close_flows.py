@@ -103,8 +103,8 @@ def test_a_pit_manager_sees_what_is_missing_then_closes_the_table_and_the_shift(
 
     # when the pit and the count team bring the closer and the soft count, the cage voids its fill
     count(floor, CountKind.CLOSER, CLOSER)
-    counts.drop_count_record(actor=floor.accountant, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=60_000,
-                             chips=0, markers=20_000, counter_one=sig(floor.accountant), counter_two=sig(people.counter))
+    counts.drop_count_record(actor=people.counter, table_id=floor.table.pk, shift_id=floor.shift.pk, cash=60_000,
+                             chips=0, markers=20_000, counter_one=sig(people.counter), counter_two=sig(people.counter2))
     slips.slip_void_request(actor=floor.manager, slip_id=waiting.pk, reason="not needed")
     slips.slip_void_approve(actor=floor.accountant, slip_id=waiting.pk)
     page.reload()

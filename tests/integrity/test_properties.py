@@ -40,18 +40,18 @@ CODES: Counter[tuple[str, str]] = Counter()
 
 # An action: what, whether by the people whose job it is (else by anyone), who, at which table, two signatures
 # (a person and how their signature is given; in a plausible action only the way of giving it is random).
-action = st.tuples(st.sampled_from(ACTIONS), st.sampled_from([True, True, True, False]), st.integers(0, 8),
-                   st.integers(0, 1), st.lists(st.tuples(st.integers(0, 8), st.sampled_from(MODES)), min_size=2,
+action = st.tuples(st.sampled_from(ACTIONS), st.sampled_from([True, True, True, False]), st.integers(0, 10),
+                   st.integers(0, 1), st.lists(st.tuples(st.integers(0, 10), st.sampled_from(MODES)), min_size=2,
                                                max_size=2))
-DEALER, OTHER_DEALER, MANAGER, OTHER_MANAGER, ACCOUNTANT, CASHIER = 0, 1, 2, 3, 4, 8
+DEALER, OTHER_DEALER, MANAGER, OTHER_MANAGER, ACCOUNTANT, CASHIER, COUNTER, COUNTER2 = 0, 1, 2, 3, 4, 8, 9, 10
 # who does it and who signs, by the action, when it is done by the people whose job it is (table 0's dealer and
 # manager; table 1's are the next ones)
 PLAUSIBLE = {
     "round": (DEALER, DEALER, MANAGER), "void": (DEALER, MANAGER, MANAGER), "opener": (MANAGER, DEALER, MANAGER),
     "closer": (MANAGER, DEALER, MANAGER), "fill": (MANAGER, CASHIER, DEALER), "credit": (MANAGER, DEALER, CASHIER),
-    "marker": (MANAGER, MANAGER, DEALER), "pay": (MANAGER, DEALER, DEALER), "drop": (ACCOUNTANT, ACCOUNTANT, MANAGER),
+    "marker": (MANAGER, MANAGER, DEALER), "pay": (MANAGER, DEALER, DEALER), "drop": (COUNTER, COUNTER, COUNTER2),
     "close_table": (MANAGER, MANAGER, MANAGER),
-    "void_slip": (MANAGER, ACCOUNTANT, ACCOUNTANT), "work_table": (MANAGER, DEALER, ACCOUNTANT),
+    "void_slip": (MANAGER, ACCOUNTANT, ACCOUNTANT), "work_table": (MANAGER, DEALER, COUNTER2),
 }
 
 
@@ -65,8 +65,9 @@ class Run:
 
     def __init__(self, floor: Any) -> None:
         self.floor = floor
+        people = staff(floor)
         self.people = [floor.dealer, floor.other_dealer, floor.manager, floor.other_manager, floor.accountant,
-                       floor.auditor, floor.admin, floor.nobody, staff(floor).cashier]
+                       floor.auditor, floor.admin, floor.nobody, people.cashier, people.counter, people.counter2]
         self.proven: dict[tuple[str, int], set[int]] = {}
         self.sealed: dict[int, Any] = {}
 
@@ -134,10 +135,11 @@ def _act(run: Run, name: str, actor: Any, table: Any, specs: list[tuple[int, str
                                                   chips=chips, dealer={"username": dealer.username, "password": "pass"},
                                                   supervisor={"username": actor.username})
             run.prove("count", count.pk, {dealer.pk}, me)
-        drop = counts.drop_count_record(actor=actor, table_id=table.pk, shift_id=shift.pk, cash=50_000, chips=0,
-                                        markers=0, counter_one={"username": actor.username},
+        team = run.people[COUNTER]  # the count team counts the box
+        drop = counts.drop_count_record(actor=team, table_id=table.pk, shift_id=shift.pk, cash=50_000, chips=0,
+                                        markers=0, counter_one={"username": team.username},
                                         counter_two={"username": counter.username, "password": "pass"})
-        run.prove("drop", drop.pk, me, {counter.pk})
+        run.prove("drop", drop.pk, {team.pk}, {counter.pk})
     elif name == "close_table":
         shifts.table_shift_close(actor=actor, table_id=table.pk, shift_id=shift.pk)
         run.sealed[table.pk] = _under(table, shift)
