@@ -245,6 +245,7 @@ def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
     A slip already received was posted: its ledger transaction is reversed, never edited.
     """
     slip = _locked_slip(slip_id)
+    signing.ensure_writes_record(actor, slip.table, what="slip", pk=slip.pk, code="unknown_slip")
     if not (manages_table(actor, slip.table) or has_role(actor, Role.ACCOUNTANT)):
         raise Forbidden(
             f"only a pit manager of {slip.table.pit.name} or an accountant may approve a void", code="approver_role"

@@ -9,8 +9,10 @@ from django.db import DatabaseError, transaction
 from accounting.models import Marker, MarkerWriteOff
 from accounting.services import ledger, slips
 from casino.audit.models import AuditRecord
+from casino.core.roles import Role
 from casino.errors import Conflict
 from tests.accounting.helpers import sig
+from tests.factories import UserFactory
 from tests.fixtures import as_user
 
 URL = "/api/accounting/markers"
@@ -26,6 +28,14 @@ def issue(floor, amount=50_000) -> Marker:
                               amount=amount, supervisor={"username": "pm"}, dealer=sig(floor.dealer))
 
 
+def cage() -> dict[str, str]:
+    """The cashier's signature: the cage takes a payment at the cage."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(username="cashier").first()
+    return sig(user or UserFactory(username="cashier", roles=[Role.CASHIER]))
+
+
 def balance(code: str) -> int:
     accounts = ledger.casino_accounts()
     return ledger.account_balance(accounts[code])
@@ -35,7 +45,7 @@ def test_an_accountant_and_a_second_person_write_off_what_is_left(floor):
     # given a marker of 500.00 with 200.00 paid at the cage
     marker = issue(floor)
     slips.marker_pay(actor=floor.accountant, marker_id=marker.pk, amount=20_000, at_table=False,
-                     signer={"username": "accountant"})
+                     signer=cage())
 
     # when the accountant writes it off, the pit manager signing second with their password
     answer = as_user(floor.accountant).post(
@@ -56,7 +66,7 @@ def test_an_accountant_and_a_second_person_write_off_what_is_left(floor):
     # and the marker takes no payment nor a second write-off afterwards
     with pytest.raises(Conflict) as paid:
         slips.marker_pay(actor=floor.accountant, marker_id=marker.pk, amount=100, at_table=False,
-                         signer={"username": "accountant"})
+                         signer=cage())
     assert paid.value.code == "marker_written_off"
     again = as_user(floor.accountant).post(
         f"{URL}/{marker.pk}/write-off/",
@@ -100,7 +110,7 @@ def test_a_write_off_is_refused_and_nothing_is_written(floor, who, body, status,
 def test_a_marker_paid_in_full_has_nothing_to_write_off(floor):
     marker = issue(floor, amount=10_000)
     slips.marker_pay(actor=floor.accountant, marker_id=marker.pk, amount=10_000, at_table=False,
-                     signer={"username": "accountant"})
+                     signer=cage())
     answer = as_user(floor.accountant).post(
         f"{URL}/{marker.pk}/write-off/",
         {"reason": "x", "accountant": {"username": "accountant"}, "second": sig(floor.manager)}, format="json")

@@ -63,7 +63,7 @@ def test_a_fill_requested_at_the_pit_is_issued_at_the_cage_desk_and_received_at_
     expect()(desk.get_by_text(f"Slip {fill_ref} issued.")).to_be_visible()
 
     # then the desk shows it on its way to the table
-    desk.get_by_role("link", name="Cage desk").click()
+    desk.get_by_role("navigation", name="Cage").get_by_role("link", name="Cage desk").click()
     expect()(desk.get_by_role("heading", name="Fills on their way to the tables (1)")).to_be_visible()
     expect()(desk.get_by_role("heading", name="Fills to issue (0)")).to_be_visible()
 
@@ -87,7 +87,7 @@ def test_a_fill_requested_at_the_pit_is_issued_at_the_cage_desk_and_received_at_
         floor.manager, cashier, floor.dealer]
     assert LedgerTransaction.objects.filter(source_type="fill", source_id=str(fill.pk)).count() == 1
     # and the desk no longer lists it
-    desk.get_by_role("link", name="Cage desk").click()
+    desk.get_by_role("navigation", name="Cage").get_by_role("link", name="Cage desk").click()
     expect()(desk.get_by_role("heading", name="Fills on their way to the tables (0)")).to_be_visible()
 
 
@@ -114,7 +114,7 @@ def test_the_cage_receives_a_credit_and_refuses_a_request_on_its_desk(screens: A
     assert (credit.status, credit.receive_signer.user.username) == (SlipStatus.RECEIVED, "cashier1")
 
     # and refuses the fill with a reason
-    desk.get_by_role("link", name="Cage desk").click()
+    desk.get_by_role("navigation", name="Cage").get_by_role("link", name="Cage desk").click()
     desk.get_by_role("link", name=f"Issue or refuse {fill_ref}").click()
     desk.get_by_label("Reason for the refusal").fill("No €100 chips at the cage")
     desk.get_by_role("button", name="Refuse the request").click()
@@ -124,7 +124,7 @@ def test_the_cage_receives_a_credit_and_refuses_a_request_on_its_desk(screens: A
     fill = Slip.objects.get(kind="fill", number=1)
     assert (fill.status, fill.void_reason, fill.void_requested_by.username) == (
         SlipStatus.REQUESTED, "No €100 chips at the cage", "cashier1")
-    desk.get_by_role("link", name="Cage desk").click()
+    desk.get_by_role("navigation", name="Cage").get_by_role("link", name="Cage desk").click()
     expect()(desk.get_by_role("heading", name=re.compile(r"Refused or voided, waiting for a second person \(1\)"))
              ).to_be_visible()
     assert not LedgerTransaction.objects.filter(source_type="fill").exists()

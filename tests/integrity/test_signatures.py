@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.models import Group
 
 from accounting.models import InventoryCount, LedgerTransaction, Marker, Slip
 from accounting.services import shifts, slips
 from casino.audit.models import AuditRecord
 from casino.core.models import LoginThrottle, StaffProfile
+from casino.core.roles import Role
 from casino.errors import Conflict, Forbidden
 from tables.models import Round
 from tables.services import rounds
@@ -111,6 +113,7 @@ def test_a_signing_pin_is_set_by_its_owner_with_their_password_and_kept_hashed(f
 
 def test_wrong_pins_slow_the_requester_for_that_signer_only(floor, manager_api, settings):
     settings.SIGNATURE_FAILURE_LIMIT = 3
+    floor.accountant.groups.add(Group.objects.get_or_create(name=Role.CASHIER.value)[0])  # signs for the cage here
     slip = _fill(manager_api, floor)
     issue = f"{URL}/slips/{slip['id']}/issue/"
     bad = {"signer": {"username": "accountant", "pin": "0000"}}
