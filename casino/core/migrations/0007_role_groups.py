@@ -3,7 +3,7 @@ join the others, so an administrator can put people in them from the first day."
 
 from django.db import migrations
 
-ROLES = ("dealer", "pit_manager", "accountant", "auditor", "compliance", "cashier", "count_team")
+ROLES = ("dealer", "pit_manager", "shift_manager", "accountant", "auditor", "compliance", "cashier", "count_team")
 
 
 def forwards(apps, schema_editor):
@@ -15,6 +15,6 @@ def forwards(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("auth", "0012_alter_user_first_name_max_length"),
-        ("core", "0005_no_guard_switch"),
+        ("core", "0006_outbox_request_id"),
     ]
     operations = [migrations.RunPython(forwards, migrations.RunPython.noop)]
