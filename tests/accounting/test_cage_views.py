@@ -138,8 +138,12 @@ def test_an_overpayment_is_refused_by_the_service_in_the_screens_words(floor):
     marker = slips.marker_issue(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk,
                                 player="Ms Lee", amount=50_000, supervisor={"username": "pm"},
                                 dealer={"username": "dealer", "password": "pass"})
-    # when the cage takes €600.00 on it
-    answer = signed_in(floor.manager).post(f"/accounting/cage/markers/{marker.pk}/",
+    # when the cage takes €600.00 on it (the cashier, signed in)
+    from casino.core.roles import Role
+    from tests.factories import UserFactory
+
+    cashier = UserFactory(username="cashier1", roles=[Role.CASHIER])
+    answer = signed_in(cashier).post(f"/accounting/cage/markers/{marker.pk}/",
                                            {"amount": "600", "where": "cage", "signer_who": "me"})
     # then the service's refusal is shown in words with the amounts in euros, and nothing is paid
     assert answer.status_code == 400
