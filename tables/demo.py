@@ -15,8 +15,9 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
@@ -58,6 +59,21 @@ SALON_GAMES = {
     "trente_et_quarante",
     "pusoy",
 }
+
+
+def smallest_chip() -> int:
+    """The smallest chip of the house's chip set (``CHIP_DENOMINATIONS``): what a tray can hold at the least."""
+    denominations = cast(list[int], django_settings.CROUPIER["CHIP_DENOMINATIONS"])  # a list in settings
+    return min(int(d) for d in denominations)
+
+
+def with_chip(game: str, config: dict[str, Any]) -> dict[str, Any]:
+    """A table's rules with its ``chip`` (where the game rounds commission, rake or a share to whole chips) set to
+    the smallest chip of the house, so what the engine takes is what the dealer can take (docs/accounting.md,
+    "Commission and rake in chips")."""
+    if "chip" in config or not any(s.name == "chip" for s in get_engine(game).settings):
+        return dict(config)
+    return {**config, "chip": smallest_chip()}
 
 
 @dataclass(frozen=True)
@@ -243,7 +259,8 @@ def build_demo_floor() -> DemoFloor:
     for n, game in enumerate(available_games(), start=1):
         code = f"{game.replace('_', '-')[:24].upper()}-1"
         spec = SPECS.get(game, TableSpec())
-        settings = {"config": dict(spec.config), "min_bet": spec.min_bet, "max_bet": spec.max_bet, "seats": spec.seats}
+        settings = {"config": with_chip(game, spec.config), "min_bet": spec.min_bet, "max_bet": spec.max_bet,
+                    "seats": spec.seats}
         pit = pits["salon" if game in SALON_GAMES else "main"]
         table, created = Table.objects.get_or_create(
             code=code,

@@ -29,6 +29,7 @@ from tables.engines.base import (
     awaiting,
     banked_house,
     bet_result,
+    chip_setting,
     expect_card,
     rounding_setting,
     settled,
@@ -177,6 +178,7 @@ class Baccarat(Engine):
             Rounding.DOWN,
             "rounding of the commission to a whole minor unit (down: never more than the rate)",
         ),
+        chip_setting("commission"),
         Setting(
             "commission_collection",
             SettingKind.CHOICE,
@@ -238,7 +240,8 @@ class Baccarat(Engine):
                 elif winner != bet.type:
                     rows.append(bet_result(bet, "lose", -bet.amount))
                 elif bet.type == BANKER:
-                    commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]))
+                    commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]),
+                                            cfg["chip"])
                     extra = {"commission_collection": cfg["commission_collection"]}
                     rows.append(bet_result(bet, "win", bet.amount - commission, commission, **extra))
                 else:

@@ -93,6 +93,13 @@ def rounding_setting(name: str, default: Rounding, help: str) -> Setting:
     return Setting(name, SettingKind.CHOICE, default.value, help, choices=tuple(r.value for r in Rounding))
 
 
+def chip_setting(what: str) -> Setting:
+    """The table's smallest chip: ``what`` is rounded (as its rounding setting says) to whole chips of it,
+    so the dealer can hand it over and the tray holds it (1: to the minor unit, the exact figure)."""
+    return Setting("chip", SettingKind.INT, 1,
+                   f"the table's smallest chip, minor units: the {what} is rounded to whole chips of it", minimum=1)
+
+
 LIMIT_SETTINGS = (
     Setting("min_bet", SettingKind.INT, None, "smallest stake on one bet (table minimum)", minimum=1),
     Setting("max_bet", SettingKind.INT, None, "largest stake on one bet (table maximum)", minimum=1),

@@ -41,6 +41,7 @@ from tables.engines.base import (
     SettingKind,
     awaiting,
     bet_result,
+    chip_setting,
     expect_action,
     expect_card,
     rounding_setting,
@@ -248,6 +249,7 @@ class CheminDeFer(Engine):
             Rounding.DOWN,
             "rounding of the commission to a whole minor unit (down: never more than the rate)",
         ),
+        chip_setting("commission"),
         Setting(
             "drawing",
             SettingKind.CHOICE,
@@ -394,7 +396,8 @@ class CheminDeFer(Engine):
         winner = PLAYER if p > b else BANKER if b > p else "tie"
         commission = 0
         if winner == BANKER:
-            commission = percent_of(table.covered, cfg["commission_bp"], Rounding(cfg["commission_rounding"]))
+            commission = percent_of(table.covered, cfg["commission_bp"], Rounding(cfg["commission_rounding"]),
+                                    cfg["chip"])
         rows = []
         for bet in rnd.bets:
             if bet.type == BANK:

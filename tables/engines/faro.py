@@ -38,6 +38,7 @@ from tables.engines.base import (
     awaiting,
     banked_house,
     bet_result,
+    chip_setting,
     expect_card,
     handover,
     parse_bet,
@@ -206,6 +207,7 @@ class Faro(Engine):
             Rounding.DOWN,
             "rounding of the house's share of a split bet (down: the bettor keeps the odd chip)",
         ),
+        chip_setting("house's share of a split bet"),
         Setting(
             "call_the_turn_pays",
             SettingKind.CHART,
@@ -455,7 +457,7 @@ class Faro(Engine):
             coppered = bool(p.bet.get("coppered", False))
             # the dealer pays and takes as the turn decides (the stake is on the layout, the player's own)
             if loser.rank == winner.rank:
-                taken = percent_of(p.bet.amount, cfg["split_takes_bp"], Rounding(cfg["split_rounding"]))
+                taken = percent_of(p.bet.amount, cfg["split_takes_bp"], Rounding(cfg["split_rounding"]), cfg["chip"])
                 p.row = self._row(p, "split", -taken, turn=number, cards=cards,
                                   handover=handover(take=taken, via="house", during_deal=True))
             elif (p.rank == winner.rank) != coppered:
@@ -545,6 +547,7 @@ class Stuss(Faro):
             Rounding.DOWN,
             "rounding of the house's share of a split bet when it is less than all of it",
         ),
+        chip_setting("house's share of a split bet"),
         *LIMIT_SETTINGS,
     )
     bet_types = {RANK_BET: Faro.bet_types[RANK_BET]}

@@ -54,9 +54,18 @@ def divide(numerator: int, denominator: int, rounding: Rounding) -> int:
     return quotient + (quotient % 2)
 
 
-def percent_of(amount: int, basis_points: int, rounding: Rounding) -> int:
-    """``basis_points``/10000 of ``amount``, rounded as told."""
-    return divide(_check_int(amount, "amount") * _check_int(basis_points, "basis_points"), 10_000, rounding)
+def percent_of(amount: int, basis_points: int, rounding: Rounding, unit: int = 1) -> int:
+    """``basis_points``/10000 of ``amount``, rounded as told to a whole number of ``unit`` (a chip: what a
+    dealer can hand over; 1, the minor unit, by default).
+
+    >>> percent_of(2500, 500, Rounding.DOWN, 100), percent_of(2500, 500, Rounding.UP, 100)
+    (100, 200)
+    """
+    unit = _check_int(unit, "unit")
+    if unit < 1:
+        raise ValueError("unit must be 1 or more")
+    return unit * divide(_check_int(amount, "amount") * _check_int(basis_points, "basis_points"), 10_000 * unit,
+                         rounding)
 
 
 def pay_ratio(amount: int, numerator: int, denominator: int, rounding: Rounding) -> int:

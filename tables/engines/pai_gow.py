@@ -45,6 +45,7 @@ from tables.engines.base import (
     awaiting,
     banked_house,
     bet_result,
+    chip_setting,
     expect_action,
     expect_card,
     rounding_setting,
@@ -162,6 +163,7 @@ class PaiGowPoker(Engine):
                 minimum=0, maximum=2000),
         rounding_setting("commission_rounding", Rounding.DOWN,
                          "rounding of the commission to a whole minor unit (down: never more than the rate)"),
+        chip_setting("commission"),
         Setting("house_way", SettingKind.CHOICE, "standard",
                 "how the dealer's hand (and a player's, on request) is set: a built-in way, or custom "
                 "(then house_way_rules)", choices=(*BUILT_IN, "custom")),
@@ -356,7 +358,8 @@ class PaiGowPoker(Engine):
             result = wager_result(back, front)
             extra: dict[str, Any] = {"foul": seat_hand.foul, "back": back, "front": front}
             if result == "win":
-                commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]))
+                commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]),
+                                        cfg["chip"])
                 rows.append(bet_result(bet, "win", bet.amount - commission, commission, **extra))
                 calls.append(f"seat {bet.seat} wins")
             elif result == "push":

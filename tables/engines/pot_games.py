@@ -38,6 +38,7 @@ from tables.engines.base import (
     SettingKind,
     awaiting,
     bet_result,
+    chip_setting,
     expect_action,
     expect_card,
     handover,
@@ -208,7 +209,7 @@ class PotDeal:
         """The pot pays ``amount`` to the bet (its stake comes back too); the rake, if any, comes off the win."""
         rake = 0
         if self.cfg["rake_on"] == "win":
-            rake = percent_of(amount, self.cfg["rake_bp"], Rounding(self.cfg["rake_rounding"]))
+            rake = percent_of(amount, self.cfg["rake_bp"], Rounding(self.cfg["rake_rounding"]), self.cfg["chip"])
         self.pot -= amount
         self.stakes += bet.amount
         self.paid += bet.amount + amount - rake
@@ -237,7 +238,7 @@ class PotDeal:
         """The rake on the pot at the end of the deal (``rake_on: pot``), before the pot carries."""
         if self.cfg["rake_on"] != "pot" or not self.complete():
             return 0
-        return percent_of(self.pot, self.cfg["rake_bp"], Rounding(self.cfg["rake_rounding"]))
+        return percent_of(self.pot, self.cfg["rake_bp"], Rounding(self.cfg["rake_rounding"]), self.cfg["chip"])
 
     def pool(self) -> Json:
         rake = self.rake + self.end_rake()
@@ -482,6 +483,7 @@ def _pot_settings(*extra: Setting) -> tuple[Setting, ...]:
             choices=RAKE_ON,
         ),
         rounding_setting("rake_rounding", Rounding.DOWN, "rounding of the rake (down: never more than the rate)"),
+        chip_setting("rake"),
         *LIMIT_SETTINGS,
     )
 
