@@ -17,6 +17,7 @@ from fractions import Fraction
 import pytest
 from openpyxl import load_workbook
 
+from accounting.demo import SHORT_BY, SHORT_TABLE_GAME
 from accounting.models import DropCount, InventoryCount, MarkerPayment, Reconciliation, Slip
 from accounting.money import money_text, percent_text
 from casino.audit.models import AuditCheckpoint
@@ -245,8 +246,6 @@ def test_every_screen_report_export_and_the_reconciliation_agree_with_the_raw_re
     assert compared == 2 * len(demo.tables)
     # commission and rake in what the tray holds (each table's chip): a correctly dealt day reconciles to zero
     # everywhere but at its one planned shortage (docs/accounting.md, "Commission and rake in chips")
-    from accounting.demo import SHORT_BY, SHORT_TABLE_GAME
-
     off = sorted((r.table.game, r.variance) for r in Reconciliation.objects.select_related("table") if r.variance)
     assert off == [(SHORT_TABLE_GAME, -SHORT_BY)]
     assert admin.get("/api/accounting/table-closes/", {"shift": closed[0].pk}).status_code == 200
