@@ -39,10 +39,30 @@ PRIMARY_IN_VIEW_JS = """() => {
 }"""
 
 
+# counts the dealer's taps on the page (a click on a button) and, for each card entered, the time from the
+# tap that sends it to the screen's next step (the controls enabled again), in the page's own clock
+COUNT_TAPS_JS = """() => {
+  if (window.__taps) return;
+  window.__taps = {taps: 0, cards: [], t0: null};
+  document.addEventListener('click', (ev) => {
+    const b = ev.target.closest('button');
+    if (!b) return;
+    window.__taps.taps += 1;
+    const name = b.getAttribute('aria-label') || '';
+    if (/^(Suit |Card |Again: |Joker$)/.test(name)) window.__taps.t0 = performance.now();
+  }, true);
+  const dealer = document.getElementById('dealer');
+  new MutationObserver(() => {
+    const t = window.__taps;
+    if (t.t0 !== null && dealer.getAttribute('aria-busy') === 'false') { t.cards.push(performance.now() - t.t0); t.t0 = null; }
+  }).observe(dealer, {attributes: true, attributeFilter: ['aria-busy']});
+}"""
+
+
 class Screen:
     """The dealer's page at a table, and the shots taken of each kind of step (named by game)."""
 
-    def __init__(self, page: Any, screens: Any, game: str, chips: list[int], digits: int = 2) -> None:
+    def __init__(self, page: Any, screens: Any, game: str, chips: list[int], digits: int = 2, *, decks: int = 1) -> None:
         self.page = page
         self.screens = screens
         self.game = game
@@ -50,6 +70,16 @@ class Screen:
         self.digits = digits
         self.shots: list[str] = []
         self.seen: set[str] = set()
+        self.decks = decks  # above 1, a card entered twice running is sent again by "Again" (one tap)
+        self.last_card: str | None = None
+        self.again = 0  # cards sent by "Again" (each a tap saved)
+
+    def count_taps(self) -> None:
+        """Count the taps from now on (and time each card's answer)."""
+        self.page.evaluate(COUNT_TAPS_JS)
+
+    def taps(self) -> dict[str, Any]:
+        return dict(self.page.evaluate("() => window.__taps"))
 
     def step(self, name: str) -> None:
         """At the first step of each kind: the primary action in view and 44 px targets at both sizes, and a shot."""
@@ -111,7 +141,12 @@ def _label(spec: Json) -> str:
 
 def tap_card(screen: Screen, code: str, deck: str) -> None:
     page = screen.page.locator("#deal-work .widget")
-    if deck == "triangle":
+    again = screen.last_card == code and screen.decks > 1 and deck != "triangle" and code != "JK"
+    screen.last_card = code
+    if again:
+        page.locator("[data-action='again']").click()
+        screen.again += 1
+    elif deck == "triangle":
         button(page, f"Card {code}").click()
     elif code == "JK":
         button(page, "Joker").click()
