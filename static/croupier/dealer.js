@@ -799,8 +799,13 @@
     }
   }
 
+  let shownPhase = null;
+
   function render() {
     const p = phase();
+    // a new phase starts at the top: its main button there (a long deal may have scrolled the page down)
+    if (shownPhase !== null && p !== shownPhase && (p === "pay" || p === "idle")) window.scrollTo(0, 0);
+    shownPhase = p;
     $("dealer").dataset.phase = p;
     $("panel-idle").hidden = p !== "idle";
     $("panel-bets").hidden = p !== "bets";
