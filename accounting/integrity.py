@@ -13,8 +13,8 @@ recorded when it was written, and checks the ledger itself:
 - :func:`ledger_against_records`: every transaction balances; each posting of a round equals the lines
   its settlement gives (the "postings equal the settlement" rule, ``accounting.services.ledger.round_line_codes``,
   here in SQL), each posting of a slip, count, soft count, marker, payment, write-off, close or reversal equals
-  the lines its record gives, and a record that posts has its posting; a full verification also sums the
-  whole ledger (zero).
+  the lines its record gives, a reversal is one its ``ledger.reverse`` audit record states, and a record
+  that posts has its posting; a full verification also sums the whole ledger (zero).
 
 The records are held to the trail and the postings to the records, so a line changed in the ledger, or a
 record changed with its posting, is found. A break names the record (reason ``record_mismatch`` or
@@ -329,6 +329,10 @@ _LEDGER_CHECKS = [
     ("does not balance", "", """
         SELECT x.id, NULL::text FROM txn x JOIN accounting_entry e ON e.transaction_id = x.id
         GROUP BY x.id HAVING sum(e.amount) <> 0"""),
+    ("is a reversal that no ledger.reverse audit record states", "", """
+        SELECT x.id, NULL::text FROM txn x WHERE x.source_type = 'reversal' AND NOT EXISTS (
+            SELECT 1 FROM audit_auditrecord a WHERE a.object_type = 'ledger_transaction' AND a.object_id = x.id::text
+            AND a.action = 'ledger.reverse' AND (a.before->>'transaction')::bigint IS NOT DISTINCT FROM x.reverses_id)"""),
     ("does not post what its record says", f"""
         , expected AS ({_EXPECTED}),
         want AS (SELECT id, code, sum(amount)::bigint AS amount FROM expected GROUP BY id, code

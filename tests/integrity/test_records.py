@@ -26,7 +26,7 @@ from accounting.models import (
     Slip,
     TableShiftClose,
 )
-from accounting.services import reconcile, shifts, slips
+from accounting.services import ledger, reconcile, shifts, slips
 from casino.audit.verification import audit_verify
 from tables.engines import registry
 from tables.models import Round
@@ -242,3 +242,23 @@ def test_a_pool_games_postings_are_held_to_their_settlements(floor, toy_game):
     assert LedgerTransaction.objects.filter(source_type="round", entries__account__code="table:TOY1:pool").exists()
     assert ledger_against_records() == []
     assert ledger_against_records(since=timezone.now() - dt.timedelta(days=2)) == []
+
+
+def test_a_reversal_by_hand_is_caught_and_one_by_the_service_is_not(worked):
+    # given a credit slip's posting reversed through the service (audited)
+    credit = LedgerTransaction.objects.get(source_type="credit")
+    ledger.transaction_reverse(txn_id=credit.pk, actor=worked.accountant, reason="keyed twice")
+    assert audit_verify(full=True).ok is True
+    # when the owner writes a reversal of the fill's posting by hand (its lines the exact negation)
+    fill = LedgerTransaction.objects.get(source_type="fill")
+    as_owner(("INSERT INTO accounting_ledgertransaction (kind, source_type, source_id, memo, reverses_id, table_id, "
+              "shift_id, posted_at) SELECT 'reversal', 'reversal', id::text, 'oops', id, table_id, shift_id, now() "
+              "FROM accounting_ledgertransaction WHERE id = %s", [fill.pk]),
+             ("INSERT INTO accounting_entry (transaction_id, account_id, amount) SELECT (SELECT max(id) FROM "
+              "accounting_ledgertransaction), account_id, -amount FROM accounting_entry WHERE transaction_id = %s",
+              [fill.pk]),
+             triggers_off=["accounting_ledgertransaction", "accounting_entry"])
+    forged = LedgerTransaction.objects.get(reverses=fill)
+    # then it is named: no audit record states it
+    _both([f"ledger transaction {forged.pk} (reversal, reversal {fill.pk} at BAC1) is a reversal that no "
+           "ledger.reverse audit record states"])
