@@ -32,7 +32,7 @@ from tables.engines import registry
 from tables.models import Round
 from tests.accounting.helpers import BANKER_WINS, play_round, sig
 from tests.accounting.test_worked_shift import work_the_shift
-from tests.extending.test_toy_game import TOY, ToyColourPool, test_a_toy_game_is_played_posted_counted_and_reconciled
+from tests.extending import test_toy_game as toy_module
 from tests.factories import build_floor
 from tests.tamper import as_owner
 
@@ -57,9 +57,9 @@ def worked(transactional_db):
 @pytest.fixture
 def toy_game():
     """The toy pool game of tests/extending, registered for the test."""
-    registry.register(ToyColourPool())
-    yield TOY
-    registry.unregister(TOY)
+    registry.register(toy_module.ToyColourPool())
+    yield toy_module.TOY
+    registry.unregister(toy_module.TOY)
 
 
 def _messages(full: bool = False) -> list[str]:
@@ -237,7 +237,7 @@ def test_the_hourly_verification_leaves_old_records_to_the_full_one(worked):
 
 def test_a_pool_games_postings_are_held_to_their_settlements(floor, toy_game):
     # given the toy pool game's rounds (a pool carried to the next round: the tray against the pot, rake)
-    test_a_toy_game_is_played_posted_counted_and_reconciled(floor, toy_game)
+    toy_module.test_a_toy_game_is_played_posted_counted_and_reconciled(floor, toy_game)
     # then its postings are what its settlements give (the pool change as the figures define it)
     assert LedgerTransaction.objects.filter(source_type="round", entries__account__code="table:TOY1:pool").exists()
     assert ledger_against_records() == []
