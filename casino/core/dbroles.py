@@ -34,7 +34,7 @@ from psycopg import sql
 EPHEMERAL = ("django_session", "authtoken_token", "core_loginthrottle", "core_idempotencyrecord", "core_outbox")
 # Rows only the owner writes: each audit chain's head (moved by a trigger that runs as the owner) and the
 # archive's manifests (written by ``archive_month``, which connects as the owner). The service reads them.
-OWNER_WRITES = ("audit_chainhead", "audit_auditarchive")
+OWNER_WRITES = ("audit_chainhead", "audit_auditarchive", "core_privilegedchange")
 ARCHIVE_SCHEMA = "croupier_archive"  # archived months' partitions (casino/core/partitions.py): read-only to the service
 
 

@@ -98,3 +98,30 @@ class LoginThrottle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.failures}"
+
+
+class PrivilegedChange(models.Model):
+    """The database's own record of a change to what grants power or money outside the records: a user's
+    ``is_superuser``, ``is_staff`` or ``is_active``, a signing PIN's hash, a pit's managers, a progressive's
+    amount or reset value (docs/operations.md, "Database roles").
+
+    Written by triggers that run as the tables' owner (``SECURITY DEFINER``), whatever wrote the change: the
+    services or the service role's own SQL. The service may read these rows and nothing else (no INSERT, no
+    UPDATE, no DELETE; the rows are append-only), so no change of those columns by the service goes unrecorded.
+    A PIN's hash is never copied: only whether there was one, and that it changed.
+    """
+
+    at = models.DateTimeField()
+    db_user = models.CharField(max_length=63, help_text="the database role of the session that made the change")
+    txid = models.BigIntegerField(null=True, blank=True, help_text="the PostgreSQL transaction that made it")
+    table = models.CharField(max_length=63)
+    row_id = models.CharField(max_length=64)
+    column = models.CharField(max_length=63)
+    before = models.TextField(blank=True, default="")
+    after = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.table}#{self.row_id}.{self.column}: {self.before} → {self.after}"
