@@ -126,7 +126,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("core", "0006_outbox_request_id"),
+        ("core", "0007_role_groups"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("tables", "0001_initial"),
         ("slots", "0001_initial"),
