@@ -53,7 +53,7 @@ def test_the_queue_lists_what_waits_and_the_accountant_acts_on_it(floor):
         [slip.pk], [variance.pk], ["BAC1"], [old.pk])
     client = client_of(floor.accountant)
     page = client.get("/accounting/queue/").content.decode()
-    for text in (f"Approve the void of {slip.reference}", "Accept the variance of BAC1", "Count the drop of BAC1",
+    for text in (f"Approve the void of {slip.reference}", "Accept the variance of BAC1", "See the drop box of BAC1",
                  f"Run the reconciliation of {old}", "“asked for the wrong table”"):
         assert text in page
     # when the accountant approves the void, accepts the variance (a reason is required) and runs the reconciliation
