@@ -29,7 +29,7 @@ from accounting.models import (
 from accounting.services import ledger, reconcile, shifts, slips
 from casino.audit.verification import audit_verify
 from tables.engines import registry
-from tables.models import Round
+from tables.models import Round, Settlement
 from tests.accounting.helpers import BANKER_WINS, play_round, sig
 from tests.accounting.test_worked_shift import work_the_shift
 from tests.extending import test_toy_game as toy_module
@@ -262,3 +262,21 @@ def test_a_reversal_by_hand_is_caught_and_one_by_the_service_is_not(worked):
     # then it is named: no audit record states it
     _both([f"ledger transaction {forged.pk} (reversal, reversal {fill.pk} at BAC1) is a reversal that no "
            "ledger.reverse audit record states"])
+
+
+def test_named_pools_are_expected_as_the_ledger_posts_them(floor):
+    # given a settled pool round whose answer names its pools (Carousel: count and pony), posted by the service
+    now = timezone.now()
+    document = {"status": "settled", "house": {"net": 30, "commission": 0, "rake": 30}, "bets": [],
+                "pool": {"carry_in": 100, "carry_out": 160},
+                "pools": {"count": {"carry_in": 100, "carry_out": 140}, "pony": {"carry_in": 0, "carry_out": 20}}}
+    rnd = Round.objects.create(table=floor.table, shift=floor.shift, number=1, game="carousel", config={},
+                               status="settled", dealer=floor.dealer, opened_at=now, settled_at=now, state=document)
+    settlement = Settlement.objects.create(round=rnd, house_net=30, commission=0, rake=30, handle=0,
+                                           document=document, settled_by=floor.dealer, settled_at=now)
+    txn = ledger.round_post(settlement=settlement)
+    assert {e.account.code: e.amount for e in txn.entries.all()} == {
+        "table:BAC1:tray": 90, "table:BAC1:rake": -30, "table:BAC1:pool:count": -40, "table:BAC1:pool:pony": -20}
+    # then the checks expect exactly those lines (round_line_codes in SQL), in both runs
+    assert ledger_against_records() == []
+    assert ledger_against_records(since=now - dt.timedelta(days=2)) == []
