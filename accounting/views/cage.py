@@ -106,21 +106,17 @@ def _back(name: str, place: Mapping[str, Any], **kwargs: Any) -> HttpResponseRed
 
 def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
     """A service's refusal in the screen's words: the screens' wording of its code where there is one
-    (``tables.wording``, figures from its ``params``), else its message with the form's own names for the
-    people and fields."""
+    (``tables.wording``, figures from its ``params``), else its message, the field it is about named as the
+    form names it."""
     if exc.code == "same_signer":
         return "Two different people sign here: one person cannot sign twice."
     if exc.code in SCREEN_WORDED:
         return say(exc.code, exc.params)
     text = exc.message
-    if exc.field and text.startswith(f"{exc.field}: "):
-        text = text[len(exc.field) + 2 :]
+    if exc.field and text.startswith(exc.field):  # the field it names first is the form's box of that name
+        rest = text[len(exc.field):].removeprefix(":").strip()
         label = labels.get(exc.field)
-        if label:
-            text = f"{label}: {text}"
-    for name, label in sorted(labels.items(), key=lambda kv: -len(kv[0])):
-        if "_" in name or " " in name:
-            text = text.replace(name, label.lower())
+        text = f"{label}: {rest}" if label else rest
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
