@@ -47,9 +47,17 @@ from tables.engines.triangle import seat_order_key
 GAME_SEATS = {"pai_gow_poker": 6, "pusoy": 3, "red_dog": 8, "in_between": 10}
 
 
+def _deck_of(game: str) -> Deck:
+    """The deck the game's engine declares; a standard pack for a game no engine plays (a test's stand-in)."""
+    try:
+        return get_engine(game).profile.deck
+    except EngineError:
+        return Deck.STANDARD
+
+
 def card_pool(game: str, config: Mapping[str, Any]) -> list[str]:
     """Every card the game's shoe holds, as strings (the deck its engine's profile names)."""
-    deck = get_engine(game).profile.deck
+    deck = _deck_of(game)
     if deck is Deck.TRIANGLE:
         return [str(n) for n in range(1, 11) for _ in range(n)]
     decks = int(config.get("decks") or 1)
