@@ -38,7 +38,7 @@ run: $(STAMP)
 		*) $(PY) manage.py migrate --noinput -v0 ;; \
 	esac
 	@$(PY) manage.py collectstatic --noinput -v0
-	@$(PY) manage.py demo --rounds $(DEMO_ROUNDS) --if-empty
+	@$(PY) manage.py demo --rounds $(DEMO_ROUNDS) --if-empty --background  # the day written while it serves
 	@echo "Croupier on http://$(HOST):$(PORT)/  API docs http://$(HOST):$(PORT)/api/docs/  admin http://$(HOST):$(PORT)/admin/"
 	@echo "Health http://$(HOST):$(PORT)/health/live  http://$(HOST):$(PORT)/health/ready  metrics http://$(HOST):$(PORT)/metrics  (docs/operations.md)"
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$CELERY_BROKER_URL" ]; then \
@@ -69,7 +69,8 @@ lint: $(STAMP)
 	@$(VENV)/bin/lint-imports
 	@$(VENV)/bin/mypy
 
-# Every benchmark (bench/common.py is their shared helpers, not one); each prints one JSON line last.
+# Every benchmark at full size (bench/common.py is their shared helpers, not one); each prints one JSON line
+# last. The suite runs each at a small size (tests/test_benchmarks.py), so none stops working unnoticed.
 bench: $(STAMP)
 	@for b in bench/*.py; do [ "$$b" = bench/common.py ] && continue; echo "== $$b"; $(PY) $$b || exit 1; done
 

@@ -281,6 +281,9 @@ AUDIT_CHECKPOINT_KEY = env_str("AUDIT_CHECKPOINT_KEY", "")
 # Where every signed checkpoint and the chains' heads are also written, outside the database (a directory the
 # database's roles cannot write; every verification reads it back: docs/audit.md). Empty: not anchored.
 AUDIT_ANCHOR_DIR = env_str("AUDIT_ANCHOR_DIR", str(BASE_DIR / "var" / "audit-anchors"))
+# While ``demo --background`` writes the demo's day, this file holds the writer's process id; the screens say
+# the day is still being written while that process runs (floor/management/commands/demo.py)
+DEMO_DAY_MARKER = env_str("DEMO_DAY_MARKER", str(BASE_DIR / "var" / "demo-day.pid"))
 # Records held to the audit trail by every verification (settled rounds, their bets and settlements; the sealed
 # accounting records; the ledger's balance and postings against their records: docs/audit.md).
 AUDIT_RECORD_CHECKS = ["tables.integrity.rounds_against_trail", "accounting.integrity.records_against_trail",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -201,3 +202,30 @@ def pit_waiting(context: dict[str, Any]) -> dict[str, int]:
     if user is None or not has_role(user, Role.PIT_MANAGER):
         return {"voids": 0, "alerts": 0}
     return waiting_for(user)
+
+
+def demo_day_writer() -> int | None:
+    """The process writing the demo's day (``demo --background``), while it runs; None otherwise."""
+    from django.conf import settings
+
+    marker = getattr(settings, "DEMO_DAY_MARKER", "")
+    try:
+        with open(marker) as f:
+            pid = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        return None
+    if pid <= 0:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:  # alive, another user's
+        return pid
+    return pid
+
+
+@register.inclusion_tag("_demo_banner.html")
+def demo_day_banner() -> dict[str, Any]:
+    """On every screen while the demo's day is being written: its figures are not all there yet."""
+    return {"writing": demo_day_writer() is not None}

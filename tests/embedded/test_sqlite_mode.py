@@ -1,14 +1,20 @@
 """The embedded mode `make run` starts (SQLite, tasks in process) works end to end: migrations, the
-demo floor, and a dealer's round through the REST API, including the hand-written statements of the
-hot path (casino/core/sql.py), which must run on SQLite as on PostgreSQL."""
+demo floor and its day written in the background as `make run` writes it (the screens saying so until it
+is done, then every screen with figures), and a dealer's round through the REST API, including the
+hand-written statements of the hot path (casino/core/sql.py), which must run on SQLite as on PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,22 +58,126 @@ print(json.dumps(out))
 """
 
 
-def test_the_embedded_mode_runs_a_round_on_sqlite(tmp_path):
-    # given a fresh SQLite database, as `make run` makes it
+# Every table plays in every shift (the demo spreads a shift's rounds over its 18 tables in turn).
+ROUNDS = 18
+
+SCREENS = """
+import json, re, django
+django.setup()
+from django.conf import settings
+settings.ALLOWED_HOSTS = ["*"]
+from django.contrib.auth import get_user_model
+from django.test import Client
+from accounting.models import Reconciliation
+from tables.models import Shift, Table
+users = get_user_model().objects
+web = {}
+def get(who, path):
+    if who not in web:
+        web[who] = Client()
+        web[who].force_login(users.get(username=who))
+    r = web[who].get(path)
+    body = r.content.decode()
+    return {"status": r.status_code, "writing": 'data-demo-day="writing"' in body,
+            "figures": len(re.findall(r"\\d\\.\\d\\d\\b", body)), "body": body}
+closed = list(Shift.objects.filter(status="closed").order_by("starts_at"))
+out = {"closed": len(closed), "tables": Table.objects.count(), "screens": {}, "tiles": {}, "reconciled": {}}
+paths = [("pitboss", "/pit/"), ("pitboss", "/pit/dealers/"), ("pitboss", "/pit/voids/"), ("pitboss", "/pit/alerts/"),
+         ("accountant", "/accounting/"), ("accountant", "/accounting/cage/slips/"), ("accountant", "/accounting/cage/drop/"),
+         ("accountant", "/accounting/cage/markers/"), ("accountant", "/accounting/shifts/"),
+         ("pitboss", "/slots/"), ("pitboss", "/players/"), ("auditor", "/audit/")]
+for shift in closed:
+    paths += [("accountant", f"/accounting/shifts/{shift.pk}/"),
+              ("accountant", f"/accounting/reports/?report=revenue&group=table&shift={shift.pk}")]
+for who, path in paths:
+    seen = get(who, path)
+    out["screens"][path] = {k: v for k, v in seen.items() if k != "body"}
+for shift in closed:
+    body = get("admin", f"/pit/?shift={shift.pk}")["body"]
+    handles = re.findall(r'data-table="([^"]+)"[^>]*aria-labelledby.*?data-field="handle">([^<]*)<', body, re.S)
+    out["tiles"][str(shift.pk)] = dict(handles)
+    out["reconciled"][str(shift.pk)] = Reconciliation.objects.filter(shift=shift).count()
+print(json.dumps(out))
+"""
+
+
+def sqlite_env(tmp: Path) -> dict[str, str]:
+    """A fresh SQLite database, as `make run` makes it; never the repository's var/."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-    env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors")})  # never the repo's var/
+    env.update({"DATABASE_URL": f"sqlite:///{tmp / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
+                "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp / "anchors"),
+                "DEMO_DAY_MARKER": str(tmp / "demo-day.pid")})
+    return env
+
+
+def writer_running(marker: Path) -> bool:
+    try:
+        os.kill(int(marker.read_text()), 0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def made_run(tmp_path_factory: Any) -> Any:
+    """`make run`'s steps after the install: migrate, then the demo as the Makefile runs it (the floor, and
+    the day written in the background); what a screen said while the day was being written; the day done."""
+    tmp = tmp_path_factory.mktemp("embedded")
+    env = sqlite_env(tmp)
 
     def run(*args: str) -> str:
-        done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr[-3000:]
+        done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
         return done.stdout
 
     run("manage.py", "migrate", "--noinput", "-v0")
-    run("manage.py", "demo", "--rounds", "2")
+    printed = run("manage.py", "demo", "--rounds", str(ROUNDS), "--if-empty", "--background")
+    marker = tmp / "demo-day.pid"
+    writing = writer_running(marker)
+    meanwhile = json.loads(run("-c", SCREENS).strip().splitlines()[-1])["screens"]["/pit/"] if writing else None
+    deadline = time.monotonic() + 1200
+    while writer_running(marker):
+        assert time.monotonic() < deadline, "the demo's day was still being written after 20 minutes"
+        time.sleep(1)
+    log = (tmp / "demo-day.log").read_text()
+    return {"run": run, "printed": printed, "writing": writing, "meanwhile": meanwhile, "log": log, "marker": marker}
 
+
+def test_make_runs_demo_serves_at_once_and_leaves_every_screen_with_figures(made_run):
+    # given the demo as `make run` starts it: it came back with the floor built and its logins printed
+    assert "Demo logins" in made_run["printed"]
+    # while the day was being written, the screens said so (unless it was done before a screen could look)
+    if made_run["writing"]:
+        assert "being written in the background" in made_run["printed"]
+        assert made_run["meanwhile"]["status"] == 200
+        assert made_run["meanwhile"]["writing"] is True
+    # when it is done, nothing says it is still being written, and it finished without an error
+    assert not made_run["marker"].exists(), made_run["log"][-2000:]
+    assert "Traceback" not in made_run["log"], made_run["log"][-3000:]
+
+    out = json.loads(made_run["run"]("-c", SCREENS).strip().splitlines()[-1])
+
+    # then every screen answers, says nothing of a day being written, and shows figures
+    assert out["closed"] == 2
+    for path, seen in out["screens"].items():
+        assert seen["status"] == 200, path
+        assert seen["writing"] is False, path
+    for path in ("/pit/", "/accounting/cage/slips/", "/accounting/cage/drop/", "/accounting/cage/markers/"):
+        assert out["screens"][path]["figures"] > 0, path
+    for path, seen in out["screens"].items():
+        if re.match(r"/accounting/(shifts/\d+/|reports/)", path):
+            assert seen["figures"] > 0, path
+    # every table of every closed shift has played, and its close is reconciled
+    for shift, tiles in out["tiles"].items():
+        assert len(tiles) == out["tables"], shift
+        assert all(handle not in ("", "0.00") for handle in tiles.values()), tiles
+        assert out["reconciled"][shift] == out["tables"], shift
+
+
+def test_the_embedded_mode_runs_a_round_on_sqlite(made_run):
+    # given `make run`'s database and its demo day
     # when a dealer plays a baccarat round through the API
-    result = json.loads(run("-c", PLAY).strip().splitlines()[-1])
+    result = json.loads(made_run["run"]("-c", PLAY).strip().splitlines()[-1])
 
     # then every step answers as on PostgreSQL
     assert result == {
