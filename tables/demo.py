@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
+from django.contrib.auth.hashers import PBKDF2PasswordHasher, get_hasher, make_password
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
@@ -143,11 +143,13 @@ def _demo_pin_hash() -> str:
     # The demo's day checks a signing PIN a few hundred times (every count, slip and close): at the default
     # PBKDF2 work factor that was a third of the day's time. The PIN is published with the demo, so its hash
     # protects nothing: it keeps the algorithm, with fewer rounds (the hash names them; a check reads them there).
-    return make_password(DEMO_PIN, hasher=_DemoPinHasher())
+    hasher = get_hasher()
+    if isinstance(hasher, PBKDF2PasswordHasher):
+        return hasher.encode(DEMO_PIN, hasher.salt(), iterations=DEMO_PIN_ITERATIONS)
+    return make_password(DEMO_PIN)
 
 
-class _DemoPinHasher(PBKDF2PasswordHasher):
-    iterations = 10_000
+DEMO_PIN_ITERATIONS = 10_000
 
 
 def _user(username: str, role: Role | None, n: int) -> Any:

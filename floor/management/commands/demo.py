@@ -49,8 +49,8 @@ class Command(BaseCommand):
                             help="build the floor, then write the day in a process of its own and return at once "
                                  "(`make run` serves meanwhile; the screens say the day is still being written)")
         parser.add_argument("--beside-server", action="store_true",
-                            help="(what --background starts) at a lower priority, and on SQLite a pause before "
-                                 "each transaction, so that the server's requests are not kept waiting to write")
+                            help="(what --background starts) on SQLite, a pause before each transaction, so that "
+                                 "the server's requests are not kept waiting to write")
 
     def handle(self, *args: Any, **options: Any) -> None:
         demo = build_demo_floor()
@@ -124,7 +124,6 @@ class Command(BaseCommand):
         if not beside:
             yield
             return
-        os.nice(10)
 
         def pause_before_begin(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
             if sql.startswith("BEGIN"):
