@@ -56,12 +56,16 @@ class Command(BaseCommand):
         demo = build_demo_floor()
         build_slot_floor(actor=demo.users["pitboss"])
         rounds = options["rounds"]
+        # the marker is the background writer's alone (--background starts it, --beside-server is it)
         marker = Path(settings.DEMO_DAY_MARKER) if settings.DEMO_DAY_MARKER else None
-        writer = demo_day_writer()
-        interrupted = marker is not None and marker.exists() and writer is None  # a day stopped half-written
-        if writer is not None and writer != os.getpid():
-            rounds = 0  # another process is writing it
-        elif options["if_empty"] and Round.objects.exists() and not interrupted:
+        if options["background"]:
+            writer = demo_day_writer()
+            interrupted = marker is not None and marker.exists() and writer is None  # a day stopped half-written
+            if writer is not None:
+                rounds = 0  # being written by the one started before
+            elif options["if_empty"] and Round.objects.exists() and not interrupted:
+                rounds = 0
+        elif options["if_empty"] and Round.objects.exists():
             rounds = 0
         started = time.perf_counter()
         day = None
@@ -69,16 +73,17 @@ class Command(BaseCommand):
             self._write_in_background(rounds, options)
             rounds = 0
         elif rounds > 0:
-            if marker is not None:
-                marker.parent.mkdir(parents=True, exist_ok=True)
-                marker.write_text(str(os.getpid()))
+            beside = marker if options["beside_server"] else None
+            if beside is not None:
+                beside.parent.mkdir(parents=True, exist_ok=True)
+                beside.write_text(str(os.getpid()))
             try:
                 with self._beside_server(options["beside_server"]):
                     day = play_day(demo, rounds_per_shift=rounds, earlier_shifts=max(options["shifts"], 0),
                                    seed=options["seed"])
             finally:
-                if marker is not None:
-                    marker.unlink(missing_ok=True)
+                if beside is not None:
+                    beside.unlink(missing_ok=True)
         took = time.perf_counter() - started
         if options["quiet"]:
             return
