@@ -12,7 +12,7 @@ from accounting.models import Account, AccountKind, Entry, LedgerTransaction
 from accounting.selectors import account_balances
 from accounting.services import ledger
 from casino.errors import Conflict
-from tables.models import Round
+from tables.models import Round, Settlement
 from tests.accounting.helpers import balances_by_code, ledger_is_balanced, random_baccarat_document, settle_directly
 
 ROUNDS = 2_000
@@ -121,16 +121,16 @@ def test_a_reversal_negates_every_entry_and_leaves_the_original(floor):
 
 def test_pool_rounds_post_each_named_pool(floor):
     # given a settled pool game whose engine names its pools (Carousel: count and pony)
-    class S:  # the fields round_post reads
-        pass
-
-    s = S()
-    s.round = Round(pk=1, table=floor.table, shift=floor.shift, number=1)
-    s.house_net, s.commission, s.rake, s.settled_by = 30, 0, 30, floor.dealer
-    s.document = {
-        "pool": {"carry_in": 100, "carry_out": 160},
-        "pools": {"count": {"carry_in": 100, "carry_out": 140}, "pony": {"carry_in": 0, "carry_out": 20}},
-    }
+    s = Settlement(  # unsaved: what round_post reads
+        round=Round(pk=1, table=floor.table, shift=floor.shift, number=1), house_net=30, commission=0, rake=30,
+        settled_by=floor.dealer,
+        document={
+            "status": "settled", "next": None, "hands": {}, "outcome": {}, "bets": [],
+            "house": {"net": 30, "commission": 0, "rake": 30},
+            "pool": {"carry_in": 100, "carry_out": 160},
+            "pools": {"count": {"carry_in": 100, "carry_out": 140}, "pony": {"carry_in": 0, "carry_out": 20}},
+        },
+    )
     # when it posts
     lines = {a.code: amt for a, amt in ledger.round_lines(s) if amt}
     # then the tray holds the rake and the carried chips; each pool owes its own carry
