@@ -1,4 +1,4 @@
-"""The service role cannot change privileges, PIN hashes, pit managers or progressive amounts unseen (issue 28,
+"""The service role cannot change privileges (flags and roles), PIN hashes, pit managers or progressive amounts unseen (issue 28,
 "Smaller": "such changes leave no audit record"). The tests run as the service role (tests/dbbackend): each
 privileged UPDATE in its own SQL is recorded by the database in ``core_privilegedchange``, which the service
 can read and never write, empty or alter."""
@@ -50,6 +50,8 @@ def test_each_privileged_update_by_the_service_role_is_recorded_by_the_database(
     _sql("INSERT INTO tables_pit_managers (pit_id, user_id) VALUES (%s, %s)", [floor.other_pit.pk, floor.manager.pk])
     _sql("DELETE FROM tables_pit_managers WHERE pit_id = %s AND user_id = %s", [floor.pit.pk, floor.manager.pk])
     _sql("UPDATE slots_progressive SET amount = amount + 100000 WHERE id = %s", [jackpot.pk])
+    _sql("INSERT INTO auth_user_groups (user_id, group_id) SELECT %s, id FROM auth_group WHERE name = 'admin'",
+         [dealer.pk])
     # then the database wrote down every one, with who (the service role) and never the PIN's hash
     rows = PrivilegedChange.objects.order_by("id")[before:]
     assert [(r.table, r.row_id, r.column, r.before, r.after) for r in rows] == [
@@ -59,6 +61,7 @@ def test_each_privileged_update_by_the_service_role_is_recorded_by_the_database(
         ("tables_pit_managers", str(floor.other_pit.pk), "manager", "", str(floor.manager.pk)),
         ("tables_pit_managers", str(floor.pit.pk), "manager", str(floor.manager.pk), ""),
         ("slots_progressive", str(jackpot.pk), "amount", str(jackpot.amount), str(jackpot.amount + 100_000)),
+        ("auth_user_groups", str(dealer.pk), "role", "", "admin"),
     ]
     assert {r.db_user for r in rows} == {role}
     assert all(r.txid for r in rows)
@@ -102,6 +105,7 @@ SQLITE_SCRIPT = """
 import json, django
 django.setup()
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import DatabaseError, connection, transaction
 from casino.core.models import PrivilegedChange, StaffProfile
 from tables.models import Pit
@@ -113,6 +117,8 @@ with connection.cursor() as cursor:
     cursor.execute("UPDATE auth_user SET is_superuser = 1 WHERE id = %s", [user.pk])
     cursor.execute("UPDATE core_staffprofile SET pin_hash = 'x' WHERE id = %s", [profile.pk])
     cursor.execute("INSERT INTO tables_pit_managers (pit_id, user_id) VALUES (%s, %s)", [pit.pk, user.pk])
+    cursor.execute("INSERT INTO auth_user_groups (user_id, group_id) VALUES (%s, %s)",
+                   [user.pk, Group.objects.get_or_create(name="admin")[0].pk])
 try:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM core_privilegedchange")
@@ -134,5 +140,5 @@ def test_the_embedded_mode_records_the_same_changes(tmp_path):
         assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["rows"] == [["auth_user", "is_superuser", "0", "1"], ["core_staffprofile", "pin_hash", "none", "a new PIN"],
-                           ["tables_pit_managers", "manager", "", "1"]]
+                           ["tables_pit_managers", "manager", "", "1"], ["auth_user_groups", "role", "", "admin"]]
     assert "append-only" in out["erase"]
