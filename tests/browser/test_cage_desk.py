@@ -28,13 +28,15 @@ def _cashier() -> Any:
 def test_a_fill_requested_at_the_pit_is_issued_at_the_cage_desk_and_received_at_the_table(
         screens: Any, floor: Any) -> None:
     cashier = _cashier()
-    # given the cashier signed in: they land on the cage desk, with nothing waiting
-    desk = screens.page("cashier1")
+    # given the cashier signing in through the sign-in form: they land on the cage desk, with nothing waiting
+    desk = screens.page()
+    screens.login(desk, "cashier1")
     expect()(desk.get_by_role("heading", level=1)).to_have_text("Cage desk")
     expect()(desk.get_by_role("heading", name="Fills to issue (0)")).to_be_visible()
 
-    # when the pit manager requests a fill for BAC1 on his own screen
-    pit = screens.page("pm")
+    # when the pit manager, signed in, requests a fill for BAC1 on his own screen
+    pit = screens.page()
+    screens.login(pit, "pm")
     pit.get_by_role("link", name="Cage", exact=True).click()
     pit.get_by_role("link", name="Fills and credits").click()
     fill_ref = slip_request(pit, "Fill: chips from the cage", {"€25.00 chips": "20"})
