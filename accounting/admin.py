@@ -13,6 +13,7 @@ from accounting.models import (
     Account,
     Alert,
     ChipSet,
+    CreditLine,
     DropCount,
     Entry,
     HouseEdgeCache,
@@ -117,6 +118,14 @@ class MarkerWriteOffAdmin(ReadOnlyAdmin):
     list_filter = ["written_off_at"]
     search_fields = ["marker__player", "marker__number", "reason"]
     date_hierarchy = "written_off_at"
+
+
+@admin.register(CreditLine)
+class CreditLineAdmin(ReadOnlyAdmin):
+    list_display = ["player", "limit", "approver", "approved_at", "reason"]
+    list_filter = ["approved_at"]
+    search_fields = ["player", "reason", *(f"approver__{f}" for f in SIGNER)]
+    date_hierarchy = "approved_at"
 
 
 @admin.register(TableShiftClose)

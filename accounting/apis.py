@@ -26,6 +26,7 @@ from accounting import serializers as s
 from accounting.hold import statistical_hold
 from accounting.models import (
     ChipSet,
+    CreditLine,
     DropCount,
     ExportStatus,
     InventoryCount,
@@ -39,7 +40,7 @@ from accounting.models import (
 from accounting.reports import CONTENT_TYPES, REPORTS, Filters
 from accounting.reports import api as report_api
 from accounting.reports.base import text_cell
-from accounting.services import alerts, counts, day, exports, reconcile, shifts, slips
+from accounting.services import alerts, counts, credit, day, exports, reconcile, shifts, slips
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.idempotency import idempotent
@@ -293,6 +294,28 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         floor = has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR, Role.CASHIER)  # the cage keeps every number
         tables = None if floor else visible_tables(request.user)
         return Response(slips.slip_numbers(kind=kind, year=year, tables=tables))
+
+
+class CreditLineViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Players' credit lines for markers: every approval, the latest per player in force (``?player=``)."""
+
+    serializer_class = s.CreditLineSerializer
+    permission_classes = [role_permission(Role.PIT_MANAGER, Role.ACCOUNTANT, read_roles=READERS + (Role.CASHIER,))]
+
+    def get_queryset(self) -> QuerySet:
+        lines = CreditLine.objects.select_related("approver").order_by("player", "-approved_at", "-id")
+        player = self.request.query_params.get("player")
+        return lines.filter(player__iexact=player.strip()) if player else lines
+
+    @extend_schema(request=s.CreditLineInput, responses={201: s.CreditLineSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        data = s.CreditLineInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        line = credit.credit_line_set(actor=request.user, player=v["player"], limit=v["limit"],
+                                      approver=v["approver"], reason=v["reason"])
+        return Response(s.CreditLineSerializer(line).data, status=status.HTTP_201_CREATED)
 
 
 class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

@@ -23,6 +23,9 @@ DEFAULTS: dict[str, object] = {
     "CURRENCY": "EUR",
     "CASINO_NAME": "Croupier",
     "DAY_RUN_BY": "pit_manager",
+    # markers as credit: the largest credit line each role's signature approves (an admin's has no cap)
+    "CREDIT_APPROVAL_LIMITS": {"pit_manager": 500_000, "accountant": 5_000_000},
+    "MARKER_NEEDS_CREDIT_LINE": False,  # the stricter choice: no marker for a player without a credit line
 }
 
 

@@ -613,3 +613,20 @@ class ReportExport(models.Model):
             models.CheckConstraint(condition=Q(progress__lte=100), name="export_progress_percent"),
             models.CheckConstraint(condition=~Q(status="done") | ~Q(file=""), name="export_done_has_file"),
         ]
+
+
+class CreditLine(models.Model):
+    """A player's credit line for markers, as approved: each approval (a new line, a higher or a lower one) is a
+    new record and the latest is the line in force; append-only. Signed by an approver whose authority covers
+    the amount (accounting/services/credit.py)."""
+
+    player = models.CharField(max_length=120, db_index=True, help_text="the player's name or account, as on markers")
+    limit = models.BigIntegerField(help_text="minor units")
+    approver = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    approved_at = models.DateTimeField()
+    reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["player", "approved_at", "id"]
+        constraints = [models.CheckConstraint(condition=Q(limit__gte=0), name="credit_line_limit_not_negative")]

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from accounting.models import (
     Alert,
     ChipSet,
+    CreditLine,
     DropCount,
     InventoryCount,
     Marker,
@@ -117,6 +118,13 @@ class MarkerPaymentInput(serializers.Serializer):
     signer = SignatureInput()
     table = StrictIntegerField(min_value=1, required=False)
     shift = StrictIntegerField(min_value=1, required=False)
+
+
+class CreditLineInput(serializers.Serializer):
+    player = serializers.CharField(max_length=120)
+    limit = StrictIntegerField(min_value=0)
+    approver = SignatureInput()
+    reason = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
 
 
 class MarkerWriteOffInput(serializers.Serializer):
@@ -230,6 +238,14 @@ class MarkerPaymentSerializer(serializers.ModelSerializer):
     class Meta:
         model = MarkerPayment
         fields = ["id", "marker", "amount", "at_table", "table", "shift", "signer", "paid_at"]
+
+
+class CreditLineSerializer(serializers.ModelSerializer):
+    approver = Signer()
+
+    class Meta:
+        model = CreditLine
+        fields = ["id", "player", "limit", "approver", "reason", "approved_at"]
 
 
 class MarkerWriteOffSerializer(serializers.ModelSerializer):

@@ -13,6 +13,7 @@ router.register("counts", apis.InventoryCountViewSet, basename="inventory-count"
 router.register("drops", apis.DropCountViewSet, basename="drop-count")
 router.register("slips", apis.SlipViewSet, basename="slip")
 router.register("markers", apis.MarkerViewSet, basename="marker")
+router.register("credit-lines", apis.CreditLineViewSet, basename="credit-line")
 router.register("table-closes", apis.TableShiftCloseViewSet, basename="table-close")
 router.register("reconciliations", apis.ReconciliationViewSet, basename="reconciliation")
 router.register("alerts", apis.AlertViewSet, basename="alert")

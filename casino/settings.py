@@ -330,6 +330,13 @@ CROUPIER = {
     # who opens the next shift, rolls the tables and reopens a close: "shift_manager" (shift managers only)
     # or "pit_manager" (pit managers of their pits too); docs/accounting.md, "The gaming day"
     "DAY_RUN_BY": _choice("CROUPIER_DAY_RUN_BY", "pit_manager", ("pit_manager", "shift_manager")),
+    # markers as credit (docs/accounting.md, "Markers as credit"): the largest credit line a pit manager's and an
+    # accountant's signature approves (an admin's has no cap); whether a player needs a line to take a marker
+    "CREDIT_APPROVAL_LIMITS": {
+        "pit_manager": env_int("CROUPIER_CREDIT_LIMIT_PIT_MANAGER", 500_000, minimum=0),
+        "accountant": env_int("CROUPIER_CREDIT_LIMIT_ACCOUNTANT", 5_000_000, minimum=0),
+    },
+    "MARKER_NEEDS_CREDIT_LINE": env_bool("CROUPIER_MARKER_NEEDS_CREDIT_LINE", False),
     # players: ratings, comps and the cash transaction log (docs/players.md); amounts in minor units
     "CASH_REPORT_THRESHOLD": env_int("CROUPIER_CASH_REPORT_THRESHOLD", 1_000_000, minimum=1),  # a day's total above
     "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win

@@ -17,7 +17,17 @@ from django.db.models.functions import Abs
 from accounting import figures
 from accounting.conf import int_knob
 from accounting.hold import statistical_hold
-from accounting.models import Marker, Reconciliation, Slip, SlipKind, SlipStatus, TableFigures, TableShiftClose
+from accounting.models import (
+    Marker,
+    MarkerPayment,
+    MarkerWriteOff,
+    Reconciliation,
+    Slip,
+    SlipKind,
+    SlipStatus,
+    TableFigures,
+    TableShiftClose,
+)
 from accounting.money import digits
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
 from casino.cells import FORMULA_STARTS
@@ -589,6 +599,69 @@ class StatisticalHoldReport(Report):
         return {"statistical": figures.statistical_hold(sums.get("win"), sums.get("handle"))}
 
 
+
+
+# -- markers owed, by age ------------------------------------------------------------------------
+
+AGING_BUCKETS = (("0–30 days", 0, 30), ("31–60 days", 31, 60), ("61–90 days", 61, 90), ("over 90 days", 91, None))
+
+
+def aging_bucket(days: int) -> int:
+    """The bucket of a marker ``days`` old (0–30, 31–60, 61–90, over 90), by its index."""
+    for i, (_, low, high) in enumerate(AGING_BUCKETS):
+        if days >= low and (high is None or days <= high):
+            return i
+    return 0  # issued after the as-of date: not yet aged
+
+
+class MarkerAgingReport(Report):
+    """Markers still owed (issued, less paid, less written off) as of a date, by age: 0–30, 31–60, 61–90 and
+    over 90 days since issue, one column each, with totals."""
+
+    name = "marker_aging"
+    title = "Markers owed by age"
+    filters_used = ("date_from", "date_to", "table", "pit")  # date_from: issued on or after; date_to: as of
+    columns = (
+        Column("reference", "Marker"),
+        Column("player", "Player"),
+        Column("table", "Table"),
+        Column("issued", "Issued", DATE),
+        Column("age", "Age (days)", INT),
+        Column("amount", "Amount", MONEY, total=True),
+        Column("owed", "Owed", MONEY, total=True),
+        *(Column(f"aged_{i}", f"Owed {label}", MONEY, total=True) for i, (label, _, _) in enumerate(AGING_BUCKETS)),
+    )
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        from django.utils import timezone
+
+        as_of = self.filters.date_to or timezone.localdate()
+        qs = Marker.objects.filter(issued_at__date__lte=as_of)
+        if self.filters.date_from:
+            qs = qs.filter(issued_at__date__gte=self.filters.date_from)
+        if self.filters.table is not None:
+            qs = qs.filter(table_id=self.filters.table)
+        if self.filters.pit:
+            qs = qs.filter(table__pit__code=self.filters.pit)
+        markers = list(qs.order_by("issued_at", "year", "number").values_list(
+            "pk", "year", "number", "player", "table__code", "issued_at", "amount"))
+        ids = [m[0] for m in markers]
+        # what was paid and written off by the as-of date (a payment made later is not yet made then)
+        paid = dict(MarkerPayment.objects.filter(marker_id__in=ids, paid_at__date__lte=as_of).values("marker_id")
+                    .annotate(s=Sum("amount")).values_list("marker_id", "s"))
+        written = dict(MarkerWriteOff.objects.filter(marker_id__in=ids, written_off_at__date__lte=as_of)
+                       .values_list("marker_id", "amount"))
+        for pk, year, number, player, table, issued_at, amount in markers:
+            owed = amount - paid.get(pk, 0) - written.get(pk, 0)
+            if owed <= 0:
+                continue
+            issued = timezone.localdate(issued_at)
+            age = (as_of - issued).days
+            aged: list[int | None] = [None] * len(AGING_BUCKETS)
+            aged[aging_bucket(age)] = owed
+            yield (f"M{year}-{number:06d}", player, table, issued, age, amount, owed, *aged)
+
+
 REPORTS: dict[str, type[Report]] = {
     r.name: r
     for r in (
@@ -599,5 +672,6 @@ REPORTS: dict[str, type[Report]] = {
         DealerReport,
         BetsReport,
         StatisticalHoldReport,
+        MarkerAgingReport,
     )
 }

@@ -20,7 +20,7 @@ from accounting.models import (
     SlipKind,
     SlipStatus,
 )
-from accounting.services import ledger, running
+from accounting.services import credit, ledger, running
 from accounting.services.counts import (
     chips_json,
     chips_of,
@@ -326,6 +326,7 @@ def marker_issue(
     distinct(("supervisor", supervisor), ("dealer", dealer))
     signing.bind_table_dealer(dealer, table=table, shift=shift)
     submitter_signs(actor, supervisor, dealer)
+    credit.ensure_within_line(player.strip()[:120], amount)  # never over the player's credit line
     now = timezone.now()
     year = timezone.localdate(now).year
     marker = Marker.objects.create(

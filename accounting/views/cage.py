@@ -28,6 +28,8 @@ from django.views.decorators.http import require_http_methods
 from accounting import signing
 from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
 from accounting.money import digits, money_text
+from accounting.reports import Filters
+from accounting.reports.definitions import AGING_BUCKETS, MarkerAgingReport
 from accounting.services import counts, slips
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
@@ -705,6 +707,18 @@ def _marker_row(m: Marker) -> dict[str, Any]:
     }
 
 
+def _aging(request: HttpRequest) -> dict[str, Any]:
+    """What is owed on the markers of the tables one sees, by age (the report "Markers owed by age", today)."""
+    seen = set(_cage_tables(request.user).values_list("code", flat=True))
+    totals = [0] * len(AGING_BUCKETS)
+    for row in MarkerAgingReport(Filters()).rows():
+        if row[2] in seen:
+            for i, value in enumerate(row[7:]):
+                totals[i] += value or 0
+    return {"buckets": [{"label": label, "owed": money(total)} for (label, _, _), total in zip(AGING_BUCKETS, totals)],
+            "total": money(sum(totals))}
+
+
 def _visible_markers(request: HttpRequest) -> Any:
     return Marker.objects.filter(table__in=_cage_tables(request.user).values("pk")).select_related(
         "table", "shift__shift_type", "supervisor_signer__user", "dealer_signer__user", "write_off"
@@ -763,6 +777,7 @@ def marker_list(request: HttpRequest) -> HttpResponse:
         state=state,
         states=[("outstanding", "Outstanding"), ("redeemed", "Redeemed"), ("written_off", "Written off"), ("all", "All")],
         may_issue=may_issue,
+        aging=_aging(request),
         values={k: str(data.get(k, "")) for k in ("player", "amount")},
         supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
         dealer=_signer_box("dealer", "The dealer", "The table's dealer.", data, me=False),

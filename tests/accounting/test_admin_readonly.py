@@ -11,7 +11,7 @@ from accounting.services import slips
 
 ACCOUNTING_MODELS = ["account", "ledgertransaction", "entry", "chipset", "inventorycount", "dropcount",
                      "serialcounter", "slip", "marker", "markerpayment", "markerwriteoff", "tableshiftclose", "shiftreconciliation",
-                     "reconciliation", "alert", "reportexport", "houseedgecache"]
+                     "reconciliation", "alert", "reportexport", "houseedgecache", "creditline"]
 
 
 @pytest.fixture

@@ -1,0 +1,97 @@
+"""Markers as credit: a player's credit line, approved by someone with the authority for its amount, and the
+markers issued against it refused over the line (docs/accounting.md, "Markers as credit").
+
+A line is never edited: each approval (a new line, a higher or a lower one) is a new, signed record and the
+latest is the line in force. Who may approve what is a setting (``CREDIT_APPROVAL_LIMITS``: the most a pit
+manager's or an accountant's signature approves; an admin's has no cap).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from accounting.conf import knob
+from accounting.models import CreditLine, Marker, MarkerWriteOff
+from accounting.money import money_text
+from casino.audit.services import audit_log
+from casino.core.roles import Role, roles_of
+from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.signatures import signed_by, submitter_signs
+
+APPROVERS = (Role.PIT_MANAGER, Role.ACCOUNTANT)
+
+
+def approval_limit(user: Any) -> int | None:
+    """The largest line ``user``'s signature approves (None: no cap, an admin)."""
+    held = roles_of(user)
+    if Role.ADMIN in held:
+        return None
+    limits = knob("CREDIT_APPROVAL_LIMITS")
+    assert isinstance(limits, dict)
+    return max((int(limits.get(r.value, 0)) for r in held), default=0)
+
+
+def _player(player: Any) -> str:
+    if not isinstance(player, str) or not player.strip():
+        raise InvalidInput("player must name the player or their account", code="player_required", field="player")
+    return player.strip()[:120]
+
+
+def credit_line_of(player: str) -> CreditLine | None:
+    """The line in force: the player's latest approval (the name as on the markers, in any case)."""
+    return CreditLine.objects.filter(player__iexact=player.strip()).order_by("-approved_at", "-id").first()
+
+
+def owed_by(player: str) -> int:
+    """What the player owes on markers: issued, less paid, less written off."""
+    markers = Marker.objects.filter(player__iexact=player.strip())
+    issued = markers.aggregate(a=Sum("amount"), p=Sum("paid"))
+    written = MarkerWriteOff.objects.filter(marker__in=markers).aggregate(w=Sum("amount"))["w"] or 0
+    return (issued["a"] or 0) - (issued["p"] or 0) - written
+
+
+@transaction.atomic
+def credit_line_set(*, actor: Any, player: Any, limit: Any, approver: Any, reason: Any = "") -> CreditLine:
+    """Approve a player's credit line (or change it): signed by the approver, a pit manager or an accountant whose
+    authority covers the amount; the person submitting is the approver."""
+    player = _player(player)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise InvalidInput("limit must be a whole number of minor units, 0 or more", code="bad_amount", field="limit")
+    signer = signed_by(approver, actor=actor, field="approver", roles=APPROVERS)
+    submitter_signs(actor, signer)
+    cap = approval_limit(signer.user)
+    if cap is not None and limit > cap:
+        raise Forbidden(
+            f"approver: {signer.user.get_username()} approves credit lines up to {money_text(cap)}; a line of "
+            f"{money_text(limit)} needs someone with that authority", code="over_approval_limit", field="approver")
+    before = credit_line_of(player)
+    line = CreditLine.objects.create(
+        player=player, limit=limit, approver=signer, recorded_by=actor, approved_at=timezone.now(),
+        reason=(reason.strip() if isinstance(reason, str) else "")[:1000],
+    )
+    audit_log(actor=actor, action="credit_line.approve", object_type="credit_line", object_id=line.pk,
+              before={"limit": before.limit} if before else None,
+              after={"player": player, "limit": limit, "approver": signer.employee_id})
+    return line
+
+
+def ensure_within_line(player: str, amount: int) -> None:
+    """A marker is issued only within the player's line: refused over it, in words, naming what is owed. A player
+    with no line may take no marker when ``MARKER_NEEDS_CREDIT_LINE`` is on (the default)."""
+    line = credit_line_of(player)
+    if line is None:
+        if knob("MARKER_NEEDS_CREDIT_LINE"):
+            raise Conflict(f"{player} has no credit line: one is approved before a marker is issued",
+                           code="no_credit_line", field="player")
+        return
+    CreditLine.objects.select_for_update().filter(pk=line.pk).first()  # one marker against a line at a time
+    owed = owed_by(player)
+    if owed + amount > line.limit:
+        raise Conflict(
+            f"{player}'s credit line is {money_text(line.limit)} and {money_text(owed)} is owed: a marker of "
+            f"{money_text(amount)} would be {money_text(owed + amount - line.limit)} over it",
+            code="over_credit_line", field="amount")
