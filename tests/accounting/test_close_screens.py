@@ -53,7 +53,7 @@ def test_closing_a_closed_table_again_says_so_and_keeps_one_close(floor):
     shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
     # when the close is sent again (a second tab, a double tap)
     response = signed_in(floor.manager).post(
-        f"/accounting/shifts/{floor.shift.pk}/tables/{floor.table.pk}/close/", follow=True)
+        f"/accounting/shifts/{floor.shift.pk}/tables/{floor.table.pk}/close/", {"confirm": "yes"}, follow=True)
     # then the screen says it is already closed, and there is still one close
     assert "BAC1: That table is already closed for this shift." in page_text(response)
     assert TableShiftClose.objects.filter(table=floor.table, shift=floor.shift).count() == 1
@@ -61,7 +61,7 @@ def test_closing_a_closed_table_again_says_so_and_keeps_one_close(floor):
 
 def test_a_table_with_something_missing_is_not_closed_and_the_screen_says_what(floor):
     response = signed_in(floor.manager).post(
-        f"/accounting/shifts/{floor.shift.pk}/tables/{floor.table.pk}/close/", follow=True)
+        f"/accounting/shifts/{floor.shift.pk}/tables/{floor.table.pk}/close/", {"confirm": "yes"}, follow=True)
     assert "BAC1: It cannot close yet: opening inventory count; closing inventory count; soft count of the drop." in (
         page_text(response))
     assert not TableShiftClose.objects.exists()
