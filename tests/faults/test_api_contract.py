@@ -1,9 +1,9 @@
 """schemathesis against ``/api/schema/``: generated requests, as every role.
 
 Every operation of the published schema gets valid (positive) and invalid (negative) generated
-requests; each is sent once with the token of each role (dealer, pit manager, accountant, auditor,
-compliance, admin). No answer may be a 500, and every answer must match the schema: a documented
-status code, the documented content type and headers, a body that validates. The run is bounded and
+requests; each is sent once with the token of each role (dealer, pit manager, shift manager, accountant,
+auditor, compliance, cashier, count team, admin). No answer may be a 500, and every answer must match
+the schema: a documented status code, the documented content type and headers, a body that validates. The run is bounded and
 deterministic (derandomized Hypothesis), and it must send at least 1,000 requests. The one operation
 left out is the revocation of one's own token (it would sign the role out of the rest of the run;
 tests/integrity/test_lockout.py tests it).
@@ -91,9 +91,12 @@ def _exercise(operation: Any, mode: GenerationMode, roles: dict[str, str], sent:
 def test_generated_requests_as_every_role_get_no_500_and_match_the_schema(floor, in_process_wsgi):
     # given the published schema and a signed-in user of every role
     schema = schemathesis.openapi.from_wsgi("/api/schema/", in_process_wsgi)
-    compliance = UserFactory(username="compliance", roles=[Role.COMPLIANCE])
     users = {"dealer": floor.dealer, "pit_manager": floor.manager, "accountant": floor.accountant,
-             "auditor": floor.auditor, "compliance": compliance, "admin": floor.admin}
+             "auditor": floor.auditor, "admin": floor.admin}
+    for role in Role:  # every other role the service knows (compliance, shift manager, cashier, count team…)
+        if role.value not in users:
+            users[role.value] = UserFactory(username=f"schema_{role.value}", roles=[role])
+    assert set(users) == {role.value for role in Role}
     roles = {role: Token.objects.create(user=user).key for role, user in users.items()}
     sent = collections.Counter()
     failures: dict[tuple[str, str, int], str] = {}
