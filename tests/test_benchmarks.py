@@ -97,7 +97,10 @@ def test_the_benchmark_runs_at_its_small_size_and_ends_with_its_figures(name: st
     assert keys <= figures.keys(), keys - figures.keys()
     if name == "api":  # every request the tablets made (measured or not) was answered as they expected
         assert figures["errors"] == 0
-        if figures["rounds_settled"] == 0:  # a machine too busy to settle one in the seconds measured: no ratio
+        # a machine too busy to settle a round, post a card at dealer pace or answer the baseline in the seconds
+        # measured has no percentile or ratio to give (the run itself, and its answers, are what this test holds)
+        if (figures["rounds_settled"] == 0 or not figures["paced"]["latency_ms"].get("card", {}).get("n")
+                or not figures["baseline"].get("n")):
             return
     assert all(figures[key] is not None for key in keys), figures
     assert all(math.isfinite(n) for key in keys for n in numbers(figures[key])), figures
