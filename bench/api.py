@@ -314,9 +314,10 @@ def main() -> int:
         "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 2), "rounds_settled": settled,
         "rounds_per_s": round(rounds_per_s, 2), "requests": requests, "requests_per_round": round(requests_per_round, 2),
         "errors": len(errors),
-        "latency_ms": {kind: summarize(values) for kind, values in sorted(latency.items())},
+        # only the kinds that were timed: a kind with no request has no percentile (the table above prints nan)
+        "latency_ms": {kind: summarize(values) for kind, values in sorted(latency.items()) if values},
         "paced": {"pace_s": args.pace, "seconds": round(paced_elapsed, 1), "requests": paced_requests,
-                  "latency_ms": {kind: summarize(values) for kind, values in sorted(paced_latency.items())}},
+                  "latency_ms": {kind: summarize(values) for kind, values in sorted(paced_latency.items()) if values}},
         "baseline": {**b, "requests_per_s": round(base_rate, 1)},
         "card_p99_ms": card["p99"], "card_p99_full_speed_ms": card_full["p99"], "card_p99_target_ms": CARD_TARGET_MS,
         "card_p99_ratio": round(card["p99"] / CARD_TARGET_MS, 3),
