@@ -34,7 +34,7 @@ LIMIT = 32
 
 
 def shapes(size: int) -> dict[str, bytes]:
-    """The same shapes as tests/integrity/test_body_check.py, each about ``size`` bytes."""
+    """The worst shapes found for the check, each about ``size`` bytes (tests/integrity/test_body_check.py posts them too)."""
     return {
         "issue_28": b'"' + b'\\"' * ((size - 40) // 2) + b"[" * 33,
         "quotes": b'"' * size,

@@ -23,6 +23,7 @@ from django.conf import settings as django_settings
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bench.body_check import shapes as adversarial  # the benchmark times the same shapes
 from casino.parsers import json_depth
 from tables.models import Round
 from tests.client import APIClient
@@ -61,21 +62,6 @@ def value_depth(value: Any) -> int:
     if isinstance(value, dict):
         return 1 + max((value_depth(v) for v in value.values()), default=0)
     return 0
-
-
-def adversarial(size: int) -> dict[str, bytes]:
-    """The worst shapes found for the check, each about ``size`` bytes."""
-    return {
-        "issue_28": b'"' + b'\\"' * ((size - 40) // 2) + b"[" * 33,
-        "quotes": b'"' * size,
-        "backslashes": b'"' + b"\\" * size,
-        "pairs": b"[]" * (size // 2),
-        "deep": b"[" * size,
-        "deep_objects": b'{"a":' * (size // 5),
-        "escaped_brackets": b'["' + b'\\"[' * (size // 3),
-        "strings_then_deep": b'["' + b"x" * (size // 2) + b'",' + b"[" * 40,
-        "arrays": b"[" + b"[]," * ((size - 2) // 3) + b"[]]",
-    }
 
 
 # text that JSON strings and the check find hard: quotes, backslashes, brackets, unicode
