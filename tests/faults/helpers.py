@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import signal
 import subprocess
@@ -16,6 +17,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 CLOSED_PORT_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1: Redis is "down"
 BANKER_WIN = ["9S", "KH", "5D", "3C", "2H", "4S"]  # player 6, banker 7
+
+
+def http_get(port: int, path: str) -> tuple[int, str]:
+    """GET ``path`` from a server of the test's own on 127.0.0.1: its status and body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Connection": "close"})
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        conn.close()
 
 
 @contextlib.contextmanager

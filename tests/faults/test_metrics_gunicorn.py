@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import http.client
 import os
 import signal
 import socket
@@ -12,21 +11,11 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.common import ROOT, VENV_BIN, Process, free_port, service_env, wait_until
-from tests.faults.helpers import database_url
-
-
-def _get(port: int, path: str) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request("GET", path, headers={"Connection": "close"})
-        response = conn.getresponse()
-        return response.status, response.read().decode()
-    finally:
-        conn.close()
+from tests.faults.helpers import database_url, http_get
 
 
 def _requests_to(port: int, view: str) -> float:
-    status, text = _get(port, "/metrics")
+    status, text = http_get(port, "/metrics")
     assert status == 200, text[:300]
     return sum(s.value for family in text_string_to_metric_families(text) for s in family.samples
                if s.name == "croupier_http_request_duration_seconds_count" and s.labels.get("view") == view)
@@ -60,7 +49,7 @@ def test_workers_figures_add_up_and_a_killed_worker_loses_none(tmp_path):
         assert not (prom / "histogram_999999.db").exists()
         # when 40 requests arrive, each on its own connection (both workers serve some)
         for _ in range(40):
-            assert _get(port, "/api/games/")[0] in (200, 401)  # (401: not signed in)
+            assert http_get(port, "/api/games/")[0] in (200, 401)  # (401: not signed in)
         # then one scrape counts all 40, whichever worker answers it
         assert _requests_to(port, "games") == 40
         assert len(_pids(prom)) == 2, sorted(p.name for p in prom.iterdir())
@@ -69,7 +58,7 @@ def test_workers_figures_add_up_and_a_killed_worker_loses_none(tmp_path):
         os.kill(victim, signal.SIGKILL)
         wait_until(lambda: len(_pids(prom) - {victim}) == 2, timeout=60, what="gunicorn to start another worker")
         for _ in range(10):
-            assert _get(port, "/api/games/")[0] in (200, 401)  # (401: not signed in)
+            assert http_get(port, "/api/games/")[0] in (200, 401)  # (401: not signed in)
         # then nothing it counted is lost, and the new one's requests add up with the others'
         assert _requests_to(port, "games") == 50
     finally:

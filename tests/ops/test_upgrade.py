@@ -12,7 +12,6 @@ SIGHUP ``croupier-web.service``'s ``ExecReload`` sends.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import signal
@@ -25,6 +24,7 @@ import psycopg
 import pytest
 
 from bench.common import ROOT, SHARED_PG, VENV_BIN, Process, free_port, unique_name, wait_until
+from tests.faults.helpers import http_get
 
 pytestmark = pytest.mark.slow
 ADMIN = f"{SHARED_PG}/postgres"
@@ -35,16 +35,6 @@ def _env_file(path: Path, values: dict[str, str]) -> Path:
     return path
 
 
-def _get(port: int, path: str) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request("GET", path, headers={"Connection": "close"})
-        response = conn.getresponse()
-        return response.status, response.read().decode()
-    finally:
-        conn.close()
-
-
 def _web(env: dict[str, str], port: int, log: Path) -> Process:
     web = Process([str(VENV_BIN / "gunicorn"), "-c", str(ROOT / "casino" / "gunicorn.conf.py"),
                    "casino.wsgi:application"], env={**env, "PORT": str(port), "HOST": "127.0.0.1"}, log=log)
@@ -52,7 +42,7 @@ def _web(env: dict[str, str], port: int, log: Path) -> Process:
     def up() -> bool:
         assert web.alive(), web.log()
         with contextlib.suppress(OSError):
-            return _get(port, "/health/live")[0] == 200
+            return http_get(port, "/health/live")[0] == 200
         return False
 
     wait_until(up, timeout=90, what="gunicorn to answer")
@@ -72,7 +62,7 @@ class Traffic(threading.Thread):
         while not self.done.is_set():
             for path in ("/metrics", "/health/serve"):
                 try:
-                    self.answers.append(_get(self.port, path)[0])
+                    self.answers.append(http_get(self.port, path)[0])
                 except OSError as exc:
                     self.answers.append(type(exc).__name__)
             time.sleep(0.05)
@@ -128,7 +118,7 @@ def test_the_documented_upgrade_applies_a_new_migration_while_the_old_web_keeps_
                                env={**scratch["base"], **new_values}, capture_output=True, text=True, timeout=300)
         assert wrong.returncode != 0
         assert "permission denied" in wrong.stderr
-        status, body = _get(new_port, "/health/serve")
+        status, body = http_get(new_port, "/health/serve")
         # then the new code is not ready before its migration ran: the load balancer keeps it out
         assert status == 503, body
         assert json.loads(body)["checks"]["database"]["migrations_pending"] == 1
@@ -165,7 +155,7 @@ def test_the_documented_upgrade_applies_a_new_migration_while_the_old_web_keeps_
         assert calls.read_text().splitlines() == ["reload croupier-web.service", "restart croupier-worker.service",
                                                   "restart croupier-beat.service"]
         # and the new code's web process is ready now
-        status, body = _get(new_port, "/health/serve")
+        status, body = http_get(new_port, "/health/serve")
         assert status == 200, body
         assert "upgrade: 1/4 backup" in done.stderr
         assert "upgrade: 4/4 processes" in done.stderr
