@@ -62,7 +62,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"|[ ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))")),
     ("snake_case", re.compile(r"(?<![\w.@/-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w@/-])")),
     ("chips_code", re.compile(r"\b\d+[x×]\d+\b")),
-    ("employee_id", re.compile(r"\b[A-Z]\d{4,6}\b")),
+    ("employee_id", re.compile(r"\b[A-Z]\d{4,6}\b(?!-\d)")),  # not a slip's number (F2026-000001)
     ("card_code", re.compile(r"(?<![\w-])(?:[2-9TJQKA][SHDC])(?![\w-])")),
     ("json", re.compile(r"[{}]")),
     # 4+ digits with no thousands separator: minor units, or money outside the one format. A year (1900-2099

@@ -44,6 +44,7 @@ def test_each_code_like_token_of_the_issue_is_found(text, kind, token):
         "Round #1234",
         "Gaming day 27/11/2026",
         "Table BAC-1001",
+        "Slip F2026-000001 · Marker M2026-000003",
         "Seat 1 hand 2: hit",
         "10♠ J♦ 3♣",
         "Hold 53.13 %",
