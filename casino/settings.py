@@ -76,10 +76,12 @@ MIDDLEWARE = [
     "casino.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on the API
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the browser's language until someone signs in
     "casino.exceptions.ApiNotFoundMiddleware",  # a 404 under /api/ is JSON, in every mode
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino.middleware.UserLanguageMiddleware",  # then the language the signed-in person picked
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "casino.middleware.RequestContextMiddleware",
@@ -149,7 +151,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages the screens speak (docs/languages.md): each person picks one (their staff profile), the
+# dealer screen switches at the table; the catalogs live in locale/ and are compiled by `make locale`.
+LANGUAGES = [
+    ("en", "English"),
+    ("zh-hant", "繁體中文"),
+    ("zh-hans", "简体中文"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

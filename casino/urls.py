@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from casino.auth import ObtainTokenView, RevokeTokenView
 from casino.auth_views import PinView, lockouts
@@ -33,6 +34,7 @@ urlpatterns = [
     path("players/", include("players.web_urls")),
     path("api/auth/token/", ObtainTokenView.as_view(), name="api-token"),  # with the sign-in lockout
     path("favicon.ico", favicon, name="favicon"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),  # the screens' JavaScript words
     path("api/auth/token/revoke/", RevokeTokenView.as_view(), name="api-token-revoke"),
     path("api/auth/pin/", PinView.as_view(), name="api-pin"),  # the signed-in person's own signing PIN
     path("staff/lockouts/", lockouts, name="staff-lockouts"),  # another supervisor or an admin lifts a lockout

@@ -15,6 +15,7 @@ urlpatterns = [
         auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LockoutAuthenticationForm),
         name="login",
     ),
+    path("language/", views.language_set, name="language-set"),  # each person picks theirs (docs/languages.md)
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("reports/", views.reports_home, name="reports-home"),
     path("dealer/", views.dealer_home, name="dealer-home"),

@@ -20,9 +20,10 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy, ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounting.models import Alert, CountKind, InventoryCount
 from accounting.money import currency, money_text
@@ -35,6 +36,8 @@ from accounting.services.counts import denominations_for, previous_closer
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import DomainError, Forbidden, InvalidInput
 from casino.idempotency import once_per_form
+from casino.languages import language_check, staff_language_set
+from casino.middleware import SESSION_LANGUAGE
 from floor import selectors as dashboard
 from floor.templatetags.croupier import _url, accounting_home
 from tables import wording
@@ -51,6 +54,30 @@ FLOOR_VIEWERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "registration/forbidden.html", {"message": message}, status=403)
+
+
+@require_http_methods(["GET", "POST"])
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language picker (the menu's link, the dealer's one tap at the table): a signed-in person's pick
+    is kept on their staff profile; before signing in, in Django's language cookie."""
+    back = (request.POST.get("next") if request.method == "POST" else request.GET.get("next")) or "/"
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    if request.method == "GET":
+        return render(request, "registration/language.html", {"back": back})
+    try:
+        language = (staff_language_set(actor=request.user, language=request.POST.get("language"))
+                    if request.user.is_authenticated else language_check(request.POST.get("language")))
+    except InvalidInput as refused:
+        messages.error(request, wording.say(refused.code, refused.params))
+        return redirect(back)
+    if request.user.is_authenticated:
+        request.session[SESSION_LANGUAGE] = [request.user.pk, language]
+    translation.activate(language)
+    response = redirect(back)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                        samesite="Lax", secure=request.is_secure(), httponly=True)
+    return response
 
 
 @login_required

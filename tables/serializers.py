@@ -4,6 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from tables import wording
 from tables.engines.base import bet_extra
 from tables.engines.errors import EngineError
 from tables.models import LIVE_STATUSES, Assignment, Bet, Pit, Round, Shift, ShiftType, Table
@@ -161,11 +162,15 @@ class RoundSerializer(serializers.ModelSerializer):
     table_now = serializers.SerializerMethodField(
         help_text="while the round is live, where the table stands as its engine says: the bank's seat, the "
                   "button, whose turn it is, what is due, and what each seat may do now or the rule that stops it")
+    words = serializers.SerializerMethodField(
+        help_text="the engine's words in the reader's language (tables/wording.py): ``next``, what the dealer "
+                  "does now; ``said``, what the settled round's call is")
 
     class Meta:
         model = Round
         fields = ["id", "table", "table_id", "shift", "number", "game", "status", "dealer", "opened_at",
-                  "betting_closed_at", "settled_at", "document", "state", "void_reason", "voided_at", "table_now"]
+                  "betting_closed_at", "settled_at", "document", "state", "void_reason", "voided_at", "table_now",
+                  "words"]
 
     def get_document(self, rnd: Round) -> dict[str, Any]:
         return round_document(rnd)
@@ -177,6 +182,12 @@ class RoundSerializer(serializers.ModelSerializer):
             return round_table_now(rnd).as_dict(rnd.table.seats)
         except EngineError:  # a round the engine cannot read answers the rest; its refusal comes on acting
             return None
+
+    def get_words(self, rnd: Round) -> dict[str, str]:
+        state = rnd.state if isinstance(rnd.state, dict) else {}
+        step = state.get("next")
+        step = step if isinstance(step, dict) else {}
+        return {"next": wording.prompt(step.get("say")), "said": wording.prompt(state.get("say"))}
 
     def to_representation(self, rnd: Round) -> dict[str, Any]:
         """The fields above, written out: every dealer request answers with its round, and walking
@@ -194,6 +205,7 @@ class RoundSerializer(serializers.ModelSerializer):
             "opened_at": when(rnd.opened_at), "betting_closed_at": when(rnd.betting_closed_at),
             "settled_at": when(rnd.settled_at), "document": self.get_document(rnd), "state": rnd.state,
             "void_reason": rnd.void_reason, "voided_at": when(rnd.voided_at), "table_now": self.get_table_now(rnd),
+            "words": self.get_words(rnd),
         }
 
 

@@ -19,12 +19,17 @@ and services that has no wording here.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from casino.money import money_formatter
+from tables.engines.errors import EngineError
+from tables.engines.registry import get_engine
 
 # the symbol a dealer reads before an amount; other currencies are written after it with their code
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥", "HKD": "HK$", "MOP": "MOP$", "SGD": "S$", "AUD": "A$",
@@ -34,182 +39,181 @@ PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 KINDS = frozenset({"money", "card", "bet"})
 SCREEN_NAMES = frozenset({"next", "table"})  # filled by the screen, not by the refusal's params
 
-_CALL_PIT = "call the pit manager"
-
-REFUSALS: dict[str, tuple[str, ...]] = {
+REFUSALS: dict[str, tuple[Any, ...]] = {
     # -- bets ------------------------------------------------------------------------------------
-    "under_table_min": ("{amount:money} is under the table minimum of {min:money}.",
-                        "That stake is under the table minimum of {min:money}.",
-                        "That stake is under the table minimum."),
-    "over_table_max": ("{amount:money} is over the table maximum of {max:money}.",
-                       "That stake is over the table maximum of {max:money}.",
-                       "That stake is over the table maximum."),
-    "bad_amount": ("The ante is {ante:money}, not {amount:money}.", "The forfeit is {forfeit:money}, not {amount:money}.",
-                   "{amount:money} is over the limit of {limit:money} for that bet.",
-                   "The stake here must be from {min:money} to {max:money}, not {amount:money}.",
-                   "That stake is not allowed here."),
-    "bad_bet": ("Seat {seat} cannot take that bet now: check the seat, the bet and what it is on.",
-                "That bet cannot be taken here: check the seat, the bet and what it is on."),
+    "under_table_min": (_("{amount:money} is under the table minimum of {min:money}."),
+                        _("That stake is under the table minimum of {min:money}."),
+                        _("That stake is under the table minimum.")),
+    "over_table_max": (_("{amount:money} is over the table maximum of {max:money}."),
+                       _("That stake is over the table maximum of {max:money}."),
+                       _("That stake is over the table maximum.")),
+    "bad_amount": (_("The ante is {ante:money}, not {amount:money}."), _("The forfeit is {forfeit:money}, not {amount:money}."),
+                   _("{amount:money} is over the limit of {limit:money} for that bet."),
+                   _("The stake here must be from {min:money} to {max:money}, not {amount:money}."),
+                   _("That stake is not allowed here.")),
+    "bad_bet": (_("Seat {seat} cannot take that bet now: check the seat, the bet and what it is on."),
+                _("That bet cannot be taken here: check the seat, the bet and what it is on.")),
     # the engine's reason for a refusal (``params["reason"]``): why, and what to do
-    "bad_bet:no_bets": ("No bet is down yet: place at least one bet, then tap “No more bets”.",),
-    "bad_bet:players": ("A deal needs 2 to {max_players} players, each with an ante, and {players} have anted: "
-                        "take the antes, then tap “No more bets”.",
-                        "A deal needs at least two players, each with an ante: take the antes, then tap “No more bets”."),
-    "bad_bet:no_bank": ("Nobody holds the bank yet: the banker's seat puts up the bank first, then the punters bet.",),
-    "bad_bet:two_banks": ("Only one seat holds the bank: take back the other bank.",),
-    "bad_bet:no_punto": ("Nobody bets against the bank yet: take at least one punto, then tap “No more bets”.",),
-    "bad_bet:bank_seat": ("Seat {seat} holds the bank and cannot bet against it: take the bet at another seat.",
-                          "The banker's seat cannot bet against the bank: take the bet at another seat."),
-    "bad_bet:call_early": ("The turn is called only with three cards left: take the call then, between the last turns.",),
-    "bad_amount:bid_low": ("The high bid is {high:money}: the next bid must be at least {min:money}.",
-                           "A bid must be at least {min:money}.", "That bid is too low."),
-    "illegal_action:high_bidder": ("Seat {seat} already holds the high bid: take a bid from another seat, or sell.",
-                                   "That seat already holds the high bid: take a bid from another seat, or sell."),
-    "out_of_turn:button_order": ("Seat {seat} bets before seat {after_seat} in the order from the button at seat "
-                                 "{button}, and seat {after_seat} has bet: seat {seat} sits out this betting round.",
-                                 "Bets go in seat order from the button: that seat's turn has passed this betting round."),
-    "bad_bet_type": ("This table does not take {type:bet} bets.", "This table does not take that bet."),
-    "bad_seat": ("There is no seat {seat} at this table: its seats are 1 to {seats}.",
-                 "There is no such seat at this table."),
-    "duplicate_bet": ("That bet is already recorded.",),
-    "over_bank": ("The punters would cover more than the bank of {bank:money}.", "The punters would cover more than the bank."),
-    "over_pot": ("{amount:money} is more than the pot holds, {pot:money}.",
-                 "A pot bet can be at most what is in the pot, {pot:money}.", "A pot bet can be at most what is in the pot."),
-    "betting_closed": ("Betting is closed for this round.",),
-    "betting_open": ("Betting is still open: tap “No more bets” first.",),
-    "not_open": ("This round is not open for bets.",),
-    "no_such_bet": ("That bet is not in this round (it may have been taken back already).",),
-    "bet_withdrawn": ("That bet was already taken back.",),
-    "cannot_undo_bet": ("The last entry is a bet, and a bet cannot be undone: ask for a void of the round instead.",),
-    "unknown_bet": (f"The settlement names a bet nobody placed: {_CALL_PIT}.",),
+    "bad_bet:no_bets": (_("No bet is down yet: place at least one bet, then tap “No more bets”."),),
+    "bad_bet:players": (_("A deal needs 2 to {max_players} players, each with an ante, and {players} have anted: "
+                        "take the antes, then tap “No more bets”."),
+                        _("A deal needs at least two players, each with an ante: take the antes, then tap “No more bets”.")),
+    "bad_bet:no_bank": (_("Nobody holds the bank yet: the banker's seat puts up the bank first, then the punters bet."),),
+    "bad_bet:two_banks": (_("Only one seat holds the bank: take back the other bank."),),
+    "bad_bet:no_punto": (_("Nobody bets against the bank yet: take at least one punto, then tap “No more bets”."),),
+    "bad_bet:bank_seat": (_("Seat {seat} holds the bank and cannot bet against it: take the bet at another seat."),
+                          _("The banker's seat cannot bet against the bank: take the bet at another seat.")),
+    "bad_bet:call_early": (_("The turn is called only with three cards left: take the call then, between the last turns."),),
+    "bad_amount:bid_low": (_("The high bid is {high:money}: the next bid must be at least {min:money}."),
+                           _("A bid must be at least {min:money}."), _("That bid is too low.")),
+    "illegal_action:high_bidder": (_("Seat {seat} already holds the high bid: take a bid from another seat, or sell."),
+                                   _("That seat already holds the high bid: take a bid from another seat, or sell.")),
+    "out_of_turn:button_order": (_("Seat {seat} bets before seat {after_seat} in the order from the button at seat "
+                                 "{button}, and seat {after_seat} has bet: seat {seat} sits out this betting round."),
+                                 _("Bets go in seat order from the button: that seat's turn has passed this betting round.")),
+    "bad_bet_type": (_("This table does not take {type:bet} bets."), _("This table does not take that bet.")),
+    "bad_seat": (_("There is no seat {seat} at this table: its seats are 1 to {seats}."),
+                 _("There is no such seat at this table.")),
+    "duplicate_bet": (_("That bet is already recorded."),),
+    "over_bank": (_("The punters would cover more than the bank of {bank:money}."), _("The punters would cover more than the bank.")),
+    "over_pot": (_("{amount:money} is more than the pot holds, {pot:money}."),
+                 _("A pot bet can be at most what is in the pot, {pot:money}."), _("A pot bet can be at most what is in the pot.")),
+    "betting_closed": (_("Betting is closed for this round."),),
+    "betting_open": (_("Betting is still open: tap “No more bets” first."),),
+    "not_open": (_("This round is not open for bets."),),
+    "no_such_bet": (_("That bet is not in this round (it may have been taken back already)."),),
+    "bet_withdrawn": (_("That bet was already taken back."),),
+    "cannot_undo_bet": (_("The last entry is a bet, and a bet cannot be undone: ask for a void of the round instead."),),
+    "unknown_bet": (_("The settlement names a bet nobody placed: call the pit manager."),),
     # -- cards and choices -------------------------------------------------------------------------
-    "bad_card": ("The {card:card} is not a card of this game's deck.", "That is not a card of this game's deck."),
-    "card_exhausted": ("Every {card:card} the shoe holds is already out: check the card.",
-                       "That card is already out as many times as the shoe holds it: check the card."),
-    "impossible_card": ("The {card:card} cannot be there: check the card.", "That card cannot be there: check it."),
-    "bad_event": ("That entry does not fit the round here: {next}.", "That entry does not fit the round here."),
-    "out_of_turn": ("Not now: {next}.", "That is not what the table expects now."),
-    "illegal_action": ("That choice is not allowed now: {next}.", "That choice is not allowed now."),
-    "join_refused": ("Seat {seat} cannot join the game now.", "That player cannot join the game now."),
-    "incomplete_coup": ("The coup needs more cards: {next}.", "The coup needs more cards."),
-    "incomplete_round": ("The round needs more: {next}.", "The round needs more before it can be settled."),
-    "round_incomplete": ("The round is not complete yet: {next}.", "The round is not complete yet."),
-    "no_hand_to_set": ("There is no hand to set at that seat now.",),
-    "bad_set": ("The hands must use exactly the cards dealt to the seat.",),
-    "no_set": ("There is no hand to set in this game.",),
-    "nothing_to_undo": ("Nothing has been dealt yet: there is nothing to undo.",),
+    "bad_card": (_("The {card:card} is not a card of this game's deck."), _("That is not a card of this game's deck.")),
+    "card_exhausted": (_("Every {card:card} the shoe holds is already out: check the card."),
+                       _("That card is already out as many times as the shoe holds it: check the card.")),
+    "impossible_card": (_("The {card:card} cannot be there: check the card."), _("That card cannot be there: check it.")),
+    "bad_event": (_("That entry does not fit the round here: {next}."), _("That entry does not fit the round here.")),
+    "out_of_turn": (_("Not now: {next}."), _("That is not what the table expects now.")),
+    "illegal_action": (_("That choice is not allowed now: {next}."), _("That choice is not allowed now.")),
+    "join_refused": (_("Seat {seat} cannot join the game now."), _("That player cannot join the game now.")),
+    "incomplete_coup": (_("The coup needs more cards: {next}."), _("The coup needs more cards.")),
+    "incomplete_round": (_("The round needs more: {next}."), _("The round needs more before it can be settled.")),
+    "round_incomplete": (_("The round is not complete yet: {next}."), _("The round is not complete yet.")),
+    "no_hand_to_set": (_("There is no hand to set at that seat now."),),
+    "bad_set": (_("The hands must use exactly the cards dealt to the seat."),),
+    "no_set": (_("There is no hand to set in this game."),),
+    "nothing_to_undo": (_("Nothing has been dealt yet: there is nothing to undo."),),
     # -- the round -----------------------------------------------------------------------------------
-    "round_in_progress": ("A round is still in progress at this table: finish it, or ask for a void.",),
-    "already_settled": ("This round is already settled.",),
-    "round_open": ("This round is still open for bets.",),
-    "round_betting_closed": ("Betting is closed and nothing has been dealt yet.",),
-    "round_dealing": ("This round is being dealt.",),
-    "round_settled": ("This round is already settled.",),
-    "round_voided": ("This round was voided.",),
-    "no_void_request": ("Nobody asked for a void of this round.",),
-    "reason_required": ("Choose or write a reason.",),
-    "same_person": ("Someone other than who asked must approve this.",),
-    "approval_refused": ("That PIN is wrong for the supervisor picked: check the name and tap the PIN again.",),
-    "pit_manager_required": ("Only a pit manager of this table's pit can approve this.",),
-    "concurrent_change": ("Someone changed this round at the same moment: the screen shows it now; try again.",),
-    "unknown_round": ("That round does not exist.",),
+    "round_in_progress": (_("A round is still in progress at this table: finish it, or ask for a void."),),
+    "already_settled": (_("This round is already settled."),),
+    "round_open": (_("This round is still open for bets."),),
+    "round_betting_closed": (_("Betting is closed and nothing has been dealt yet."),),
+    "round_dealing": (_("This round is being dealt."),),
+    "round_settled": (_("This round is already settled."),),
+    "round_voided": (_("This round was voided."),),
+    "no_void_request": (_("Nobody asked for a void of this round."),),
+    "reason_required": (_("Choose or write a reason."),),
+    "same_person": (_("Someone other than who asked must approve this."),),
+    "approval_refused": (_("That PIN is wrong for the supervisor picked: check the name and tap the PIN again."),),
+    "pit_manager_required": (_("Only a pit manager of this table's pit can approve this."),),
+    "concurrent_change": (_("Someone changed this round at the same moment: the screen shows it now; try again."),),
+    "unknown_round": (_("That round does not exist."),),
     # -- the table, the shift, who may deal ----------------------------------------------------------
-    "table_closed": ("This table is closed: the pit manager opens it.",),
-    "table_misconfigured": (f"The table's rules are set up wrongly: {_CALL_PIT}.",),
-    "no_open_shift": ("No shift is open: the shift manager opens the next one on the gaming day screen.",),
-    "not_assigned": ("You are not assigned to this table now: the pit manager assigns dealers.",),
-    "not_your_table": ("This is not your table.",),
-    "role_required": ("Your account may not do this.",),
-    "unknown_table": ("That table does not exist.",),
-    "bad_config": (f"The table's rules are set up wrongly: {_CALL_PIT}.",),
-    "unknown_setting": (f"The table's rules name a setting this game does not have: {_CALL_PIT}.",),
-    "unknown_game": (f"This table's game is not known: {_CALL_PIT}.",),
-    "bad_document": (f"The round's record cannot be read: {_CALL_PIT}.",),
-    "no_house_edge": ("There is no house edge figure for this game.",),
-    "bad_limits": ("The table minimum cannot be above its maximum.",),
-    "shift_exists": ("That shift is already open.",),
-    "shift_manager_required": ("Only a shift manager may do this.",),
-    "empty_tray_unconfirmed": ("The count holds no chip: tick that the tray is empty, or count the chips.",),
-    "tray_not_empty": ("The tray is said to be empty, but chips are counted: one or the other.",),
-    "shift_not_open": ("That shift is not open.",),
-    "unknown_shift_type": ("That shift does not exist.",),
-    "not_a_dealer": ("That person is not a dealer.",),
-    "dealer_busy": ("That dealer is assigned to another table at that time.",),
-    "bad_period": ("An assignment must end after it starts.",),
-    "already_relieved": ("That dealer was already relieved.",),
-    "void_refused": ("A void of this round was asked for and refused: finish the round.",),
-    "void_already_requested": ("A void of this round is already asked for: a pit manager decides it.",),
-    "nothing_to_rotate": ("A rotation needs two dealers at the pit's open tables, or one coming back from a break.",),
+    "table_closed": (_("This table is closed: the pit manager opens it."),),
+    "table_misconfigured": (_("The table's rules are set up wrongly: call the pit manager."),),
+    "no_open_shift": (_("No shift is open: the shift manager opens the next one on the gaming day screen."),),
+    "not_assigned": (_("You are not assigned to this table now: the pit manager assigns dealers."),),
+    "not_your_table": (_("This is not your table."),),
+    "role_required": (_("Your account may not do this."),),
+    "unknown_table": (_("That table does not exist."),),
+    "bad_config": (_("The table's rules are set up wrongly: call the pit manager."),),
+    "unknown_setting": (_("The table's rules name a setting this game does not have: call the pit manager."),),
+    "unknown_game": (_("This table's game is not known: call the pit manager."),),
+    "bad_document": (_("The round's record cannot be read: call the pit manager."),),
+    "no_house_edge": (_("There is no house edge figure for this game."),),
+    "bad_limits": (_("The table minimum cannot be above its maximum."),),
+    "shift_exists": (_("That shift is already open."),),
+    "shift_manager_required": (_("Only a shift manager may do this."),),
+    "empty_tray_unconfirmed": (_("The count holds no chip: tick that the tray is empty, or count the chips."),),
+    "tray_not_empty": (_("The tray is said to be empty, but chips are counted: one or the other."),),
+    "shift_not_open": (_("That shift is not open."),),
+    "bad_language": (_("Choose one of the languages offered."),),
+    "unknown_shift_type": (_("That shift does not exist."),),
+    "not_a_dealer": (_("That person is not a dealer."),),
+    "dealer_busy": (_("That dealer is assigned to another table at that time."),),
+    "bad_period": (_("An assignment must end after it starts."),),
+    "already_relieved": (_("That dealer was already relieved."),),
+    "void_refused": (_("A void of this round was asked for and refused: finish the round."),),
+    "void_already_requested": (_("A void of this round is already asked for: a pit manager decides it."),),
+    "nothing_to_rotate": (_("A rotation needs two dealers at the pit's open tables, or one coming back from a break."),),
     # -- the pit's paperwork and alerts (the pit manager's screens) ----------------------------------
-    "unknown_alert": ("That alert does not exist.",),
-    "already_acknowledged": ("Someone acknowledged that alert already.",),
-    "not_acknowledged": ("Acknowledge the alert first, then resolve it.",),
-    "already_resolved": ("Someone resolved that alert already.",),
-    "bad_chips": ("Give a whole number of chips for each denomination, and at least one chip in all.",),
-    "unknown_denomination": ("This table does not use one of those chips.",),
-    "shift_closed": ("That shift is closed: its paperwork is sealed.",),
-    "unknown_shift": ("That shift does not exist.",),
-    "table_shift_closed": ("This table's shift is closed: its paperwork is sealed.",),
-    "bad_kind": ("Choose a fill or a credit.",),
-    "bad_amount_text": ("Type an amount in the house currency, such as 25 or 25.50.",),
+    "unknown_alert": (_("That alert does not exist."),),
+    "already_acknowledged": (_("Someone acknowledged that alert already."),),
+    "not_acknowledged": (_("Acknowledge the alert first, then resolve it."),),
+    "already_resolved": (_("Someone resolved that alert already."),),
+    "bad_chips": (_("Give a whole number of chips for each denomination, and at least one chip in all."),),
+    "unknown_denomination": (_("This table does not use one of those chips."),),
+    "shift_closed": (_("That shift is closed: its paperwork is sealed."),),
+    "unknown_shift": (_("That shift does not exist."),),
+    "table_shift_closed": (_("This table's shift is closed: its paperwork is sealed."),),
+    "bad_kind": (_("Choose a fill or a credit."),),
+    "bad_amount_text": (_("Type an amount in the house currency, such as 25 or 25.50."),),
     # -- signatures: a person proving it is them (docs/accounting.md, "Signing") -----------------------
-    "signature_required": ("Each person who signs gives their username and their password or PIN.",),
-    "bad_signature": ("Sign with a password or with a PIN, not both.",),
-    "signature_secret_required": ("The other person types their own password or PIN to sign.",),
-    "unknown_signer": ("There is no member of staff with that username who can sign.",),
-    "inactive_signer": ("That person may no longer sign: ask someone else.",),
-    "signer_role": ("That person does not hold the role this signature needs: ask someone who does.",),
-    "same_signer": ("The two signatures must be two different people.",),
-    "submitter_not_signer": ("You must be one of the people who sign this.",),
-    "signature_refused": ("That password or PIN is wrong: check who signs and try again.",),
-    "signature_locked": ("Too many wrong PINs or passwords for that person from this account: wait a few minutes, "
-                         "or ask another supervisor.",),
-    "bad_pin": ("A signing PIN is 4 to 12 digits.",),
-    "weak_pin": ("That PIN is too easy to guess: avoid one digit repeated or digits in a row.",),
-    "password_required": ("Type your own password to set your signing PIN.",),
-    "supervisor_required": ("Only a pit manager or an admin may lift a lockout.",),
-    "nothing_to_unlock": ("Name the account or the address whose lockout you lift.",),
-    "same_address": ("An address is unlocked from another terminal, never from itself.",),
-    "admin_required": ("Only an admin may lift an admin's lockout.",),
+    "signature_required": (_("Each person who signs gives their username and their password or PIN."),),
+    "bad_signature": (_("Sign with a password or with a PIN, not both."),),
+    "signature_secret_required": (_("The other person types their own password or PIN to sign."),),
+    "unknown_signer": (_("There is no member of staff with that username who can sign."),),
+    "inactive_signer": (_("That person may no longer sign: ask someone else."),),
+    "signer_role": (_("That person does not hold the role this signature needs: ask someone who does."),),
+    "same_signer": (_("The two signatures must be two different people."),),
+    "submitter_not_signer": (_("You must be one of the people who sign this."),),
+    "signature_refused": (_("That password or PIN is wrong: check who signs and try again."),),
+    "signature_locked": (_("Too many wrong PINs or passwords for that person from this account: wait a few minutes, "
+                         "or ask another supervisor."),),
+    "bad_pin": (_("A signing PIN is 4 to 12 digits."),),
+    "weak_pin": (_("That PIN is too easy to guess: avoid one digit repeated or digits in a row."),),
+    "password_required": (_("Type your own password to set your signing PIN."),),
+    "supervisor_required": (_("Only a pit manager or an admin may lift a lockout."),),
+    "nothing_to_unlock": (_("Name the account or the address whose lockout you lift."),),
+    "same_address": (_("An address is unlocked from another terminal, never from itself."),),
+    "admin_required": (_("Only an admin may lift an admin's lockout."),),
     # -- signing in, requests, the server ------------------------------------------------------------
-    "invalid_credentials": ("Wrong username or password.",),
-    "locked_out": ("Too many wrong passwords: wait a few minutes, then try again.",),
-    "not_authenticated": ("Your session has ended: sign in again.",),
-    "authentication_failed": ("Your session has ended: sign in again.",),
-    "permission_denied": ("Your account may not do this.",),
-    "forbidden": ("Your account may not do this.",),
-    "throttled": ("Too many tries in a short time: wait a moment, then try again.",),
-    "invalid": ("That entry is not complete or not valid: check it and try again.",),
-    "bad_parameter": ("That list cannot be shown with those choices: check the numbers and try again.",),
-    "out_of_range": ("A number or a text in that entry is too large: check it and try again.",),
-    "idempotency_key_required": (f"The screen sent an action without its retry mark: reload the page; if it persists, {_CALL_PIT}.",),
-    "malformed_json": (f"The screen sent something the server cannot read: reload the page; if it persists, {_CALL_PIT}.",),
-    "bad_request": (f"The screen sent something the server cannot read: reload the page; if it persists, {_CALL_PIT}.",),
-    "body_too_large": ("That is too much to send at once.",),
-    "bad_idempotency_key": ("The screen sent a malformed request: reload the page and try again.",),
-    "idempotency_key_reused": ("The screen sent one request twice with different contents: reload the page.",),
-    "not_found": ("That is not there any more: reload the page.",),
-    "method_not_allowed": ("The screen asked for something the server does not do: reload the page.",),
-    "not_acceptable": ("The screen asked for something the server does not do: reload the page.",),
-    "unsupported_media_type": ("The screen asked for something the server does not do: reload the page.",),
-    "conflict": ("Something changed meanwhile: the screen is up to date now; try again.",),
-    "refused": (f"The records refused that change: {_CALL_PIT}.",),
-    "database_unavailable": ("The records cannot be reached: the entry is kept and sent again shortly.",),
-    "server_error": (f"Something went wrong on the server; it was logged. Try again, and if it persists, {_CALL_PIT}.",),
-    "error": (f"The server refused that; if it persists, {_CALL_PIT}.",),
+    "invalid_credentials": (_("Wrong username or password."),),
+    "locked_out": (_("Too many wrong passwords: wait a few minutes, then try again."),),
+    "not_authenticated": (_("Your session has ended: sign in again."),),
+    "authentication_failed": (_("Your session has ended: sign in again."),),
+    "permission_denied": (_("Your account may not do this."),),
+    "forbidden": (_("Your account may not do this."),),
+    "throttled": (_("Too many tries in a short time: wait a moment, then try again."),),
+    "invalid": (_("That entry is not complete or not valid: check it and try again."),),
+    "bad_parameter": (_("That list cannot be shown with those choices: check the numbers and try again."),),
+    "out_of_range": (_("A number or a text in that entry is too large: check it and try again."),),
+    "idempotency_key_required": (_("The screen sent an action without its retry mark: reload the page; if it persists, call the pit manager."),),
+    "malformed_json": (_("The screen sent something the server cannot read: reload the page; if it persists, call the pit manager."),),
+    "bad_request": (_("The screen sent something the server cannot read: reload the page; if it persists, call the pit manager."),),
+    "body_too_large": (_("That is too much to send at once."),),
+    "bad_idempotency_key": (_("The screen sent a malformed request: reload the page and try again."),),
+    "idempotency_key_reused": (_("The screen sent one request twice with different contents: reload the page."),),
+    "not_found": (_("That is not there any more: reload the page."),),
+    "method_not_allowed": (_("The screen asked for something the server does not do: reload the page."),),
+    "not_acceptable": (_("The screen asked for something the server does not do: reload the page."),),
+    "unsupported_media_type": (_("The screen asked for something the server does not do: reload the page."),),
+    "conflict": (_("Something changed meanwhile: the screen is up to date now; try again."),),
+    "refused": (_("The records refused that change: call the pit manager."),),
+    "database_unavailable": (_("The records cannot be reached: the entry is kept and sent again shortly."),),
+    "server_error": (_("Something went wrong on the server; it was logged. Try again, and if it persists, call the pit manager."),),
+    "error": (_("The server refused that; if it persists, call the pit manager."),),
     # -- the audit trail (read by the screens that show it) --------------------------------------------
-    "bad_digest": ("The audit trail's digest does not match.",),
-    "bad_limit": ("That list cannot be shown with that many rows.",),
+    "bad_digest": (_("The audit trail's digest does not match."),),
+    "bad_limit": (_("That list cannot be shown with that many rows."),),
     # -- the cage ------------------------------------------------------------------------------------
-    "overpayment": ("{reference} has {left:money} left to pay: {amount:money} is too much.",
-                    "That is more than is left to pay."),
+    "overpayment": (_("{reference} has {left:money} left to pay: {amount:money} is too much."),
+                    _("That is more than is left to pay.")),
 }
-FALLBACK = (f"The table cannot take that; if it persists, {_CALL_PIT}.",)
+FALLBACK: tuple[Any, ...] = (_("The table cannot take that; if it persists, call the pit manager."),)
 
 
 def placeholders(template: str) -> list[tuple[str, str | None]]:
     """The (name, kind) of every placeholder in a template."""
-    return [(name, kind or None) for name, kind in PLACEHOLDER.findall(template)]
+    return [(name, kind or None) for name, kind in PLACEHOLDER.findall(str(template))]
 
 
 def currency() -> dict[str, Any]:
@@ -229,14 +233,15 @@ def money(minor: int) -> str:
 
 def catalogue() -> dict[str, list[str]]:
     """The refusal wordings as the dealer screen receives them (JSON), with the fallback under ``""``."""
-    return {**{code: list(texts) for code, texts in REFUSALS.items()}, "": list(FALLBACK)}
+    return {**{code: [str(t) for t in texts] for code, texts in REFUSALS.items()}, "": [str(t) for t in FALLBACK]}
 
 
 def wordings(code: str, params: dict[str, Any] | None = None) -> tuple[str, ...]:
-    """The wordings to try for a refusal: those of its engine's reason first (``code:reason``), then the code's."""
+    """The wordings to try for a refusal, in the reader's language: those of its engine's reason first
+    (``code:reason``), then the code's."""
     reason = (params or {}).get("reason")
     own = REFUSALS.get(f"{code}:{reason}", ()) if isinstance(reason, str) else ()
-    return own + REFUSALS.get(code, FALLBACK if not own else ())
+    return tuple(str(t) for t in own + REFUSALS.get(code, FALLBACK if not own else ()))
 
 
 def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> str:
@@ -252,7 +257,388 @@ def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> 
                     return money(int(value))
                 if kind == "bet":
                     return str(value).replace("_", " ")
+                if kind == "card":
+                    return card_text(str(value))
                 return str(value)
 
             return PLACEHOLDER.sub(fill, template)
-    return FALLBACK[0]
+    return str(FALLBACK[0])
+
+
+# -- the dealer's prompts ------------------------------------------------------------------------------
+# The engines (pure Python, no Django) say what is due and what happened as facts in a fixed English form
+# (``step["say"]``: "Seat 1: 16 against a ten: hit or stand?", "Deal complete: JH in hock"). Each form
+# below reads those facts back (seats, totals, cards, amounts in minor units, hands, suits) and words them
+# in the reader's language: money through :func:`money`, cards as "J♥", plurals with ngettext. A group's
+# name says what it holds: ``amount…`` minor units, ``card…`` a card code, ``cards`` several, ``hand…`` a
+# poker hand's name, ``rank…`` a rank word, ``suit…`` a suit, ``choices`` a list of actions, ``odds…``
+# odds ("2-1", "evens"); anything else is shown as it is (a seat, a total, a count).
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+CARD_CODE = re.compile(r"^([2-9TJQKA])([SHDC])$")
+
+RANK_WORDS = {  # the engines' rank words → the reader's
+    "two": _("two"), "three": _("three"), "four": _("four"), "five": _("five"), "six": _("six"),
+    "seven": _("seven"), "eight": _("eight"), "nine": _("nine"), "ten": _("ten"), "jack": _("jack"),
+    "queen": _("queen"), "king": _("king"), "ace": _("ace"),
+}
+RANKS_WORDS = {  # plural rank words ("pair of kings")
+    "twos": _("twos"), "threes": _("threes"), "fours": _("fours"), "fives": _("fives"), "sixes": _("sixes"),
+    "sevens": _("sevens"), "eights": _("eights"), "nines": _("nines"), "tens": _("tens"), "jacks": _("jacks"),
+    "queens": _("queens"), "kings": _("kings"), "aces": _("aces"),
+}
+SUIT_WORDS = {"spades": _("spades"), "hearts": _("hearts"), "diamonds": _("diamonds"), "clubs": _("clubs")}
+ACTION_WORDS = {
+    "hit": _("hit"), "stand": _("stand"), "double": _("double"), "split": _("split"), "surrender": _("surrender"),
+    "insurance": _("insurance"), "set three hands": _("set three hands"), "house way": _("house way"),
+    "royalties": _("royalties"), "draw": _("draw"), "twist": _("twist"), "stick": _("stick"), "buy": _("buy"),
+}
+R = r"(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)"
+RS = r"(?:twos|threes|fours|fives|sixes|sevens|eights|nines|tens|jacks|queens|kings|aces)"
+HANDS: tuple[tuple[str, Any], ...] = (  # poker hands (tables/engines/poker.py hand_name)
+    (r"five aces", _("five aces")),
+    (r"royal flush", _("royal flush")),
+    (rf"(?P<rank>{R})-high straight flush", _("{rank}-high straight flush")),
+    (rf"four (?P<ranks>{RS})", _("four {ranks}")),
+    (rf"full house, (?P<ranks>{RS}) over (?P<ranks2>{RS})", _("full house, {ranks} over {ranks2}")),
+    (rf"(?P<rank>{R})-high flush", _("{rank}-high flush")),
+    (rf"(?P<rank>{R})-high straight", _("{rank}-high straight")),
+    (rf"three (?P<ranks>{RS})", _("three {ranks}")),
+    (rf"two pair, (?P<ranks>{RS}) and (?P<ranks2>{RS})", _("two pair, {ranks} and {ranks2}")),
+    (rf"pair of (?P<ranks>{RS})", _("pair of {ranks}")),
+    (rf"(?P<rank>{R})-(?P<rank2>{R}) high", _("{rank}-{rank2} high")),
+    (rf"(?P<rank>{R}) high", _("{rank} high")),
+)
+HAND = r".+?"
+N = r"\d+"
+CARD = r"[2-9TJQKA][SHDC]"
+SUIT = r"(?:spades|hearts|diamonds|clubs)"
+SUIT_CAP = r"(?:Spades|Hearts|Diamonds|Clubs)"
+ODDS = r"(?:evens|no bets|\d+-1)"
+
+PROMPTS: tuple[tuple[str, Any], ...] = (
+    # before the deal, and the screens' own
+    (r"Place your bets", _("Place your bets")),
+    (r"No bets", _("No bets")),
+    (r"No wagers", _("No wagers")),
+    (r"No antes: round over", _("No antes: round over")),
+    (r"Coup complete", _("Coup complete")),
+    (r"Deal complete", _("Deal complete")),
+    (r"Every seat folded", _("Every seat folded")),
+    (r"Tie", _("Tie")),
+    # baccarat, chemin de fer
+    (rf"Deal card (?P<n>{N}) to the player", _("Deal card {n} to the player")),
+    (rf"Deal card (?P<n>{N}) to the banker", _("Deal card {n} to the banker")),
+    (rf"Player draws on (?P<n>{N})", _("Player draws on {n}")),
+    (rf"Player stands on (?P<n>{N})", _("Player stands on {n}")),
+    (rf"Banker draws on (?P<n>{N}) \(player's third card counts (?P<m>{N})\)",
+     _("Banker draws on {n} (player's third card counts {m})")),
+    (rf"Banker draws on (?P<n>{N}) \(punter's third card counts (?P<m>{N})\)",
+     _("Banker draws on {n} (punter's third card counts {m})")),
+    (rf"Banker draws on (?P<n>{N}) \(punter stands on (?P<m>{N})\)", _("Banker draws on {n} (punter stands on {m})")),
+    (rf"Banker draws on (?P<n>{N})", _("Banker draws on {n}")),
+    (rf"Banker wins (?P<n>{N}) over (?P<m>{N})", _("Banker wins {n} over {m}")),
+    (rf"Player wins (?P<n>{N}) over (?P<m>{N})", _("Player wins {n} over {m}")),
+    (rf"Punter wins (?P<n>{N}) over (?P<m>{N})", _("Punter wins {n} over {m}")),
+    (r"the bank passes", _("the bank passes")),
+    (rf"Stand-off at (?P<n>{N})", _("Stand-off at {n}")),
+    (rf"Punter \(seat (?P<seat>{N})\) has (?P<n>{N}): draw or stand\?", _("Punter (seat {seat}) has {n}: draw or stand?")),
+    (rf"Punter draws on (?P<n>{N})", _("Punter draws on {n}")),
+    (rf"Punter stands on (?P<n>{N})", _("Punter stands on {n}")),
+    (rf"Banker \(seat (?P<seat>{N})\) has (?P<n>{N}), punter stands on (?P<m>{N}): draw or stand\?",
+     _("Banker (seat {seat}) has {n}, punter stands on {m}: draw or stand?")),
+    (rf"Banker \(seat (?P<seat>{N})\) has (?P<n>{N}), punter draws on (?P<m>{N}): draw or stand\?",
+     _("Banker (seat {seat}) has {n}, punter draws on {m}: draw or stand?")),
+    # blackjack, pontoon
+    (r"Dealer: up card", _("Dealer: up card")),
+    (r"Dealer: first card", _("Dealer: first card")),
+    (r"Dealer: second card", _("Dealer: second card")),
+    (rf"Seat (?P<seat>{N}): first card", _("Seat {seat}: first card")),
+    (rf"Seat (?P<seat>{N}): second card", _("Seat {seat}: second card")),
+    (rf"Seat (?P<seat>{N}): card", _("Seat {seat}: card")),
+    (rf"Seat (?P<seat>{N}), (?P<nth>first|second|third|fourth) hand: card", None),  # see HAND_OF_SEAT
+    (rf"Seat (?P<seat>{N}): insurance\? \(up to (?P<amount>{N})\)", _("Seat {seat}: insurance? (up to {amount})")),
+    (r"Dealer shows a ten: peek for blackjack", _("Dealer shows a ten: peek for blackjack")),
+    (r"Dealer shows an ace: peek for blackjack", _("Dealer shows an ace: peek for blackjack")),
+    (r"Dealer has blackjack: turn the hole card", _("Dealer has blackjack: turn the hole card")),
+    (r"Turn the dealer's hole card", _("Turn the dealer's hole card")),
+    (rf"Dealer draws on soft (?P<n>{N})", _("Dealer draws on soft {n}")),
+    (rf"Dealer draws on (?P<n>{N})", _("Dealer draws on {n}")),
+    (rf"Dealer \(seat (?P<seat>{N})\) on soft (?P<n>{N}): hit or stand\?", _("Dealer (seat {seat}) on soft {n}: hit or stand?")),
+    (rf"Dealer \(seat (?P<seat>{N})\) on (?P<n>{N}): hit or stand\?", _("Dealer (seat {seat}) on {n}: hit or stand?")),
+    (rf"(?P<who>Seat {N}(?:, \w+ hand)?): soft (?P<n>{N}) against (?P<up>an? \w+): (?P<choices>[a-z ,]+)\?",
+     _("{who}: soft {n} against {up}: {choices}?")),
+    (rf"(?P<who>Seat {N}(?:, \w+ hand)?): (?P<n>{N}) against (?P<up>an? \w+): (?P<choices>[a-z ,]+)\?",
+     _("{who}: {n} against {up}: {choices}?")),
+    (rf"(?P<who>Seat {N}(?:, \w+ hand)?), (?P<k>{N})-card charlie on soft (?P<n>{N}): (?P<choices>[a-z ,]+)\?",
+     _("{who}, {k}-card charlie on soft {n}: {choices}?")),
+    (rf"(?P<who>Seat {N}(?:, \w+ hand)?), (?P<k>{N})-card charlie on (?P<n>{N}): (?P<choices>[a-z ,]+)\?",
+     _("{who}, {k}-card charlie on {n}: {choices}?")),
+    (rf"(?P<who>Seat {N}(?:, \w+ hand)?) on soft (?P<n>{N}): (?P<choices>[a-z ,]+)\?", _("{who} on soft {n}: {choices}?")),
+    (rf"(?P<who>Seat {N}(?:, \w+ hand)?) on (?P<n>{N}): (?P<choices>[a-z ,]+)\?", _("{who} on {n}: {choices}?")),
+    (r"Dealer blackjack", _("Dealer blackjack")),
+    (rf"Dealer busts with (?P<n>{N})", _("Dealer busts with {n}")),
+    (rf"Dealer (?P<n>{N})", _("Dealer {n}")),
+    # caribbean stud, let it ride, pai gow, pusoy
+    (r"Dealer's up card", _("Dealer's up card")),
+    (rf"Turn the dealer's hole card (?P<n>{N}) of (?P<m>{N})", _("Turn the dealer's hole card {n} of {m}")),
+    (rf"Seat (?P<seat>{N}): card (?P<n>{N}) of (?P<m>{N})", _("Seat {seat}: card {n} of {m}")),
+    (rf"Dealer: card (?P<n>{N}) of (?P<m>{N})", _("Dealer: card {n} of {m}")),
+    (rf"Seat (?P<seat>{N}): fold or raise (?P<amount>{N})\?", _("Seat {seat}: fold or raise {amount}?")),
+    (rf"Dealer qualifies with (?P<hand>{HAND})", _("Dealer qualifies with {hand}")),
+    (rf"Dealer does not qualify \((?P<hand>{HAND})\): antes win, raises push",
+     _("Dealer does not qualify ({hand}): antes win, raises push")),
+    (rf"Seat (?P<seat>{N}): pull back bet (?P<n>{N}) or let it ride\?", _("Seat {seat}: pull back bet {n} or let it ride?")),
+    (r"Turn the first community card", _("Turn the first community card")),
+    (r"Turn the second community card", _("Turn the second community card")),
+    (rf"Community cards (?P<cards>{CARD}(?: {CARD})*): (?P<count>{N}) paying hand\(s\)", None),  # see PLURALS
+    (r"Throw the three dice", _("Throw the three dice")),
+    (rf"Dice (?P<n>{N}): first hand to the dealer", _("Dice {n}: first hand to the dealer")),
+    (rf"Dice (?P<n>{N}): first hand to seat (?P<seat>{N})", _("Dice {n}: first hand to seat {seat}")),
+    (rf"Seat (?P<seat>{N}): set the hand \(five back, two front\) or ask for the house way",
+     _("Seat {seat}: set the hand (five back, two front) or ask for the house way")),
+    (rf"Dealer: (?P<hand>{HAND}) behind", _("Dealer: {hand} behind")),
+    (rf"(?P<hand>{HAND}) in front", _("{hand} in front")),
+    (rf"Dealer: back (?P<hand>{HAND})", _("Dealer: back {hand}")),
+    (rf"middle (?P<hand>{HAND})", _("middle {hand}")),
+    (rf"front (?P<hand>{HAND})", _("front {hand}")),
+    (rf"[Ss]eat (?P<seat>{N}) wins (?P<n>{N}) of (?P<m>{N}) \(pusoy\)", _("seat {seat} wins {n} of {m} (pusoy)")),
+    (rf"[Ss]eat (?P<seat>{N}) loses (?P<n>{N}) of (?P<m>{N}) \(pusoy\)", _("seat {seat} loses {n} of {m} (pusoy)")),
+    (rf"[Ss]eat (?P<seat>{N}) wins (?P<n>{N}) of (?P<m>{N})", _("seat {seat} wins {n} of {m}")),
+    (rf"[Ss]eat (?P<seat>{N}) loses (?P<n>{N}) of (?P<m>{N})", _("seat {seat} loses {n} of {m}")),
+    (rf"[Ss]eat (?P<seat>{N}) wins", _("seat {seat} wins")),
+    (rf"[Ss]eat (?P<seat>{N}) loses", _("seat {seat} loses")),
+    (rf"[Ss]eat (?P<seat>{N}) pushes", _("seat {seat} pushes")),
+    (rf"[Ss]eat (?P<seat>{N}) fouls", _("seat {seat} fouls")),
+    (rf"[Ss]eat (?P<seat>{N}) surrenders", _("seat {seat} surrenders")),
+    (r"Dealer surrenders", _("Dealer surrenders")),
+    (rf"Seat (?P<seat>{N}): (?P<choices>[a-z ,]+)\?", _("Seat {seat}: {choices}?")),
+    (r"Dealer: (?P<choices>[a-z ,]+)\?", _("Dealer: {choices}?")),
+    # red dog, in-between
+    (rf"Pot is empty: seat (?P<seat>{N}) antes (?P<amount>{N})", _("Pot is empty: seat {seat} antes {amount}")),
+    (rf"Deal complete: the pot carries (?P<amount>{N})", _("Deal complete: the pot carries {amount}")),
+    (rf"Seat (?P<seat>{N}): turn the first end card", _("Seat {seat}: turn the first end card")),
+    (rf"Seat (?P<seat>{N}): turn the second end card", _("Seat {seat}: turn the second end card")),
+    (rf"Seat (?P<seat>{N}): turn the middle card \((?P<card>{CARD}) and (?P<card2>{CARD}), bet (?P<amount>{N})\)",
+     _("Seat {seat}: turn the middle card ({card} and {card2}, bet {amount})")),
+    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), consecutive, the bet loses at once",
+     _("Seat {seat}: {card} and {card2}, consecutive, the bet loses at once")),
+    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), a pair of (?P<ranks>{RS}) pays (?P<amount>{N}), "
+     r"the bet comes back", _("Seat {seat}: {card} and {card2}, a pair of {ranks} pays {amount}, the bet comes back")),
+    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), (?P<count>{N}) ranks? between", None),  # PLURALS
+    (rf"Bet (?P<amount>{N}) to (?P<amount2>{N})", _("Bet {amount} to {amount2}")),
+    (rf"Turn up a card against seat (?P<seat>{N})'s bet of (?P<amount>{N})",
+     _("Turn up a card against seat {seat}'s bet of {amount}")),
+    (rf"Deal card (?P<n>{N}) of (?P<m>{N}) to seat (?P<seat>{N})", _("Deal card {n} of {m} to seat {seat}")),
+    (rf"Seat (?P<seat>{N}): bet (?P<amount>{N}) to (?P<amount2>{N}) against the pot, or pass and forfeit (?P<amount3>{N})",
+     _("Seat {seat}: bet {amount} to {amount2} against the pot, or pass and forfeit {amount3}")),
+    # faro, stuss
+    (r"Soda: turn the first card \(no action\)", _("Soda: turn the first card (no action)")),
+    (rf"Turn (?P<n>{N}): winner card", _("Turn {n}: winner card")),
+    (rf"Turn (?P<n>{N}): loser card \(last turn, calling the turn is open\)",
+     _("Turn {n}: loser card (last turn, calling the turn is open)")),
+    (rf"Turn (?P<n>{N}): loser card", _("Turn {n}: loser card")),
+    (rf"Deal complete: (?P<card>{CARD}) in hock", _("Deal complete: {card} in hock")),
+    # trente et quarante
+    (r"Deal the noir row", _("Deal the noir row")),
+    (r"Deal the rouge row", _("Deal the rouge row")),
+    (rf"Noir (?P<n>{N}): deal to noir", _("Noir {n}: deal to noir")),
+    (rf"Rouge (?P<n>{N}): deal to rouge", _("Rouge {n}: deal to rouge")),
+    (rf"Noir (?P<n>{N})", _("Noir {n}")),
+    (r"Refait at 31: the house takes half of every bet", _("Refait at 31: the house takes half of every bet")),
+    (rf"Refait at (?P<n>{N}): stand-off", _("Refait at {n}: stand-off")),
+    (rf"Noir (?P<n>{N}), rouge (?P<m>{N}): noir wins", _("Noir {n}, rouge {m}: noir wins")),
+    (rf"Noir (?P<n>{N}), rouge (?P<m>{N}): rouge wins", _("Noir {n}, rouge {m}: rouge wins")),
+    (r"couleur wins", _("couleur wins")),
+    (r"inverse wins", _("inverse wins")),
+    # carousel, pony, merry-go-round
+    (rf"Deal to hand (?P<n>{N})", _("Deal to hand {n}")),
+    (rf"Betting round (?P<n>{N}): take bets", _("Betting round {n}: take bets")),
+    (rf"Hand (?P<n>{N}) is the last horse standing: game over", _("Hand {n} is the last horse standing: game over")),
+    (rf"The deck cannot deal another round: game over with hands (?P<list>{N}(?:, {N})*) running",
+     _("The deck cannot deal another round: game over with hands {list} running")),
+    (r"No hand is left: game over", _("No hand is left: game over")),
+    (rf"Carry (?P<amount>{N}) to the next game", _("Carry {amount} to the next game")),
+    # horse races
+    (rf"Course: deal card (?P<n>{N}) of (?P<m>{N})", _("Course: deal card {n} of {m}")),
+    (rf"(?P<n>{N}) (?P<suit>{SUIT}) in the course: that horse cannot win",
+     _("{n} {suit} in the course: that horse cannot win")),
+    (r"Shuffle and deal the course again", _("Shuffle and deal the course again")),
+    (rf"Take bets: (?P<odds>{SUIT} {ODDS}(?:, {SUIT} {ODDS})*)", _("Take bets: {odds}")),
+    (rf"Auction: take bids on (?P<bids>{SUIT} \({N} in the row\)(?: or {SUIT} \({N} in the row\))*)",
+     _("Auction: take bids on {bids}")),
+    (rf"(?P<suit>{SUIT_CAP}): (?P<amount>{N}) bid by seat (?P<seat>{N})", _("{suit}: {amount} bid by seat {seat}")),
+    (r"Any more\? Or sold", _("Any more? Or sold")),
+    (rf"Race: turn the next card \((?P<race>{SUIT} {N}(?:, {SUIT} {N})*)\)", _("Race: turn the next card ({race})")),
+    (rf"(?P<suit>{SUIT_CAP}) wins at (?P<odds>{ODDS})", _("{suit} wins at {odds}")),
+    (rf"(?P<suit>{SUIT_CAP}) first: seat (?P<seat>{N}) takes (?P<amount>{N})",
+     _("{suit} first: seat {seat} takes {amount}")),
+    (rf"(?P<suit>{SUIT}) second: seat (?P<seat>{N}) takes (?P<amount>{N})", _("{suit} second: seat {seat} takes {amount}")),
+)
+PLURALS: tuple[tuple[str, Any, Any], ...] = (  # forms with a count: singular, plural (ngettext)
+    (rf"Community cards (?P<cards>{CARD}(?: {CARD})*): (?P<count>{N}) paying hand\(s\)",
+     "Community cards {cards}: {count} paying hand", "Community cards {cards}: {count} paying hands"),
+    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), (?P<count>{N}) ranks? between",
+     "Seat {seat}: {card} and {card2}, {count} rank between", "Seat {seat}: {card} and {card2}, {count} ranks between"),
+)
+ORDINAL_HANDS = {"first": _("Seat {seat}, first hand: card"), "second": _("Seat {seat}, second hand: card"),
+                 "third": _("Seat {seat}, third hand: card"), "fourth": _("Seat {seat}, fourth hand: card")}
+WHO = re.compile(r"^Seat (\d+)(?:, (first|second|third|fourth) hand)?$")
+WHO_WORDS = {None: _("Seat {seat}"), "first": _("Seat {seat}, first hand"), "second": _("Seat {seat}, second hand"),
+             "third": _("Seat {seat}, third hand"), "fourth": _("Seat {seat}, fourth hand")}
+UP_WORDS = {"a ten": _("a ten"), "an ace": _("an ace")}
+
+_COMPILED = [(re.compile(rf"^{pattern}$"), text) for pattern, text in PROMPTS if text is not None]
+_PLURALS = [(re.compile(rf"^{pattern}$"), one, many) for pattern, one, many in PLURALS]
+_HANDS = [(re.compile(rf"^{pattern}$"), text) for pattern, text in HANDS]
+_SEAT_HAND_CARD = re.compile(rf"^Seat (?P<seat>{N}), (?P<nth>first|second|third|fourth) hand: card$")
+_ODDS_ONE = re.compile(rf"^(?P<suit>{SUIT}) (?P<odds>{ODDS})$")
+_BID_ONE = re.compile(rf"^(?P<suit>{SUIT}) \((?P<n>{N}) in the row\)$")
+_RACE_ONE = re.compile(rf"^(?P<suit>{SUIT}) (?P<n>{N})$")
+
+
+def card_text(code: str) -> str:
+    """A card as the screens show it: ``JH`` → ``J♥``, ``TD`` → ``10♦`` (the same in every language)."""
+    m = CARD_CODE.match(str(code))
+    if not m:
+        return gettext("joker") if str(code) in ("JK", "XX") else str(code)
+    rank = "10" if m.group(1) == "T" else m.group(1)
+    return f"{rank}{SUIT_SIGNS[m.group(2)]}"
+
+
+def odds_words(odds: str) -> str:
+    if odds == "evens":
+        return gettext("evens")
+    if odds == "no bets":
+        return gettext("no bets")
+    return gettext("{n} to 1").format(n=odds.split("-")[0])
+
+
+def hand_words(name: str) -> str:
+    """A poker hand's name (``pair of kings``, ``ace-king high``) in the reader's language."""
+    for pattern, text in _HANDS:
+        m = pattern.match(name)
+        if m:
+            values = {k: str(RANK_WORDS.get(v) or RANKS_WORDS.get(v) or v) for k, v in m.groupdict().items()}
+            return str(text).format(**values)
+    return name
+
+
+def _or_words(words: list[str]) -> str:
+    if len(words) == 1:
+        return words[0]
+    return gettext("{list} or {last}").format(list=gettext(", ").join(words[:-1]), last=words[-1])
+
+
+def _value(name: str, value: str) -> str:
+    kind = re.sub(r"\d+$", "", name)
+    if kind == "amount":
+        return money(int(value))
+    if kind == "card":
+        return card_text(value)
+    if kind == "cards":
+        return " ".join(card_text(c) for c in value.split())
+    if kind == "hand":
+        return hand_words(value)
+    if kind == "ranks":
+        return str(RANKS_WORDS.get(value, value))
+    if kind == "suit":
+        return str(SUIT_WORDS.get(value.lower(), value))
+    if kind == "odds":
+        return odds_words(value)
+    if kind == "who":
+        m = WHO.match(value)
+        return str(WHO_WORDS[m.group(2)]).format(seat=m.group(1)) if m else value
+    if kind == "up":
+        return str(UP_WORDS[value]) if value in UP_WORDS else gettext("a {rank}").format(rank=value.split()[-1])
+    if kind == "choices":
+        return _or_words([str(ACTION_WORDS.get(w.strip(), w.strip())) for w in re.split(r", | or ", value)])
+    if kind == "list":
+        return gettext(", ").join(value.split(", "))
+    if kind == "odds_list":
+        return value
+    return value
+
+
+def _sentence(text: str) -> str | None:
+    """One of the engines' sentences in the reader's words, or None if it is not one of the known forms."""
+    m = _SEAT_HAND_CARD.match(text)
+    if m:
+        return str(ORDINAL_HANDS[m.group("nth")]).format(seat=m.group("seat"))
+    for pattern, one, many in _PLURALS:
+        m = pattern.match(text)
+        if m:
+            values = {k: _value(k, v) for k, v in m.groupdict().items()}
+            return ngettext(one, many, int(m.group("count"))).format(**values)
+    for pattern, template in _COMPILED:
+        m = pattern.match(text)
+        if m:
+            values = {k: _value(k, v) for k, v in m.groupdict().items()}
+            if "odds" in values and text.startswith("Take bets"):
+                values["odds"] = gettext(", ").join(
+                    gettext("{suit} {odds}").format(suit=SUIT_WORDS[o["suit"]], odds=odds_words(o["odds"]))
+                    for o in (_ODDS_ONE.match(p).groupdict() for p in m.group("odds").split(", ")))  # type: ignore[union-attr]
+            if "bids" in values:
+                values["bids"] = _or_words([
+                    gettext("{suit} ({n} in the row)").format(suit=SUIT_WORDS[b["suit"]], n=b["n"])
+                    for b in (_BID_ONE.match(p).groupdict() for p in m.group("bids").split(" or "))])  # type: ignore[union-attr]
+            if "race" in values:
+                values["race"] = gettext(", ").join(
+                    gettext("{suit} {n}").format(suit=SUIT_WORDS[r["suit"]], n=r["n"])
+                    for r in (_RACE_ONE.match(p).groupdict() for p in m.group("race").split(", ")))  # type: ignore[union-attr]
+            return str(template).format(**values)
+    return None
+
+
+_SPLITS = (". ", "; ", ", ")
+
+
+def prompt_parts(say: str) -> list[str] | None:
+    """The engine's words as known sentences (split at ". ", then "; ", then ", " where the whole is not
+    one), or None when some part is not a known form."""
+    said = _sentence(say)
+    if said is not None:
+        return [said]
+    for sep in _SPLITS:
+        if sep in say:
+            head, tail = say.split(sep, 1)
+            first, rest = prompt_parts(head), prompt_parts(tail)
+            if first is not None and rest is not None:
+                joiner = {". ": gettext(". "), "; ": gettext("; "), ", ": gettext(", ")}[sep]
+                return [joiner.join([*first, *rest])]
+    return None
+
+
+def plain(say: str) -> str:
+    """The engine's English words with what a person cannot read written out: amounts (in the step's
+    facts, a fallback only) are left as they are, card codes become cards."""
+    return re.sub(rf"\b{CARD}\b", lambda m: card_text(m.group(0)), say)
+
+
+def prompt(say: str | None) -> str:
+    """What the dealer reads: the engine's words (``step["say"]``, a settled round's ``say``) in the reader's
+    language, money in the house currency, cards as ``J♥``. A form this layer does not know yet (a new
+    engine sentence) is shown in the engine's English with its cards written out; tests/tables/
+    test_prompts.py plays every game so that none is left unknown."""
+    if not say:
+        return ""
+    parts = prompt_parts(say)
+    if parts is None:
+        return plain(say)
+    text = parts[0]
+    return text[:1].upper() + text[1:]
+
+
+@functools.cache
+def _bet_labels(game: str) -> dict[str, str]:
+    try:
+        described = get_engine(game).describe()["bet_types"]
+    except EngineError:
+        return {}
+    return {name: str(spec.get("label") or name.replace("_", " ").capitalize()) for name, spec in described.items()}
+
+
+def bet_label(game: str, bet_type: str) -> str:
+    """A bet type as the game's layout names it (``player_pair`` → Player pair), in the reader's language."""
+    label = _bet_labels(game).get(bet_type) or bet_type.replace("_", " ").capitalize()
+    return gettext(label)

@@ -13,6 +13,9 @@ class StaffProfile(models.Model):
     display_name = models.CharField(max_length=120)
     pin_hash = models.CharField(max_length=128, blank=True, default="",
                                 help_text="the signing PIN, hashed (Django's password hashers); empty: no PIN set")
+    language = models.CharField(max_length=16, blank=True, default="",
+                                help_text="the language this person's screens speak (settings.LANGUAGES); "
+                                          "empty: the browser's")
 
     def __str__(self) -> str:
         return f"{self.display_name} ({self.employee_id})"

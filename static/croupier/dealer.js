@@ -14,13 +14,14 @@
   const W = CD.widgets;
   const P = CD.paylist;
   const { h, btn } = W;
+  const { gettext, ngettext, fmt } = F;
   const boot = CD.boot;
   const $ = (id) => document.getElementById(id);
   const table = boot.table;
   const PENDING = `croupier.pending.${table.code}`;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
-  const WITHDRAW_REASONS = ["The player took the bet back", "Entered by mistake"];
-  const VOID_REASONS = ["Misdeal", "A card was exposed", "Wrong bets recorded", "Wrong card entered"];
+  const WITHDRAW_REASONS = [gettext("The player took the bet back"), gettext("Entered by mistake")];
+  const VOID_REASONS = [gettext("Misdeal"), gettext("A card was exposed"), gettext("Wrong bets recorded"), gettext("Wrong card entered")];
 
   let round = boot.round;
   let busy = false;
@@ -57,7 +58,7 @@
   // -- talking to the server -------------------------------------------------------------------
   class Refused extends Error {
     constructor(status, error) {
-      super(error && error.message ? error.message : `The server refused (${status})`);
+      super(error && error.message ? error.message : fmt(gettext("The server refused (%(status)s)"), { status }));
       this.status = status;
       this.error = error || { code: "error" };
     }
@@ -65,7 +66,9 @@
 
   function showOffline(attempt, why) {
     $("offline").hidden = false;
-    $("offline-text").textContent = `retrying (attempt ${attempt + 1}${why ? `, ${why}` : ""})…`;
+    $("offline-text").textContent = why
+      ? fmt(gettext("retrying (attempt %(n)s, %(why)s)…"), { n: attempt + 1, why })
+      : fmt(gettext("retrying (attempt %(n)s)…"), { n: attempt + 1 });
     document.body.classList.add("is-offline");
   }
 
@@ -100,12 +103,12 @@
       try {
         resp = await post(action);
       } catch (err) {
-        showOffline(attempt, "no connection");
+        showOffline(attempt, gettext("no connection"));
         await sleep(Math.min(400 * 2 ** (attempt - 1), 5000));
         continue;
       }
       if (resp.status >= 500 || resp.status === 408) {
-        showOffline(attempt, `server ${resp.status}`);
+        showOffline(attempt, fmt(gettext("server %(status)s"), { status: resp.status }));
         await sleep(Math.min(400 * 2 ** (attempt - 1), 5000));
         continue;
       }
@@ -145,7 +148,7 @@
 
   /** The refusal in the dealer's words, with what the engine asks for now. */
   function wordsFor(err) {
-    return F.refusal(err.error, { next: F.sayMoney(nextStep().say || "", nextStep()), table: table.code });
+    return F.refusal(err.error, { next: (round && round.words && round.words.next) || F.sayMoney(nextStep().say || "", nextStep()), table: table.code });
   }
 
   /** One action: a fresh key, kept until answered (not for approvals: no password at rest). */
@@ -196,7 +199,7 @@
       const data = await deliver(action);
       if (data && data.id) round = data;
     } catch (err) {
-      if (err instanceof Refused) showError(`The entry sent before the reload was refused: ${wordsFor(err)}`);
+      if (err instanceof Refused) showError(fmt(gettext("The entry sent before the reload was refused: %(why)s"), { why: wordsFor(err) }));
     } finally {
       localStorage.removeItem(PENDING);
       setBusy(false);
@@ -220,16 +223,16 @@
 
   /** The bet the panel's taps make, or null (and the dealer is told what is missing). */
   function betBody(sel, spec) {
-    if (sel.seat === null) return showError("Tap a seat first.");
-    if (!sel.type) return showError("Tap the bet.");
+    if (sel.seat === null) return showError(gettext("Tap a seat first."));
+    if (!sel.type) return showError(gettext("Tap the bet."));
     const amount = spec.amount || sel.stake;
-    if (!amount) return showError("Tap chips to make the stake.");
+    if (!amount) return showError(gettext("Tap chips to make the stake."));
     const body = { seat: sel.seat, type: sel.type, amount };
     for (const f of spec.fields || []) {
       const v = sel.fields[f.name];
       const missing = v === undefined || v === null || (Array.isArray(v) && v.length < (f.count || 1));
       const required = f.required !== false && f.kind !== "bool";
-      if (missing && required) return showError(`Tap the ${F.words(f.label || f.name).toLowerCase()} of this bet.`);
+      if (missing && required) return showError(fmt(gettext("Tap the %(field)s of this bet."), { field: F.label(f.label || F.words(f.name)).toLowerCase() }));
       if (!missing && !(f.kind === "bool" && v === false)) body[f.name] = v;
     }
     return body;
@@ -266,7 +269,7 @@
   }
 
   function openWithdraw(bet) {
-    $("withdraw-what").textContent = `Seat ${bet.seat}: ${F.betName(bet.type)} ${F.money(bet.amount)}`;
+    $("withdraw-what").textContent = fmt(gettext("Seat %(seat)s: %(bet)s %(amount)s"), { seat: bet.seat, bet: F.betName(bet.type), amount: F.money(bet.amount) });
     const box = $("withdraw-reasons");
     box.replaceChildren(...WITHDRAW_REASONS.map((reason) => btn(reason, () => {
       $("withdraw-dialog").close();
@@ -317,7 +320,7 @@
       "data-username": p.username, disabled: !p.pin,
     })));
     $("pin-dots").textContent = approval.pin ? "•".repeat(approval.pin.length) : "—";
-    $("pin-dots").setAttribute("aria-label", approval.pin ? `${approval.pin.length} digits typed` : "No digit typed");
+    $("pin-dots").setAttribute("aria-label", approval.pin ? fmt(ngettext("%(n)s digit typed", "%(n)s digits typed", approval.pin.length), { n: approval.pin.length }) : gettext("No digit typed"));
     $("undo-submit").disabled = !(approval.who && approval.pin.length >= 4);
   }
 
@@ -331,10 +334,10 @@
 
   function buildPinPad() {
     const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "back"];
-    const label = { clear: "Clear the PIN", back: "Delete the last digit" };
-    const text = { clear: "Clear", back: "⌫" };
+    const label = { clear: gettext("Clear the PIN"), back: gettext("Delete the last digit") };
+    const text = { clear: gettext("Clear"), back: "⌫" };
     $("pin-pad").replaceChildren(...keys.map((k) => btn(text[k] || k, () => pinKey(k), {
-      class: `btn pin-key pin-${/^[0-9]$/.test(k) ? "digit" : k}`, "aria-label": label[k] || `Digit ${k}`, "data-key": k,
+      class: `btn pin-key pin-${/^[0-9]$/.test(k) ? "digit" : k}`, "aria-label": label[k] || fmt(gettext("Digit %(k)s"), { k }), "data-key": k,
     })));
     // a hardware keypad types the PIN too; Enter approves
     $("undo-dialog").addEventListener("keydown", (ev) => {
@@ -348,8 +351,9 @@
     const events = (round && round.document && round.document.events) || [];
     const last = events[events.length - 1] || {};
     $("undo-what").textContent = last.card
-      ? `Take back ${F.cardName(last.card)} (entry ${events.length}).`
-      : `Take back entry ${events.length}${last.action ? `: ${F.words(last.action)}` : ""}.`;
+      ? fmt(gettext("Take back %(card)s (entry %(n)s)."), { card: F.cardName(last.card), n: events.length })
+      : (last.action ? fmt(gettext("Take back entry %(n)s: %(action)s."), { n: events.length, action: F.label(F.words(last.action)) })
+        : fmt(gettext("Take back entry %(n)s."), { n: events.length }));
     $("undo-error").hidden = true;
     approval.pin = "";
     drawApproval();
@@ -457,7 +461,7 @@
     const seatNow = (s) => (now && now.seats ? now.seats.find((x) => x.seat === s) : null);
     const barredWhy = (s) => {
       const n = seatNow(s);
-      return n && !(n.bets || []).includes(sel.type) ? (n.why || `Seat ${s} cannot take this bet now`) : null;
+      return n && !(n.bets || []).includes(sel.type) ? (n.why ? F.label(n.why) : fmt(gettext("Seat %(seat)s cannot take this bet now"), { seat: s })) : null;
     };
     const seats = now && now.seats
       ? now.seats.map((x) => x.seat)
@@ -469,13 +473,13 @@
     };
     const limits = spec.limits_apply !== false;
     const stake = spec.amount
-      ? h("p", { class: "stake-fixed" }, `Stake ${F.money(spec.amount)} (fixed)`)
+      ? h("p", { class: "stake-fixed" }, fmt(gettext("Stake %(amount)s (fixed)"), { amount: F.money(spec.amount) }))
       : W.stakeBox({ ...context(), memo: stakeMemo }, stakeMemo, { min: limits ? table.min_bet : null, max: limits ? table.max_bet : null });
     return h("div", { class: "bet-panel", id: `${idPrefix}-panel` },
       h("div", { class: "bet-actions" },
         btn(submitLabel(sel), () => onSubmit(spec), { class: "btn primary big", id: `${idPrefix}-submit`, "data-primary": "" }),
         extra || null),
-      W.group("Seat", "", h("div", { class: "seat-grid" }, seats.map((s) => {
+      W.group(gettext("Seat"), "", h("div", { class: "seat-grid" }, seats.map((s) => {
         const why = barredWhy(s);
         const role = now && now.bank === s ? "bank" : now && now.button === s ? "button" : null;
         return btn([String(s), role ? h("span", { class: "seat-role" }, role === "bank" ? " Bank" : " Button") : null], () => {
@@ -483,12 +487,12 @@
           sel.seat = sel.seat === s ? null : s;
           render();
         }, {
-          class: `btn seat${why ? " barred" : ""}`, "data-seat": s, "aria-label": `Seat ${s}`, "aria-pressed": W.pressed(sel.seat === s),
+          class: `btn seat${why ? " barred" : ""}`, "data-seat": s, "aria-label": fmt(gettext("Seat %(seat)s"), { seat: s }), "aria-pressed": W.pressed(sel.seat === s),
           "aria-disabled": why ? "true" : null, title: why,
         });
       }))),
-      specs.length > 1 ? W.group("Bet", "", h("div", { class: "type-grid" }, specs.map((x) => btn(x.label || F.betName(x.type), () => { sel.type = x.type; sel.fields = {}; render(); }, {
-        class: "btn bet-type", "data-type": x.type, "aria-pressed": W.pressed(sel.type === x.type), title: x.description || null,
+      specs.length > 1 ? W.group(gettext("Bet"), "", h("div", { class: "type-grid" }, specs.map((x) => btn(x.label ? F.label(x.label) : F.betName(x.type), () => { sel.type = x.type; sel.fields = {}; render(); }, {
+        class: "btn bet-type", "data-type": x.type, "aria-pressed": W.pressed(sel.type === x.type), title: x.description ? F.label(x.description) : null,
       })))) : null,
       W.betFields(spec, sel.fields, setField),
       stake);
@@ -498,16 +502,16 @@
     const specs = boot.bet_types.filter((t) => t.before_deal !== false);
     if (!specs.length) {
       return h("div", { class: "bet-panel" },
-        h("div", { class: "bet-actions" }, btn("No more bets", () => act(roundUrl("close-betting/")), {
+        h("div", { class: "bet-actions" }, btn(gettext("No more bets"), () => act(roundUrl("close-betting/")), {
           class: "btn warn big", id: "close-betting", "data-primary": "",
         })),
-        h("p", { class: "muted" }, "At this game the bets are taken during the deal: close betting to start it."));
+        h("p", { class: "muted" }, gettext("At this game the bets are taken during the deal: close betting to start it.")));
     }
     return betPanel(betSel, {
-      specs, submitLabel: (sel) => (sel.correcting ? "Save correction" : "Place bet"), onSubmit: placeBet, idPrefix: "place-bet",
+      specs, submitLabel: (sel) => (sel.correcting ? gettext("Save correction") : gettext("Place bet")), onSubmit: placeBet, idPrefix: "place-bet",
       extra: betSel.correcting
-        ? btn("Cancel correction", () => { betSel.correcting = null; betSel.stake = 0; betSel.seat = null; render(); })
-        : btn("No more bets", () => act(roundUrl("close-betting/")), { class: "btn warn big", id: "close-betting", "data-primary": "" }),
+        ? btn(gettext("Cancel correction"), () => { betSel.correcting = null; betSel.stake = 0; betSel.seat = null; render(); })
+        : btn(gettext("No more bets"), () => act(roundUrl("close-betting/")), { class: "btn warn big", id: "close-betting", "data-primary": "" }),
     });
   }
 
@@ -523,9 +527,9 @@
         if (data) { stageSel.seat = null; stageSel.stake = 0; stageSel.typed = ""; stageSel.fields = {}; render(); }
       });
     };
-    return h("section", { class: "stage-bets", "aria-label": "Bets taken now" },
-      h("h3", {}, "Bets taken now"),
-      betPanel(stageSel, { specs: open, idPrefix: "stage-bet", onSubmit: submit, submitLabel: () => "Record bet" }));
+    return h("section", { class: "stage-bets", "aria-label": gettext("Bets taken now") },
+      h("h3", {}, gettext("Bets taken now")),
+      betPanel(stageSel, { specs: open, idPrefix: "stage-bet", onSubmit: submit, submitLabel: () => gettext("Record bet") }));
   }
 
   // -- bets decided during the deal: said at that moment, with what to pay and take ------------------
@@ -554,35 +558,35 @@
   function betDetail(b) {
     const parts = [];
     if (b.rank) parts.push(rankWord(b.rank));
-    if (b.coppered) parts.push("coppered");
+    if (b.coppered) parts.push(gettext("coppered"));
     if (Array.isArray(b.order)) parts.push(b.order.map(rankWord).join(", "));
     if (b.horse) parts.push(F.handLabel(b.horse));
-    if (b.number !== undefined && b.number !== null) parts.push(`number ${b.number}`);
-    if (b.hand !== undefined && b.hand !== null && typeof b.hand !== "object") parts.push(`hand ${b.hand}`);
+    if (b.number !== undefined && b.number !== null) parts.push(fmt(gettext("number %(n)s"), { n: b.number }));
+    if (b.hand !== undefined && b.hand !== null && typeof b.hand !== "object") parts.push(fmt(gettext("hand %(n)s"), { n: b.hand }));
     return parts.join(", ");
   }
 
   /** One decided bet in the dealer's words: who, on what, the result and what to hand over now. */
   function decidedLine(state, row) {
     const who = row.rank
-      ? `Seat ${row.seat} on the ${rankWord(row.rank)}${row.coppered ? " (coppered)" : ""}`
-      : `Seat ${row.seat} (${[F.betName(row.type).toLowerCase(), betDetail(row)].filter(Boolean).join(", ")})`;
+      ? fmt(row.coppered ? gettext("Seat %(seat)s on the %(rank)s (coppered)") : gettext("Seat %(seat)s on the %(rank)s"), { seat: row.seat, rank: rankWord(row.rank) })
+      : fmt(gettext("Seat %(seat)s (%(bet)s)"), { seat: row.seat, bet: [F.betName(row.type).toLowerCase(), betDetail(row)].filter(Boolean).join(", ") });
     const moved = row.handover;
     if (moved) {
       const where = P.placeOf(state, moved);
-      const from = where === "the tray" ? "" : ` from ${where}`;
-      const into = where === "the tray" ? "" : ` into ${where}`;
-      if (row.result === "anted") return [`${who} antes ${F.money(moved.at_bet)}${into}.`, "done"];
-      if (row.result === "forfeit") return [`${who} passes: ${F.money(moved.at_bet)} forfeit${into}.`, "collect"];
-      if (row.result === "split" && moved.take >= row.amount) return [`${who} split: take all ${F.money(moved.take)}${into}.`, "collect"];
-      if (row.result === "split" && moved.take) return [`${who} split: take ${F.money(moved.take)}${into}, the rest goes back to the player.`, "collect"];
-      if (moved.pay) return [`${who} wins ${F.money(moved.pay)}${from}: pay it now.`, "pay"];
-      if (moved.take) return [`${who} loses: take ${F.money(moved.take)}${into}.`, "collect"];
-      return [`${who}: ${P.resultWord(row.result).toLowerCase()}, nothing to hand over.`, "push"];
+      const tray = where === P.TRAY;
+      const v = { who, where, amount: F.money(moved.at_bet), take: F.money(moved.take), pay: F.money(moved.pay) };
+      if (row.result === "anted") return [fmt(tray ? gettext("%(who)s antes %(amount)s.") : gettext("%(who)s antes %(amount)s into %(where)s."), v), "done"];
+      if (row.result === "forfeit") return [fmt(tray ? gettext("%(who)s passes: %(amount)s forfeit.") : gettext("%(who)s passes: %(amount)s forfeit into %(where)s."), v), "collect"];
+      if (row.result === "split" && moved.take >= row.amount) return [fmt(tray ? gettext("%(who)s split: take all %(take)s.") : gettext("%(who)s split: take all %(take)s into %(where)s."), v), "collect"];
+      if (row.result === "split" && moved.take) return [fmt(tray ? gettext("%(who)s split: take %(take)s, the rest goes back to the player.") : gettext("%(who)s split: take %(take)s into %(where)s, the rest goes back to the player."), v), "collect"];
+      if (moved.pay) return [fmt(tray ? gettext("%(who)s wins %(pay)s: pay it now.") : gettext("%(who)s wins %(pay)s from %(where)s: pay it now."), v), "pay"];
+      if (moved.take) return [fmt(tray ? gettext("%(who)s loses: take %(take)s.") : gettext("%(who)s loses: take %(take)s into %(where)s."), v), "collect"];
+      return [fmt(gettext("%(who)s: %(result)s, nothing to hand over."), { who, result: P.resultWord(row.result).toLowerCase() }), "push"];
     }
-    if (row.net > 0) return [`${who} wins: pay ${F.money(row.net)}.`, "pay"];
-    if (row.net < 0) return [`${who} ${row.result === "forfeit" ? "forfeits" : "loses"}: take ${F.money(-row.net)}.`, "collect"];
-    return [`${who}: ${P.resultWord(row.result).toLowerCase()}, the stake goes back.`, "push"];
+    if (row.net > 0) return [fmt(gettext("%(who)s wins: pay %(amount)s."), { who, amount: F.money(row.net) }), "pay"];
+    if (row.net < 0) return [fmt(row.result === "forfeit" ? gettext("%(who)s forfeits: take %(amount)s.") : gettext("%(who)s loses: take %(amount)s."), { who, amount: F.money(-row.net) }), "collect"];
+    return [fmt(gettext("%(who)s: %(result)s, the stake goes back."), { who, result: P.resultWord(row.result).toLowerCase() }), "push"];
   }
 
   function renderDecided(p) {
@@ -593,17 +597,17 @@
     const turn = state.casekeeper ? lastTurn(state) : null;
     if (p === "deal" && turn) {
       // faro and stuss: the turn just dealt, every bet it decided, from the state
-      title = `Turn ${turn.turn}: loser ${F.cardName(turn.loser)}, winner ${F.cardName(turn.winner)}`;
+      title = fmt(gettext("Turn %(turn)s: loser %(loser)s, winner %(winner)s"), { turn: turn.turn, loser: F.cardName(turn.loser), winner: F.cardName(turn.winner) });
       rows = (state.bets || []).filter((b) => b.turn === turn.turn && b.result !== "withdrawn");
     } else if (p === "deal" && decidedNow.rows.length && decidedNow.key === (round.document.events || []).length) {
-      title = "Just decided";
+      title = gettext("Just decided");
       rows = decidedNow.rows;
     }
     box.hidden = title === null;
     if (title === null) { box.replaceChildren(); return; }
     const items = rows.map((r) => { const [text, cls] = decidedLine(state, r); return h("li", { class: cls, "data-bet": r.id }, text); });
     box.replaceChildren(h("h2", { class: "decided-title" }, title),
-      items.length ? h("ul", { class: "decided-list" }, items) : h("p", { class: "muted" }, "No bet on these ranks: nothing to pay or take."));
+      items.length ? h("ul", { class: "decided-list" }, items) : h("p", { class: "muted" }, gettext("No bet on these ranks: nothing to pay or take.")));
   }
 
   /** Faro and stuss: the casekeeper, how many of each rank are out and still to come. */
@@ -613,11 +617,11 @@
     box.hidden = !keeper;
     if (!keeper) { box.replaceChildren(); return; }
     const ranks = F.RANKS.filter((r) => keeper[r] !== undefined);
-    box.replaceChildren(h("h2", {}, "Casekeeper"),
+    box.replaceChildren(h("h2", {}, gettext("Casekeeper")),
       h("ol", { class: "keeper" }, ranks.map((r) => {
         const left = keeper[r];
         return h("li", { class: `keeper-rank${left === 0 ? " dead" : ""}`, "data-rank": r,
-          "aria-label": `${F.RANK_NAMES[r] || r}: ${4 - left} out, ${left} to come` },
+          "aria-label": fmt(gettext("%(rank)s: %(out)s out, %(left)s to come"), { rank: F.rankName(r), out: 4 - left, left }) },
         h("span", { class: "keeper-name", "aria-hidden": "true" }, F.rankLabel(r)),
         h("span", { class: "keeper-out", "aria-hidden": "true" }, "●".repeat(4 - left) + "○".repeat(left)));
       })));
@@ -627,9 +631,9 @@
   function renderTableNow(p) {
     const now = round && (p === "bets" || p === "deal") ? round.table_now : null;
     const parts = [];
-    if (now && now.bank) parts.push(`Bank: seat ${now.bank}`);
-    if (now && now.button) parts.push(`Button: seat ${now.button}`);
-    if (now && now.turn) parts.push(`Seat ${now.turn} to act`);
+    if (now && now.bank) parts.push(fmt(gettext("Bank: seat %(seat)s"), { seat: now.bank }));
+    if (now && now.button) parts.push(fmt(gettext("Button: seat %(seat)s"), { seat: now.button }));
+    if (now && now.turn) parts.push(fmt(gettext("Seat %(seat)s to act"), { seat: now.turn }));
     $("table-now").textContent = parts.join(" · ");
     $("table-now").hidden = !parts.length;
   }
@@ -643,18 +647,20 @@
     return "deal";
   }
 
-  const STATUS_WORDS = { open: "open for bets", betting_closed: "betting closed", dealing: "dealing", settled: "settled", voided: "voided" };
+  const STATUS_WORDS = { open: gettext("open for bets"), betting_closed: gettext("betting closed"), dealing: gettext("dealing"), settled: gettext("settled"), voided: gettext("voided") };
 
   function sayText(p) {
     const state = (round && round.state) || {};
     if (p === "idle") {
-      if (table.status !== "open") return "The table is closed";
-      return round && round.status === "voided" ? `Round #${round.number} was voided. Open a new round.` : "Open a round to take bets";
+      if (table.status !== "open") return gettext("The table is closed");
+      return round && round.status === "voided" ? fmt(gettext("Round #%(n)s was voided. Open a new round."), { n: round.number }) : gettext("Open a round to take bets");
     }
-    const said = F.sayMoney(state.say, state);
-    if (p === "pay") return `${said || "Round complete"}: pay and collect`;
-    if (p === "settled") return `${said || "Round complete"} · settled`;
-    return state.next ? F.sayMoney(state.next.say, state.next, { pot: state.pot, pool: state.pool }) : "";
+    const words = round.words || {};
+    const said = words.said || F.sayMoney(state.say, state);
+    if (p === "pay") return fmt(gettext("%(said)s: pay and collect"), { said: said || gettext("Round complete") });
+    if (p === "settled") return fmt(gettext("%(said)s · settled"), { said: said || gettext("Round complete") });
+    if (p === "bets" && !state.next) return gettext("Place your bets");
+    return state.next ? (words.next || F.sayMoney(state.next.say, state.next, { pot: state.pot, pool: state.pool })) : "";
   }
 
   function renderBets() {
@@ -674,7 +680,7 @@
     keys = {};
     const main = draw
       ? draw(input, context())
-      : h("p", { class: "error" }, "This screen cannot take what the round needs now: ask for a void, or call the pit manager.");
+      : h("p", { class: "error" }, gettext("This screen cannot take what the round needs now: ask for a void, or call the pit manager."));
     const open = input.bets_open && input.bets_open.length ? input.bets_open : null;
     $("deal-work").replaceChildren(h("div", { class: `widget widget-${input.kind}`, "data-kind": input.kind }, main), open ? stagePanel(open) : "");
   }
@@ -691,10 +697,10 @@
         h("td", { class: "col-result" }, P.resultWord(r.result)), h("td", { class: "num what" }, what),
         h("td", { class: "num" }, r.commission ? F.money(r.commission) : "—"));
     }));
-    $("pay-totals").textContent = `Pay ${F.money(pay)} · collect ${F.money(collect)}`;
+    $("pay-totals").textContent = fmt(gettext("Pay %(pay)s · collect %(collect)s"), { pay: F.money(pay), collect: F.money(collect) });
     $("pay-list").tFoot.replaceChildren(h("tr", {},
-      h("th", { scope: "row", colspan: "3" }, "Totals"), h("td", { class: "col-result" }),
-      h("td", { class: "num" }, `Pay ${F.money(pay)} · collect ${F.money(collect)}`),
+      h("th", { scope: "row", colspan: "3" }, gettext("Totals")), h("td", { class: "col-result" }),
+      h("td", { class: "num" }, fmt(gettext("Pay %(pay)s · collect %(collect)s"), { pay: F.money(pay), collect: F.money(collect) })),
       h("td", { class: "num" }, F.money(totals.commission))));
     $("pay-table").replaceChildren(...P.tableLines(state).map((line) => h("li", {}, line)));
     $("confirm-settle").hidden = settledAlready;
@@ -726,7 +732,7 @@
       const parts = hand && typeof hand === "object" && !Array.isArray(hand) ? SET_PARTS.filter((p) => Array.isArray(hand[p]) && hand[p].length) : [];
       if (parts.length) {
         for (const part of parts) {
-          rows.push({ name: `${name}:${part}`, label: `${F.handLabel(name)} · ${part}`, cards: hand[part],
+          rows.push({ name: `${name}:${part}`, label: `${F.handLabel(name)} · ${F.handLabel(part)}`, cards: hand[part],
             desc: hand[`${part}_hand`] ? String(hand[`${part}_hand`]) : null });
         }
         continue;
@@ -752,7 +758,7 @@
     const rows = handRows(round && round.state && round.state.hands);
     const box = $("hands");
     if (!rows.length) {
-      box.replaceChildren(h("p", { class: "muted" }, round && round.status !== "open" ? "No cards yet." : "Cards appear here as they are dealt."));
+      box.replaceChildren(h("p", { class: "muted" }, round && round.status !== "open" ? gettext("No cards yet.") : gettext("Cards appear here as they are dealt.")));
       return;
     }
     box.replaceChildren(...rows.map((row) => h("div", { class: "hand", "data-hand": row.name },
@@ -761,7 +767,7 @@
         class: `card-face ${/[HD]$/.test(c) ? "red" : ""}`, role: "img", "aria-label": F.cardName(c),
       }, F.cardText(c)))),
       row.total !== undefined && row.total !== null && typeof row.total !== "object"
-        ? h("span", { class: "total", "aria-label": `${row.name === "cards_left" ? "cards left" : "total"} ${row.total}` }, String(row.total)) : null,
+        ? h("span", { class: "total", "aria-label": fmt(row.name === "cards_left" ? gettext("cards left %(n)s") : gettext("total %(n)s"), { n: row.total }) }, String(row.total)) : null,
       row.desc ? h("span", { class: "hand-desc" }, row.desc) : null)));
   }
 
@@ -772,22 +778,22 @@
     const bets = [...before, ...between];
     const decided = new Map(((round && round.state && round.state.bets) || []).filter((r) => r.result).map((r) => [r.id, r]));
     $("bets-list").replaceChildren(...bets.map((b) => h("li", { "data-bet": b.id },
-      h("span", {}, `Seat ${b.seat}`), h("span", {}, [F.betName(b.type), betDetail(b)].filter(Boolean).join(" · ")),
+      h("span", {}, fmt(gettext("Seat %(seat)s"), { seat: b.seat })), h("span", {}, [F.betName(b.type), betDetail(b)].filter(Boolean).join(" · ")),
       h("span", { class: "num" }, F.money(b.amount)),
       decided.has(b.id) && p === "deal" ? h("span", { class: "bet-result" }, P.resultWord(decided.get(b.id).result)) : null,
       p === "bets" && before.includes(b)
         ? h("span", { class: "bet-tools" },
-          btn("Correct", () => startCorrection(b), { class: "btn small", "aria-label": `Correct seat ${b.seat} ${F.betName(b.type)} ${F.money(b.amount)}` }),
-          btn("Take back", () => openWithdraw(b), { class: "btn small warn", "aria-label": `Take back seat ${b.seat} ${F.betName(b.type)} ${F.money(b.amount)}` }))
+          btn(gettext("Correct"), () => startCorrection(b), { class: "btn small", "aria-label": fmt(gettext("Correct seat %(seat)s %(bet)s %(amount)s"), { seat: b.seat, bet: F.betName(b.type), amount: F.money(b.amount) }) }),
+          btn(gettext("Take back"), () => openWithdraw(b), { class: "btn small warn", "aria-label": fmt(gettext("Take back seat %(seat)s %(bet)s %(amount)s"), { seat: b.seat, bet: F.betName(b.type), amount: F.money(b.amount) }) }))
         : null)));
     const total = bets.reduce((s, b) => s + (b.amount || 0), 0);
-    $("bets-total").textContent = bets.length ? `${bets.length} bet${bets.length > 1 ? "s" : ""} · ${F.money(total)}` : "No bets yet.";
+    $("bets-total").textContent = bets.length ? fmt(ngettext("%(n)s bet · %(total)s", "%(n)s bets · %(total)s", bets.length), { n: bets.length, total: F.money(total) }) : gettext("No bets yet.");
   }
 
   function renderVoid(p) {
     const asked = round && round.void_reason && round.status !== "voided" && round.status !== "settled";
     $("void-pending").hidden = !asked;
-    if (asked) $("void-pending-text").textContent = `Void asked for: “${round.void_reason}”. A pit manager approves it on the pit screen.`;
+    if (asked) $("void-pending-text").textContent = fmt(gettext("Void asked for: “%(reason)s”. A pit manager approves it on the pit screen."), { reason: round.void_reason });
     $("void").hidden = !(p === "bets" || p === "deal" || p === "pay") || asked;
     if (asked && !pollTimer) {
       pollTimer = setInterval(async () => {
@@ -813,8 +819,8 @@
     $("panel-pay").hidden = !(p === "pay" || p === "settled");
     $("say").textContent = sayText(p);
     $("round-label").textContent = round && p !== "idle"
-      ? `Round #${round.number} · ${STATUS_WORDS[round.status] || round.status}`
-      : (round ? `Last round #${round.number} · ${STATUS_WORDS[round.status] || round.status}` : "No round yet");
+      ? fmt(gettext("Round #%(n)s · %(status)s"), { n: round.number, status: STATUS_WORDS[round.status] || round.status })
+      : (round ? fmt(gettext("Last round #%(n)s · %(status)s"), { n: round.number, status: STATUS_WORDS[round.status] || round.status }) : gettext("No round yet"));
     $("open-round").disabled = table.status !== "open";
     renderTableNow(p);
     if (p === "bets") renderBets();

@@ -109,7 +109,7 @@ def test_every_refusal_has_a_dealers_wording():
 
 @pytest.mark.parametrize("code", sorted(wording.REFUSALS))
 def test_each_wording_ends_in_a_plain_sentence_without_codes_fields_or_minor_units(code):
-    texts = wording.REFUSALS[code]
+    texts = [str(t) for t in wording.REFUSALS[code]]
     # the last wording needs nothing from the refusal, so there is always one to show
     assert [name for name, _ in wording.placeholders(texts[-1]) if name not in wording.SCREEN_NAMES] == []
     for text in texts:

@@ -10,9 +10,20 @@
   CD.boot = boot;
   const currency = boot.currency;
 
-  const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
+  // Django's JavaScript catalog (/jsi18n/, loaded before this file): the words in the reader's language
+  const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => String(o[k])));
+  /** A message with named values: fmt(gettext("Seat %(seat)s"), { seat: 3 }). */
+  const fmt = (text, values) => interpolate(text, values, true);
+  /** Words an engine gives (a bet's or option's label): the reader's when the catalog has them. */
+  const label = (text) => (text ? gettext(String(text)) : "");
+
+  const SUITS = { S: ["♠", gettext("spades")], H: ["♥", gettext("hearts")], D: ["♦", gettext("diamonds")], C: ["♣", gettext("clubs")] };
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+  const RANK_NAMES = { A: gettext("ace"), T: "10", J: gettext("jack"), Q: gettext("queen"), K: gettext("king") };
+  const rankName = (r) => RANK_NAMES[r] || r;
+  const suitName = (s) => (SUITS[s] ? SUITS[s][1] : s);
 
   /** Minor units → major units with the currency: 2500 → "€25.00"; no floats. */
   function money(minor) {
@@ -43,27 +54,36 @@
   function cardText(code) {
     const c = String(code);
     if (c.length === 2 && SUITS[c[1]]) return rankLabel(c[0]) + SUITS[c[1]][0];
-    if (c === "JK" || c === "XX" || /^joker$/i.test(c)) return "Joker";
+    if (c === "JK" || c === "XX" || /^joker$/i.test(c)) return gettext("Joker");
     return c;
   }
 
   function cardName(code) {
     const c = String(code);
-    if (c.length === 2 && SUITS[c[1]]) return `${RANK_NAMES[c[0]] || c[0]} of ${SUITS[c[1]][1]}`;
-    if (c === "JK" || c === "XX" || /^joker$/i.test(c)) return "joker";
-    return `card ${c}`;
+    if (c.length === 2 && SUITS[c[1]]) return fmt(gettext("%(rank)s of %(suit)s"), { rank: rankName(c[0]), suit: SUITS[c[1]][1] });
+    if (c === "JK" || c === "XX" || /^joker$/i.test(c)) return gettext("joker");
+    return fmt(gettext("card %(card)s"), { card: c });
   }
 
   function handLabel(name) {
     let m = /^seat:(\d+):(\d+)$/.exec(name);
-    if (m) return `Seat ${m[1]}, hand ${Number(m[2]) + 1}`;
+    if (m) return fmt(gettext("Seat %(seat)s, hand %(n)s"), { seat: m[1], n: Number(m[2]) + 1 });
     m = /^seat:(\d+)$/.exec(name);
-    if (m) return `Seat ${m[1]}`;
+    if (m) return fmt(gettext("Seat %(seat)s"), { seat: m[1] });
     m = /^hand:(\d+)$/.exec(name);
-    if (m) return `Hand ${m[1]}`;
+    if (m) return fmt(gettext("Hand %(n)s"), { n: m[1] });
     if (SUITS[name]) return SUITS[name][1].charAt(0).toUpperCase() + SUITS[name][1].slice(1);
+    const known = HAND_NAMES[name];
+    if (known) return known;
     return words(name).charAt(0).toUpperCase() + words(name).slice(1);
   }
+
+  const HAND_NAMES = {
+    dealer: gettext("Dealer"), player: gettext("Player"), banker: gettext("Banker"), punter: gettext("Punter"),
+    community: gettext("Community cards"), back: gettext("Back"), front: gettext("Front"), middle: gettext("Middle"),
+    noir: gettext("Noir"), rouge: gettext("Rouge"), course: gettext("Course"), race: gettext("Race"),
+    cards_left: gettext("Cards left"), hock: gettext("Hock"), soda: gettext("Soda"), pot: gettext("Pot"),
+  };
 
   const words = (s) => String(s === null || s === undefined ? "" : s).replace(/_/g, " ");
   const capital = (s) => { const w = words(s); return w.charAt(0).toUpperCase() + w.slice(1); };
@@ -71,7 +91,7 @@
   /** A bet type as the layout names it ("player_pair" → "Player pair"), from the engine's description. */
   function betName(type) {
     const spec = (boot.bet_types || []).find((t) => t.type === type);
-    return spec && spec.label ? spec.label : capital(type);
+    return spec && spec.label ? label(spec.label) : capital(type);
   }
 
   const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
@@ -130,5 +150,5 @@
     });
   }
 
-  CD.format = { sayMoney, SUITS, RANKS, RANK_NAMES, money, parseMoney, rankLabel, cardText, cardName, handLabel, words, capital, betName, refusal };
+  CD.format = { gettext, ngettext, fmt, label, rankName, suitName, sayMoney, SUITS, RANKS, RANK_NAMES, money, parseMoney, rankLabel, cardText, cardName, handLabel, words, capital, betName, refusal };
 })();

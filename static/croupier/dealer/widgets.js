@@ -11,6 +11,7 @@
 
   const CD = (window.CroupierDealer = window.CroupierDealer || {});
   const F = CD.format;
+  const { gettext, fmt } = F;
   const WIDGETS = {};
   const FIELDS = {};
   const widget = (kind, draw) => { WIDGETS[kind] = draw; };
@@ -31,7 +32,7 @@
 
   /** The alternatives a step offers (options may share a value: Faro's take-downs), keyed by index. */
   function optionButtons(input, ctx, cls) {
-    return (input.options || []).map((o, i) => btn(o.label || F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
+    return (input.options || []).map((o, i) => btn(o.label ? F.label(o.label) : F.capital(o.value), () => ctx.post(withBetId(clone(o.event), ctx)), {
       class: `${cls} action-${o.value}`, "data-value": o.value, "data-option": i,
     }));
   }
@@ -65,7 +66,7 @@
   // -- a stake: chips that add up, a Clear, and the amount typed for odd sums ------------------------
   // (no redraw while the stake is made: a redraw would take the focus from the typed amount)
   function stakeBox(ctx, memo, { min, max, label }) {
-    const name = label || "Stake";
+    const name = label ? F.label(label) : gettext("Stake");
     const chips = ctx.chips.filter((d) => !max || d <= max);
     const out = h("output", { class: "stake-amount", "aria-live": "polite" }, F.money(memo.stake || 0));
     const hintEl = h("span", { class: "hint", "aria-live": "polite" });
@@ -73,29 +74,29 @@
       out.textContent = F.money(memo.stake || 0);
       hintEl.className = "hint";
       if (max && memo.stake > max) {
-        hintEl.textContent = `Over the maximum ${F.money(max)}`;
+        hintEl.textContent = fmt(gettext("Over the maximum %(amount)s"), { amount: F.money(max) });
         hintEl.classList.add("bad");
       } else if (memo.stake && min && memo.stake < min) {
-        hintEl.textContent = `Under the minimum ${F.money(min)}`;
+        hintEl.textContent = fmt(gettext("Under the minimum %(amount)s"), { amount: F.money(min) });
         hintEl.classList.add("bad");
       } else {
-        hintEl.textContent = min || max ? `${min ? F.money(min) : "Any"} to ${max ? F.money(max) : "no limit"}` : "";
+        hintEl.textContent = min || max ? fmt(gettext("%(min)s to %(max)s"), { min: min ? F.money(min) : gettext("Any"), max: max ? F.money(max) : gettext("no limit") }) : "";
       }
     }
     const typed = h("input", {
-      class: "stake-typed", inputmode: "decimal", autocomplete: "off", "aria-label": `${name}, typed`,
-      placeholder: "or type it", value: memo.typed || "",
+      class: "stake-typed", inputmode: "decimal", autocomplete: "off", "aria-label": fmt(gettext("%(name)s, typed"), { name }),
+      placeholder: gettext("or type it"), value: memo.typed || "",
       oninput: (ev) => { memo.typed = ev.target.value; memo.stake = F.parseMoney(ev.target.value) || 0; show(); },
     });
     const set = (v) => { memo.stake = v; memo.typed = ""; typed.value = ""; show(); };
     show();
     return h("div", { class: "stake-box-wide" },
-      h("div", { class: "chip-grid", role: "group", "aria-label": "Chips" },
-        chips.map((d) => h("button", { type: "button", class: `btn chip chip-${d}`, "aria-label": `Add chip ${F.money(d)}`, onclick: () => set((memo.stake || 0) + d) }, F.money(d)))),
+      h("div", { class: "chip-grid", role: "group", "aria-label": gettext("Chips") },
+        chips.map((d) => h("button", { type: "button", class: `btn chip chip-${d}`, "aria-label": fmt(gettext("Add chip %(amount)s"), { amount: F.money(d) }), onclick: () => set((memo.stake || 0) + d) }, F.money(d)))),
       h("div", { class: "stake-row" },
         h("span", { class: "stake-label" }, `${name} `, out),
         typed,
-        btn("Clear", () => set(0), { "aria-label": `Clear the ${name.toLowerCase()}` }),
+        btn(gettext("Clear"), () => set(0), { "aria-label": fmt(gettext("Clear the %(name)s"), { name: name.toLowerCase() }) }),
         hintEl));
   }
 
@@ -115,11 +116,11 @@
     const others = (input.options || []).length ? h("div", { class: "action-grid options" }, optionButtons(input, ctx, "btn")) : null;
     if (deck === "triangle") {
       ctx.keys.card = { triangle: (n) => send(n) };
-      return h("div", { class: "keypad", role: "group", "aria-label": "Card" },
-        h("span", { class: "group-label" }, "Card (1 to 10)"),
+      return h("div", { class: "keypad", role: "group", "aria-label": gettext("Card") },
+        h("span", { class: "group-label" }, gettext("Card (1 to 10)")),
         h("div", { class: "triangle-grid", "data-primary": "" },
-          Array.from({ length: 10 }, (_, i) => String(i + 1)).map((n) => btn(n, () => send(n), { "aria-label": `Card ${n}`, class: "btn rank" }))),
-        h("p", { class: "muted key-hint" }, "Keyboard: 1 to 9, and 0 for 10."),
+          Array.from({ length: 10 }, (_, i) => String(i + 1)).map((n) => btn(n, () => send(n), { "aria-label": fmt(gettext("Card %(n)s"), { n }), class: "btn rank" }))),
+        h("p", { class: "muted key-hint" }, gettext("Keyboard: 1 to 9, and 0 for 10.")),
         others);
     }
     const ranks = deck === "standard_no_aces" ? F.RANKS.filter((r) => r !== "A") : F.RANKS;
@@ -131,41 +132,41 @@
     // the same card again in one tap, where the shoe holds more than one of each card
     const last = ctx.lastCard();
     const again = last && ctx.decks > 1 && last !== "JK" && ranks.includes(last[0])
-      ? btn(`Again: ${F.cardText(last)}`, () => send(last), { class: "btn again", "aria-label": `Again: ${F.cardName(last)}`, "data-action": "again" })
+      ? btn(fmt(gettext("Again: %(card)s"), { card: F.cardText(last) }), () => send(last), { class: "btn again", "aria-label": fmt(gettext("Again: %(card)s"), { card: F.cardName(last) }), "data-action": "again" })
       : null;
     const preview = memo.rank || memo.suit ? `${memo.rank ? F.rankLabel(memo.rank) : "?"}${memo.suit ? F.SUITS[memo.suit][0] : "?"}` : "";
-    return h("div", { class: "keypad", role: "group", "aria-label": "Card" },
-      h("span", { class: "group-label" }, "Card ", h("output", { id: "card-preview", "aria-live": "polite" }, preview)),
-      h("div", { class: "rank-grid", role: "group", "aria-label": "Rank", "data-primary": "" },
+    return h("div", { class: "keypad", role: "group", "aria-label": gettext("Card") },
+      h("span", { class: "group-label" }, `${gettext("Card")} `, h("output", { id: "card-preview", "aria-live": "polite" }, preview)),
+      h("div", { class: "rank-grid", role: "group", "aria-label": gettext("Rank"), "data-primary": "" },
         ranks.map((r) => btn(F.rankLabel(r), () => tapRank(r), {
-          class: "btn rank", "data-rank": r, "aria-pressed": pressed(memo.rank === r), "aria-label": `Rank ${F.RANK_NAMES[r] || r}`,
+          class: "btn rank", "data-rank": r, "aria-pressed": pressed(memo.rank === r), "aria-label": fmt(gettext("Rank %(rank)s"), { rank: F.rankName(r) }),
         }))),
-      h("div", { class: "suit-grid", role: "group", "aria-label": "Suit" },
+      h("div", { class: "suit-grid", role: "group", "aria-label": gettext("Suit") },
         Object.entries(F.SUITS).map(([code, [symbol, name]]) => btn(symbol, () => tapSuit(code), {
-          class: `btn suit suit-${code}`, "data-suit": code, "aria-pressed": pressed(memo.suit === code), "aria-label": `Suit ${name}`,
+          class: `btn suit suit-${code}`, "data-suit": code, "aria-pressed": pressed(memo.suit === code), "aria-label": fmt(gettext("Suit %(suit)s"), { suit: F.suitName(code) }),
         })),
-        deck === "standard_joker" ? btn("Joker", () => send("JK"), { class: "btn suit joker", "aria-label": "Joker" }) : null),
+        deck === "standard_joker" ? btn(gettext("Joker"), () => send("JK"), { class: "btn suit joker", "aria-label": gettext("Joker") }) : null),
       again,
-      h("p", { class: "muted key-hint" }, `Keyboard: rank (A 2–9, T or 0 for 10, J Q K), then suit (S H D C)${deck === "standard_joker" ? "; X for the joker" : ""}; Esc clears.`),
+      h("p", { class: "muted key-hint" }, deck === "standard_joker" ? gettext("Keyboard: rank (A 2–9, T or 0 for 10, J Q K), then suit (S H D C); X for the joker; Esc clears.") : gettext("Keyboard: rank (A 2–9, T or 0 for 10, J Q K), then suit (S H D C); Esc clears.")),
       others);
   });
 
   // -- choice: every option is the complete event to post ----------------------------------------------
-  widget("choice", (input, ctx) => h("div", { class: "action-grid", role: "group", "aria-label": "Choices", "data-primary": "" },
+  widget("choice", (input, ctx) => h("div", { class: "action-grid", role: "group", "aria-label": gettext("Choices"), "data-primary": "" },
     optionButtons(input, ctx, "btn big")));
 
   // -- amount: a stake between bounds, or one of the options offered instead ---------------------------
   widget("amount", (input, ctx) => {
     const memo = ctx.memo;
     if (memo.stake === undefined) memo.stake = 0;
-    const label = input.label || "Amount";
+    const label = input.label ? F.label(input.label) : gettext("Amount");
     const submit = () => {
-      if (!memo.stake) return ctx.showError(`Tap chips or type the ${label.toLowerCase()}.`);
+      if (!memo.stake) return ctx.showError(fmt(gettext("Tap chips or type the %(name)s."), { name: label.toLowerCase() }));
       ctx.post(withBetId(setPath(clone(input.event), input.path, memo.stake), ctx));
     };
     const quick = [];
-    if (input.min) quick.push(btn(`Minimum ${F.money(input.min)}`, () => { memo.stake = input.min; memo.typed = ""; ctx.rerender(); }));
-    if (input.max && input.max !== input.min) quick.push(btn(`${input.max_label || "Maximum"} ${F.money(input.max)}`, () => { memo.stake = input.max; memo.typed = ""; ctx.rerender(); }));
+    if (input.min) quick.push(btn(fmt(gettext("Minimum %(amount)s"), { amount: F.money(input.min) }), () => { memo.stake = input.min; memo.typed = ""; ctx.rerender(); }));
+    if (input.max && input.max !== input.min) quick.push(btn(`${input.max_label ? F.label(input.max_label) : gettext("Maximum")} ${F.money(input.max)}`, () => { memo.stake = input.max; memo.typed = ""; ctx.rerender(); }));
     return h("div", { class: "amount-widget" },
       h("div", { class: "action-grid", "data-primary": "" },
         btn(label, submit, { class: "btn primary big", "data-action": "submit-amount" }),
@@ -211,26 +212,26 @@
     };
     return h("div", { class: "set-hand" },
       h("div", { class: "action-grid", "data-primary": "" },
-        btn(complete ? "Set these hands" : `Tap cards into the hands (${placedCards.size} of ${(input.cards || []).length})`, setIt, {
+        btn(complete ? gettext("Set these hands") : fmt(gettext("Tap cards into the hands (%(n)s of %(m)s)"), { n: placedCards.size, m: (input.cards || []).length }), setIt, {
           class: "btn primary big", "data-action": "set", disabled: !complete || (memo.verdict && !memo.verdict.ok),
         }),
-        input.house_way_event ? btn(input.house_way_label || "House way", () => ctx.post(clone(input.house_way_event)), { class: "btn big", "data-action": "house-way" }) : null,
-        btn("Start again", () => { memo.placed = null; memo.verdict = null; ctx.rerender(); }, { "data-action": "reset" }),
+        input.house_way_event ? btn(input.house_way_label ? F.label(input.house_way_label) : gettext("House way"), () => ctx.post(clone(input.house_way_event)), { class: "btn big", "data-action": "house-way" }) : null,
+        btn(gettext("Start again"), () => { memo.placed = null; memo.verdict = null; ctx.rerender(); }, { "data-action": "reset" }),
         optionButtons(input, ctx, "btn")),
-      input.house_way ? h("div", { class: "house-way-preview", role: "group", "aria-label": "The house way, hand by hand" },
+      input.house_way ? h("div", { class: "house-way-preview", role: "group", "aria-label": gettext("The house way, hand by hand") },
         hands.map((hand) => h("p", { class: "house-way-hand", "data-hand": hand.name },
-          h("span", { class: "hand-name" }, `House way, ${F.words(hand.name)}: `),
+          h("span", { class: "hand-name" }, fmt(gettext("House way, %(hand)s: "), { hand: F.handLabel(hand.name).toLowerCase() })),
           (input.house_way[hand.name] || []).map((c) => face(c, { role: "img", "aria-hidden": null, "aria-label": F.cardName(c) }))))) : null,
-      memo.verdict && !memo.verdict.ok ? h("p", { class: "error foul", role: "alert" }, `Foul: ${memo.verdict.reason}`) : null,
-      memo.verdict && memo.verdict.ok ? h("p", { class: "ok", role: "status" }, "These hands are set correctly.") : null,
-      h("div", { class: "set-cards", role: "group", "aria-label": "Cards to set" },
-        left.map((c) => h("button", { type: "button", class: "btn card-btn", "aria-label": `Set ${F.cardName(c)}`, "data-card": c, onclick: () => tapCard(c) }, face(c)))),
+      memo.verdict && !memo.verdict.ok ? h("p", { class: "error foul", role: "alert" }, fmt(gettext("Foul: %(reason)s"), { reason: F.label(memo.verdict.reason) })) : null,
+      memo.verdict && memo.verdict.ok ? h("p", { class: "ok", role: "status" }, gettext("These hands are set correctly.")) : null,
+      h("div", { class: "set-cards", role: "group", "aria-label": gettext("Cards to set") },
+        left.map((c) => h("button", { type: "button", class: "btn card-btn", "aria-label": fmt(gettext("Set %(card)s"), { card: F.cardName(c) }), "data-card": c, onclick: () => tapCard(c) }, face(c)))),
       h("div", { class: "set-hands" }, hands.map((hand) => h("div", { class: `set-zone${memo.target === hand.name ? " target" : ""}`, "data-hand": hand.name },
         btn(`${F.capital(hand.name)} (${memo.placed[hand.name].length}/${hand.size})`, () => { memo.target = hand.name; ctx.rerender(); }, {
-          class: "btn zone-name", "aria-pressed": pressed(memo.target === hand.name), "aria-label": `Fill the ${F.words(hand.name)} hand`,
+          class: "btn zone-name", "aria-pressed": pressed(memo.target === hand.name), "aria-label": fmt(gettext("Fill the %(hand)s hand"), { hand: F.handLabel(hand.name).toLowerCase() }),
         }),
         h("span", { class: "cards" }, memo.placed[hand.name].map((c) => h("button", {
-          type: "button", class: "btn card-btn", "aria-label": `Take ${F.cardName(c)} out of the ${F.words(hand.name)} hand`, onclick: () => takeBack(hand.name, c),
+          type: "button", class: "btn card-btn", "aria-label": fmt(gettext("Take %(card)s out of the %(hand)s hand"), { card: F.cardName(c), hand: F.handLabel(hand.name).toLowerCase() }), onclick: () => takeBack(hand.name, c),
         }, face(c))))))));
   });
 
@@ -242,12 +243,12 @@
     if (!memo.dice) memo.dice = Array(count).fill(null);
     const done = memo.dice.every((d) => d !== null);
     return h("div", { class: "dice" },
-      memo.dice.map((value, i) => group(`Die ${i + 1}`, "die-row",
+      memo.dice.map((value, i) => group(fmt(gettext("Die %(n)s"), { n: i + 1 }), "die-row",
         h("div", { class: "die-grid" }, Array.from({ length: faces }, (_, f) => f + 1).map((f) => btn(String(f), () => { memo.dice[i] = f; ctx.rerender(); }, {
-          class: "btn die", "aria-pressed": pressed(value === f), "aria-label": `Die ${i + 1}: ${f}`,
+          class: "btn die", "aria-pressed": pressed(value === f), "aria-label": fmt(gettext("Die %(n)s: %(face)s"), { n: i + 1, face: f }),
         }))))),
       h("div", { class: "action-grid", "data-primary": "" },
-        btn(done ? `Record dice ${memo.dice.join(" ")} (total ${memo.dice.reduce((a, b) => a + b, 0)})` : "Tap each die's face", () => ctx.post({ ...clone(input.event), dice: memo.dice.slice() }), {
+        btn(done ? fmt(gettext("Record dice %(dice)s (total %(total)s)"), { dice: memo.dice.join(" "), total: memo.dice.reduce((a, b) => a + b, 0) }) : gettext("Tap each die's face"), () => ctx.post({ ...clone(input.event), dice: memo.dice.slice() }), {
           class: "btn primary big", "data-action": "record-dice", disabled: !done,
         })));
   });
@@ -264,9 +265,9 @@
     const minimum = input.min || 0;
     const seats = seatsOf(input, ctx).filter((s) => !high || s !== high.seat);
     const bid = () => {
-      if (!memo.horse) return ctx.showError("Tap the horse being bid on.");
-      if (!memo.seat) return ctx.showError("Tap the bidder's seat.");
-      if (!memo.stake) return ctx.showError("Tap chips or type the bid.");
+      if (!memo.horse) return ctx.showError(gettext("Tap the horse being bid on."));
+      if (!memo.seat) return ctx.showError(gettext("Tap the bidder's seat."));
+      if (!memo.stake) return ctx.showError(gettext("Tap chips or type the bid."));
       const event = setPath(clone(input.event || { bid: {} }), input.path || "bid.amount", memo.stake);
       const target = event.bid || event;
       target.seat = memo.seat;
@@ -275,39 +276,39 @@
     };
     return h("div", { class: "bid" },
       high
-        ? h("p", { class: "high-bid" }, `${lot ? `${labelOf(lot)}: ` : ""}high bid ${F.money(high.amount)} by seat ${high.seat}`)
-        : h("p", { class: "high-bid" }, `No bid yet: an opening bid is at least ${F.money(minimum)}`),
+        ? h("p", { class: "high-bid" }, fmt(lot ? gettext("%(horse)s: high bid %(amount)s by seat %(seat)s") : gettext("High bid %(amount)s by seat %(seat)s"), { horse: lot ? labelOf(lot) : "", amount: F.money(high.amount), seat: high.seat }))
+        : h("p", { class: "high-bid" }, fmt(gettext("No bid yet: an opening bid is at least %(amount)s"), { amount: F.money(minimum) })),
       h("div", { class: "action-grid", "data-primary": "" },
-        btn(memo.seat ? `Bid for seat ${memo.seat}` : "Bid", bid, { class: "btn primary big", "data-action": "bid" }),
-        input.sell && high ? btn(`Sold to seat ${high.seat} for ${F.money(high.amount)}`, () => ctx.post(withBetId(clone(input.sell), ctx)), {
+        btn(memo.seat ? fmt(gettext("Bid for seat %(seat)s"), { seat: memo.seat }) : gettext("Bid"), bid, { class: "btn primary big", "data-action": "bid" }),
+        input.sell && high ? btn(fmt(gettext("Sold to seat %(seat)s for %(amount)s"), { seat: high.seat, amount: F.money(high.amount) }), () => ctx.post(withBetId(clone(input.sell), ctx)), {
           class: "btn warn big", "data-action": "sell",
         }) : null),
-      lot ? null : group("Horse", "", h("div", { class: "type-grid" }, horses.map((x) => btn(x.label, () => { memo.horse = x.value; ctx.rerender(); }, {
+      lot ? null : group(gettext("Horse"), "", h("div", { class: "type-grid" }, horses.map((x) => btn(x.label, () => { memo.horse = x.value; ctx.rerender(); }, {
         "aria-pressed": pressed(memo.horse === x.value), "data-horse": x.value,
       })))),
-      group("Bidder", "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { memo.seat = s; ctx.rerender(); }, {
-        class: "btn seat", "aria-pressed": pressed(memo.seat === s), "aria-label": `Bidder seat ${s}`,
+      group(gettext("Bidder"), "", h("div", { class: "seat-grid" }, seats.map((s) => btn(String(s), () => { memo.seat = s; ctx.rerender(); }, {
+        class: "btn seat", "aria-pressed": pressed(memo.seat === s), "aria-label": fmt(gettext("Bidder seat %(seat)s"), { seat: s }),
       })))),
-      stakeBox(ctx, memo, { min: minimum || (high ? high.amount + 1 : 0), label: "Bid" }));
+      stakeBox(ctx, memo, { min: minimum || (high ? high.amount + 1 : 0), label: gettext("Bid") }));
   });
 
   // -- bet fields, by the kind the engine declares for them -----------------------------------------
-  const fieldName = (spec) => F.capital(spec.label || spec.name);
+  const fieldName = (spec) => (spec.label ? F.label(F.capital(spec.label)) : F.capital(spec.name));
   const ranksOf = (spec) => (spec.ranks || F.RANKS.map((r) => ({ value: r, label: F.rankLabel(r) })));
 
   field("rank", (spec, value, set) => h("div", { class: "rank-grid small" }, ranksOf(spec).map((r) => btn(r.label, () => set(r.value), {
-    class: "btn rank", "aria-pressed": pressed(value === r.value), "aria-label": `${fieldName(spec)}: ${F.RANK_NAMES[r.value] || r.label}`,
+    class: "btn rank", "aria-pressed": pressed(value === r.value), "aria-label": `${fieldName(spec)}: ${F.rankName(r.value)}`,
   }))));
 
   field("ranks", (spec, value, set) => {
     const list = Array.isArray(value) ? value : [];
     const count = spec.count || 3;
     return h("div", { class: "ranks-field" },
-      h("output", { class: "ranks-so-far", "aria-live": "polite" }, list.length ? list.map(F.rankLabel).join(" · ") : `Tap ${count} ranks in order`),
+      h("output", { class: "ranks-so-far", "aria-live": "polite" }, list.length ? list.map(F.rankLabel).join(" · ") : fmt(gettext("Tap %(n)s ranks in order"), { n: count })),
       h("div", { class: "rank-grid small" }, ranksOf(spec).map((r) => btn(r.label, () => set(list.length >= count ? [r.value] : [...list, r.value]), {
-        class: "btn rank", "aria-label": `${fieldName(spec)}: add ${F.RANK_NAMES[r.value] || r.label}`,
+        class: "btn rank", "aria-label": fmt(gettext("%(field)s: add %(rank)s"), { field: fieldName(spec), rank: F.rankName(r.value) }),
       }))),
-      btn("Clear", () => set([]), { "aria-label": `Clear the ${F.words(spec.label || spec.name).toLowerCase()}` }));
+      btn(gettext("Clear"), () => set([]), { "aria-label": fmt(gettext("Clear the %(name)s"), { name: fieldName(spec).toLowerCase() }) }));
   });
 
   field("int", (spec, value, set) => {
@@ -320,7 +321,7 @@
     })));
   });
 
-  field("choice", (spec, value, set) => h("div", { class: "type-grid" }, (spec.options || []).map((o) => btn(o.label || F.capital(o.value), () => set(o.value), {
+  field("choice", (spec, value, set) => h("div", { class: "type-grid" }, (spec.options || []).map((o) => btn(o.label ? F.label(o.label) : F.capital(o.value), () => set(o.value), {
     "aria-pressed": pressed(value === o.value), "data-value": o.value,
   }))));
 
@@ -332,7 +333,7 @@
   function betFields(spec, values, set) {
     return (spec.fields || []).map((f) => {
       const draw = FIELDS[f.kind];
-      if (!draw) return h("p", { class: "error" }, `This screen cannot take the ${F.words(f.name)} of this bet.`);
+      if (!draw) return h("p", { class: "error" }, fmt(gettext("This screen cannot take the %(field)s of this bet."), { field: F.words(f.name) }));
       return group(fieldName(f), `field-${f.kind}`, draw(f, values[f.name], (v) => set(f.name, v)));
     });
   }
