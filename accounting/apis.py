@@ -72,6 +72,12 @@ def _table(pk: Any, user: Any) -> Table:
     return table
 
 
+def _path_int(pk: str | None) -> int | None:
+    """A record's id from its address; anything else is no id (the service answers "no count …")."""
+    text = str(pk)
+    return int(text) if text.isdigit() and len(text) < 19 else None
+
+
 def _query_int(request: Request, name: str, *, required: bool = True) -> int | None:
     value = query_number(request, name, minimum=0, maximum=MAX_OFFSET)
     if value is None and required:
@@ -128,7 +134,8 @@ class InventoryCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
 
     def get_queryset(self) -> QuerySet:
         return scoped(
-            InventoryCount.objects.select_related("table", "dealer_signer", "supervisor_signer"), self.request.user
+            InventoryCount.objects.select_related("table", "dealer_signer", "supervisor_signer", "superseded_by"),
+            self.request.user,
         )
 
     @extend_schema(request=s.CountInput, responses={201: s.InventoryCountSerializer})
@@ -162,6 +169,20 @@ class InventoryCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
         )
         return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=s.RecountInput, responses={201: s.InventoryCountSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def recount(self, request: Request, pk: str | None = None) -> Response:
+        """Count the opener or closer again: a new count superseding this one, with a reason and two signatures."""
+        data = s.RecountInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        count = counts.inventory_recount(
+            actor=request.user, count_id=_path_int(pk), chips=v["chips"], dealer=v["dealer"],
+            supervisor=v["supervisor"], reason=v["reason"], tray_empty=v["tray_empty"],
+        )
+        return Response(s.InventoryCountSerializer(count).data, status=status.HTTP_201_CREATED)
+
 
 class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """The soft count of each table's drop box per shift, entered by two counters."""
@@ -173,7 +194,8 @@ class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     filterset_fields = ["table", "shift"]
 
     def get_queryset(self) -> QuerySet:
-        return scoped(DropCount.objects.select_related("table", "counter_one", "counter_two"), self.request.user)
+        return scoped(DropCount.objects.select_related("table", "counter_one", "counter_two", "superseded_by"),
+                      self.request.user)
 
     @extend_schema(request=s.DropInput, responses={201: s.DropCountSerializer})
     @idempotent
@@ -190,6 +212,20 @@ class DropCountViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             markers=v["markers"],
             counter_one=v["counter_one"],
             counter_two=v["counter_two"],
+        )
+        return Response(s.DropCountSerializer(drop).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.DropRecountInput, responses={201: s.DropCountSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def recount(self, request: Request, pk: str | None = None) -> Response:
+        """Count the drop box again: a new soft count superseding this one, with a reason, by two counters."""
+        data = s.DropRecountInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        drop = counts.drop_recount(
+            actor=request.user, drop_id=_path_int(pk), cash=v["cash"], chips=v["chips"], markers=v["markers"],
+            counter_one=v["counter_one"], counter_two=v["counter_two"], reason=v["reason"],
         )
         return Response(s.DropCountSerializer(drop).data, status=status.HTTP_201_CREATED)
 

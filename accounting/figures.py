@@ -273,7 +273,8 @@ def marker_part(*, issued: int = 0, paid_at_table: int = 0) -> dict[str, int]:
     return {k: v for k, v in (("markers_issued", issued), ("marker_payments", paid_at_table)) if v}
 
 
-def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", insert: bool = True) -> str:
+def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", insert: bool = True,
+                             recounts: bool = True) -> str:
     """One ``INSERT … SELECT`` writing the running row of every table shift that has a record, summed
     from the records set-based by the definitions above (Σ settlements as :data:`ROUND_SUMS` and
     :data:`POOL_CHANGE`, received slips, markers, counts, big bets): what a migration's backfill and a
@@ -281,10 +282,14 @@ def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", 
     threshold. ``shifts``: a condition on the shift id column ``{col}`` (``"{col} >= 100"``); the table
     shifts it selects must have no running row yet. tests/accounting/test_running_figures.py holds it
     equal to the records' recomputation. ``insert=False``: the rows alone (table id, shift id, then
-    :data:`RUNNING` in order)."""
+    :data:`RUNNING` in order). A count recounted is superseded: the latest of its chain is read
+    (``recounts=False``: a schema from before recounts, migration 0006's backfill)."""
 
     def where(col: str) -> str:
         return shifts.format(col=col)
+
+    def latest(table: str, alias: str) -> str:
+        return f" AND NOT EXISTS (SELECT 1 FROM {table} n WHERE n.supersedes_id = {alias}.id)" if recounts else ""
 
     pool = pool_change_sql(vendor, "s.document")
     return f"""
@@ -306,8 +311,10 @@ def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", 
     counted AS (
         SELECT table_id, shift_id, max(CASE WHEN kind = 'opener' THEN total END) AS opener,
                max(CASE WHEN kind = 'closer' THEN total END) AS closer
-        FROM accounting_inventorycount WHERE {where("shift_id")} GROUP BY table_id, shift_id),
-    dropped AS (SELECT table_id, shift_id, total AS drop_total FROM accounting_dropcount WHERE {where("shift_id")}),
+        FROM accounting_inventorycount ic WHERE {where("shift_id")}{latest("accounting_inventorycount", "ic")}
+        GROUP BY table_id, shift_id),
+    dropped AS (SELECT table_id, shift_id, total AS drop_total FROM accounting_dropcount dc
+        WHERE {where("shift_id")}{latest("accounting_dropcount", "dc")}),
     big AS (
         SELECT r.table_id, r.shift_id, count(*) AS big_bets
         FROM tables_bet b JOIN tables_round r ON r.id = b.round_id

@@ -105,7 +105,8 @@ class InventoryCount(models.Model):
     """A table's chips by denomination at the start or end of a shift, signed by dealer and supervisor.
 
     ``chips`` maps a denomination (as a string) to a count of chips; ``total`` is their value. An opener
-    carries its discrepancy against the table's previous closer. Append-only (migration 0004).
+    carries its discrepancy against the table's previous closer. Append-only (migration 0004): a recount is a
+    new count that ``supersedes`` it, with a reason and the same two signatures (accounting/services/counts.py).
     """
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="inventory_counts")
@@ -119,13 +120,23 @@ class InventoryCount(models.Model):
     rolled = models.BooleanField(default=False, help_text="copied from the previous closer, not counted")
     discrepancy_net = models.BigIntegerField(null=True, blank=True, help_text="opener − previous closer, value")
     discrepancy_gross = models.BigIntegerField(null=True, blank=True, help_text="Σ |Δ count| × denomination")
+    # a recount is a new count that supersedes this one: the link is on the recount (the count it
+    # replaces is sealed and never edited); the latest count of the chain is the table's count
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    reason = models.TextField(blank=True, default="", help_text="why a recount was made (a recount only)")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.UniqueConstraint(fields=["table", "shift", "kind"], name="one_count_per_table_shift_kind"),
+            models.UniqueConstraint(
+                fields=["table", "shift", "kind"], condition=Q(supersedes__isnull=True),
+                name="one_count_per_table_shift_kind",
+            ),
+            models.CheckConstraint(condition=Q(supersedes__isnull=True) | ~Q(reason=""), name="count_recount_has_reason"),
             models.CheckConstraint(condition=Q(kind__in=["opener", "closer"]), name="count_kind_known"),
             models.CheckConstraint(condition=Q(total__gte=0), name="count_total_non_negative"),
             models.CheckConstraint(
@@ -139,7 +150,8 @@ class InventoryCount(models.Model):
 
 
 class DropCount(models.Model):
-    """The soft count of a table's drop box for a shift, entered by two counters."""
+    """The soft count of a table's drop box for a shift, entered by two counters. Append-only; a recount is a
+    new record that ``supersedes`` it (the latest of the chain is the drop)."""
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="drop_counts")
     shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="drop_counts")
@@ -149,13 +161,20 @@ class DropCount(models.Model):
     total = models.BigIntegerField()
     counter_one = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
     counter_two = models.ForeignKey("core.StaffProfile", on_delete=models.PROTECT, related_name="+")
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )  # a recount of the drop box, as for inventory counts
+    reason = models.TextField(blank=True, default="", help_text="why a recount was made (a recount only)")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.UniqueConstraint(fields=["table", "shift"], name="one_drop_count_per_table_shift"),
+            models.UniqueConstraint(
+                fields=["table", "shift"], condition=Q(supersedes__isnull=True), name="one_drop_count_per_table_shift"
+            ),
+            models.CheckConstraint(condition=Q(supersedes__isnull=True) | ~Q(reason=""), name="drop_recount_has_reason"),
             models.CheckConstraint(
                 condition=Q(cash__gte=0, chips__gte=0, markers__gte=0), name="drop_parts_non_negative"
             ),

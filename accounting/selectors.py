@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.utils.translation import gettext
 
 from accounting import figures
 from accounting.models import (
@@ -27,6 +28,7 @@ from accounting.models import (
     TableFigures,
     TableShiftClose,
 )
+from accounting.money import money_text
 from casino.core.roles import Role, has_role, roles_of
 from tables.models import LIVE_STATUSES, Bet, Pit, Round, Settlement, Shift, Table
 
@@ -149,9 +151,11 @@ def table_shift_figures_many(
     fixes and what the nightly check and the reconciliation compare the running rows with."""
     ids = [t.pk for t in tables]
     counts: dict[int, dict[str, InventoryCount]] = {}
-    for c in InventoryCount.objects.filter(table_id__in=ids, shift=shift):
+    # a count recounted is superseded: the figures read the latest of each chain only
+    for c in InventoryCount.objects.filter(table_id__in=ids, shift=shift, superseded_by__isnull=True):
         counts.setdefault(c.table_id, {})[c.kind] = c
-    drops = {d.table_id: d for d in DropCount.objects.filter(table_id__in=ids, shift=shift)}
+    drops = {d.table_id: d
+             for d in DropCount.objects.filter(table_id__in=ids, shift=shift, superseded_by__isnull=True)}
     found = _recomputed(ids, shift, counts, drops) if recompute else _running(ids, shift)
     live: dict[int, list[Round]] = {}
     if live_rounds is None:
@@ -298,6 +302,31 @@ def ledger_sum(
     return _sum(Entry.objects.filter(account__code__in=codes, transaction__in=txns), "amount")
 
 
+def recount_words(recount: Any) -> str:
+    """A recount in words, for the variance report: what it superseded, why, signed by whom."""
+    old = recount.supersedes
+    if isinstance(recount, InventoryCount):
+        what, signers = CountKind(recount.kind).label.lower(), (recount.dealer_signer, recount.supervisor_signer)
+    else:
+        what, signers = gettext("soft count"), (recount.counter_one, recount.counter_two)
+    return gettext("%(what)s %(old)s superseded by recount %(new)s: %(reason)s, signed by %(one)s and %(two)s") % {
+        "what": what, "old": money_text(old.total), "new": money_text(recount.total), "reason": recount.reason,
+        "one": signers[0].user.get_username(), "two": signers[1].user.get_username()}
+
+
+def corrections_by_table_shift(filtered: Callable[[QuerySet], QuerySet]) -> dict[tuple[int, str], list[str]]:
+    """The corrections of each (shift id, table code) in words, oldest first: the recounts. ``filtered`` narrows a
+    queryset of records with ``shift`` and ``table`` (the report's filters). Corrections are few: one query each."""
+    out: dict[tuple[int, str], list[tuple[Any, str]]] = {}
+    recounts: list[Any] = list(filtered(InventoryCount.objects.filter(supersedes__isnull=False)).select_related(
+        "table", "supersedes", "dealer_signer__user", "supervisor_signer__user"))
+    recounts += list(filtered(DropCount.objects.filter(supersedes__isnull=False)).select_related(
+        "table", "supersedes", "counter_one__user", "counter_two__user"))
+    for r in recounts:
+        out.setdefault((r.shift_id, r.table.code), []).append((r.recorded_at, recount_words(r)))
+    return {key: [words for _, words in sorted(found, key=lambda x: x[0])] for key, found in out.items()}
+
+
 def close_of(table: Table, shift: Shift) -> TableShiftClose | None:
     return TableShiftClose.objects.filter(table=table, shift=shift).first()
 
@@ -347,8 +376,8 @@ def accountant_queue(due_shift_ids: list[int], limit: int = 200) -> AccountantQu
     variances = (Alert.objects.filter(kind="variance", acknowledged_at__isnull=True)
                  .select_related("table", "shift__shift_type").order_by("created_at", "id")[:limit])
     counted = DropCount.objects.filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
-    soft = (InventoryCount.objects.filter(kind=CountKind.CLOSER).annotate(counted=Exists(counted))
-            .filter(counted=False).select_related("table", "shift__shift_type").order_by("recorded_at", "id")[:limit])
+    soft = (InventoryCount.objects.filter(kind=CountKind.CLOSER, superseded_by__isnull=True)
+            .annotate(counted=Exists(counted)).filter(counted=False).select_related("table", "shift__shift_type").order_by("recorded_at", "id")[:limit])
     shifts = Shift.objects.filter(pk__in=due_shift_ids).select_related("shift_type").order_by("starts_at")[:limit]
     return AccountantQueue(slip_voids=list(voids), variances=list(variances), soft_counts=list(soft),
                            reconciliations=list(shifts))

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django.core.exceptions import ObjectDoesNotExist
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -154,6 +155,35 @@ class ChipSetSerializer(serializers.ModelSerializer):
         fields = ["id", "scope", "table", "denominations", "updated_at"]
 
 
+def _later_id(obj: Any) -> int | None:
+    later = getattr(obj, "superseded_by", None) if _has_later(obj) else None
+    return later.pk if later is not None else None
+
+
+def _has_later(obj: Any) -> bool:
+    try:
+        return obj.superseded_by is not None
+    except ObjectDoesNotExist:
+        return False
+
+
+class RecountInput(serializers.Serializer):
+    chips = serializers.DictField(child=serializers.JSONField())
+    dealer = SignatureInput()
+    supervisor = SignatureInput()
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    tray_empty = serializers.BooleanField(required=False, default=False)
+
+
+class DropRecountInput(serializers.Serializer):
+    cash = StrictIntegerField(min_value=0)
+    chips = StrictIntegerField(min_value=0)
+    markers = StrictIntegerField(min_value=0)
+    counter_one = SignatureInput()
+    counter_two = SignatureInput()
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
 class InventoryCountSerializer(serializers.ModelSerializer):
     table = TableCode()
     dealer_signer = Signer()
@@ -174,8 +204,17 @@ class InventoryCountSerializer(serializers.ModelSerializer):
             "rolled",
             "discrepancy_net",
             "discrepancy_gross",
+            "supersedes",
+            "reason",
+            "superseded_by",
             "recorded_at",
         ]
+
+    superseded_by = serializers.SerializerMethodField()
+
+    def get_superseded_by(self, obj: InventoryCount) -> int | None:
+        """The recount that replaced this count (the figures read it), or null for the count in force."""
+        return _later_id(obj)
 
 
 class DropCountSerializer(serializers.ModelSerializer):
@@ -195,8 +234,16 @@ class DropCountSerializer(serializers.ModelSerializer):
             "total",
             "counter_one",
             "counter_two",
+            "supersedes",
+            "reason",
+            "superseded_by",
             "recorded_at",
         ]
+
+    superseded_by = serializers.SerializerMethodField()
+
+    def get_superseded_by(self, obj: DropCount) -> int | None:
+        return _later_id(obj)
 
 
 class SlipSerializer(serializers.ModelSerializer):

@@ -583,7 +583,8 @@ def _day_rows(user: Any, shift: Any) -> list[dict[str, Any]]:
     rows = []
     for table in day_services.floor_tables(user):
         closer = previous_closer(table, shift) if shift is not None else None
-        opener = (InventoryCount.objects.filter(table=table, shift=shift, kind=CountKind.OPENER)
+        opener = (InventoryCount.objects.filter(table=table, shift=shift, kind=CountKind.OPENER,
+                                                superseded_by__isnull=True)
                   .select_related("dealer_signer", "supervisor_signer").first() if shift is not None else None)
         dealer = (Assignment.objects.filter(table=table, shift=shift, relieved_at__isnull=True)
                   .select_related("dealer").order_by("-starts_at").first() if shift is not None else None)

@@ -33,7 +33,7 @@ def backfill(apps, schema_editor):
     from accounting.figures import running_from_records_sql
 
     threshold = getattr(settings, "CROUPIER", {}).get("LARGE_BET", 500_000)
-    schema_editor.execute(running_from_records_sql(schema_editor.connection.vendor), params=[threshold])
+    schema_editor.execute(running_from_records_sql(schema_editor.connection.vendor, recounts=False), params=[threshold])
 
 
 def forwards(apps, schema_editor):

@@ -30,6 +30,7 @@ from accounting.models import (
 )
 from accounting.money import digits
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
+from accounting.selectors import corrections_by_table_shift
 from casino.cells import FORMULA_STARTS
 from casino.errors import InvalidInput
 from tables.models import Bet, Pit, Round, Settlement, SettlementLine, Shift, Table
@@ -280,9 +281,11 @@ class VarianceReport(Report):
         Column("variance", "Variance (count win − rounds win − pool change)", MONEY, total=True),
         Column("reconciliation", "Reconciliation"),
         Column("causes", "Causes"),
+        Column("corrections", "Corrections (recounts, reopened closes)"),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
+        corrections = corrections_by_table_shift(lambda qs: _filter(qs, self.filters, shift="shift", table="table"))
         rec = Reconciliation.objects.filter(shift=OuterRef("shift"), table=OuterRef("table"))
         qs = (
             _filter(TableShiftClose.objects.all(), self.filters, shift="shift", table="table")
@@ -311,7 +314,8 @@ class VarianceReport(Report):
         for row in qs.iterator(chunk_size=ITERATOR_CHUNK):
             *figures, status, causes = row
             names = sorted({c["cause"] for c in causes or []})
-            yield (*figures, status or "not run", ", ".join(names) or None)
+            found = corrections.get((row[1], row[2]), [])
+            yield (*figures, status or "not run", ", ".join(names) or None, "; ".join(found) or None)
 
 
 # -- large transactions -------------------------------------------------------------------------

@@ -15,9 +15,10 @@ from accounting.models import ChipSet, CountKind, DropCount, InventoryCount, Tab
 from accounting.money import money_text
 from accounting.services import ledger, running
 from accounting.services.alerts import alert_raise, severity_for
+from accounting.signing import writes_for
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.signatures import distinct, signed_by, submitter_signs
 from tables.access import ensure_manages
 from tables.models import Shift, ShiftStatus, Table
@@ -140,15 +141,27 @@ def open_shift(shift_id: Any) -> Shift:
     return shift
 
 
+def table_shift_closed(table: Table, shift: Shift) -> bool:
+    """A close of the table's shift stands (recorded, and not reopened)."""
+    return TableShiftClose.objects.filter(table=table, shift=shift).exists()
+
+
+def recount_open(table: Table, shift: Shift) -> bool:
+    """Counts can be counted again: the shift is open and the table's shift not closed."""
+    return shift.status == ShiftStatus.OPEN and not table_shift_closed(table, shift)
+
+
 def ensure_table_shift_open(table: Table, shift: Shift) -> None:
-    if TableShiftClose.objects.filter(table=table, shift=shift).exists():
+    if table_shift_closed(table, shift):
         raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
 
 
 def previous_closer(table: Table, shift: Shift) -> InventoryCount | None:
     """The table's closer from the latest shift that started before ``shift``."""
     return (
-        InventoryCount.objects.filter(table=table, kind=CountKind.CLOSER, shift__starts_at__lt=shift.starts_at)
+        InventoryCount.objects.filter(
+            table=table, kind=CountKind.CLOSER, shift__starts_at__lt=shift.starts_at, superseded_by__isnull=True
+        )
         .select_related("shift")
         .order_by("-shift__starts_at", "-id")
         .first()
@@ -462,5 +475,194 @@ def drop_count_record(
             "total": drop.total,
             "counters": [one.employee_id, two.employee_id],
         },
+    )
+    return drop
+
+
+# -- recounts -------------------------------------------------------------------------------------
+
+
+def _reason(reason: Any) -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise InvalidInput("reason: say why the count is counted again", code="reason_required", field="reason")
+    if len(text) > 500:
+        raise InvalidInput("reason: 500 characters at most", code="reason_too_long", field="reason")
+    return text
+
+
+def _ensure_not_superseded(record: Any, *, what: str, model: Any) -> None:
+    """Only the count in force is recounted: a recount of a superseded one would fork the chain."""
+    later = model.objects.filter(supersedes=record).select_related("recorded_by").first()
+    if later is not None:
+        raise Conflict(
+            f"this {what} was already superseded by a recount ({later.reason}): recount the latest one",
+            code="count_superseded",
+        )
+
+
+def _post_opener_recount(new: InventoryCount, old: InventoryCount, actor: Any) -> None:
+    """The tray accounts move from the opener recounted to the recount; the difference goes where the opener's
+    did (the discrepancy against the last closer, or the bankroll for a table's first issue of chips)."""
+    table = new.table
+    was, now = chips_of(old), chips_of(new)
+    lines = [(ledger.tray_account(table, d), (now.get(d, 0) - was.get(d, 0)) * d) for d in sorted(set(was) | set(now))]
+    if not any(amount for _, amount in lines):
+        return
+    counter = ledger.shift_accounts(table)["discrepancy"] if new.previous_closer_id else ledger.casino_accounts()["bankroll"]
+    lines.append((counter, -sum(amount for _, amount in lines)))
+    ledger.ledger_post(kind="opener", source_type="count", source_id=new.pk, lines=lines, actor=actor, table=table,
+                       shift=new.shift, memo=f"{table.code} opener recount")
+
+
+def count_words(count: InventoryCount) -> dict[str, Any]:
+    """What an audit record keeps of a count."""
+    return {"count": count.pk, "chips": count.chips, "total": count.total,
+            "dealer": count.dealer_signer.employee_id, "supervisor": count.supervisor_signer.employee_id}
+
+
+@transaction.atomic
+def inventory_recount(
+    *,
+    actor: Any,
+    count_id: Any,
+    chips: Any,
+    dealer: Any,
+    supervisor: Any,
+    reason: Any,
+    tray_empty: bool = False,
+) -> InventoryCount:
+    """Count a table's opener or closer again: a new count that supersedes the one in force, with a reason and
+    the same two signatures as a count (the table's dealer in that shift and a pit manager of the table, the
+    person submitting one of them), while the table's shift is open. The count recounted is kept as it was;
+    the figures read the recount (docs/accounting.md, "Corrections")."""
+    original = (
+        InventoryCount.objects.select_related("table", "shift", "dealer_signer", "supervisor_signer")
+        .filter(pk=count_id).first() if isinstance(count_id, int) and not isinstance(count_id, bool) else None
+    )
+    if original is None:
+        raise NotFound(f"no count {count_id}", code="unknown_count", field="count")
+    table = lock_table(original.table_id)
+    if not writes_for(actor, table):  # another pit's count is no count, as the reads say
+        raise NotFound(f"no count {count_id}", code="unknown_count", field="count")
+    ensure_manages(actor, table)
+    text = _reason(reason)
+    shift = open_shift(original.shift_id)
+    ensure_table_shift_open(table, shift)
+    _ensure_not_superseded(original, what="count", model=InventoryCount)
+    parsed = parse_chips(chips, table=table)
+    if not parsed and tray_empty is not True:
+        raise InvalidInput(
+            "chips: the count holds no chip: confirm that the tray is empty, or count the chips",
+            code="empty_tray_unconfirmed", field="chips",
+        )
+    if parsed and tray_empty is True:
+        raise InvalidInput(
+            f"chips: the tray is said to be empty but the count holds {chips_total(parsed)} in chips",
+            code="tray_not_empty", field="tray_empty",
+        )
+    dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
+    supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
+    distinct(("dealer", dealer), ("supervisor", supervisor))
+    signing.bind_table_dealer(dealer, table=table, shift=shift)
+    submitter_signs(actor, dealer, supervisor)
+    net = gross = None
+    prev = original.previous_closer
+    if original.kind == CountKind.OPENER and prev is not None:
+        net, gross = discrepancy(parsed, chips_of(prev))
+    try:
+        with transaction.atomic():
+            count = InventoryCount.objects.create(
+                table=table, shift=shift, kind=original.kind, chips=chips_json(parsed), total=chips_total(parsed),
+                dealer_signer=dealer, supervisor_signer=supervisor, previous_closer=prev,
+                discrepancy_net=net, discrepancy_gross=gross, supersedes=original, reason=text,
+                recorded_by=actor, recorded_at=timezone.now(),
+            )
+    except IntegrityError:
+        raise Conflict("this count was already superseded by a recount: recount the latest one",
+                       code="count_superseded") from None
+    running.count_recorded(count)  # the running opener or closer is the recount's, in this transaction
+    if count.kind == CountKind.OPENER:
+        _post_opener_recount(count, original, actor)
+        _discrepancy_alert(count)
+    audit_log(
+        actor=actor,
+        action="count.recount",
+        object_type="inventory_count",
+        object_id=count.pk,
+        table_code=table.code,
+        before=count_words(original),
+        after={"shift": shift.pk, "kind": count.kind, "reason": text, **count_words(count),
+               **({"tray_empty": True} if tray_empty else {})},
+    )
+    return count
+
+
+def drop_words(drop: DropCount) -> dict[str, Any]:
+    return {"drop": drop.pk, "cash": drop.cash, "chips": drop.chips, "markers": drop.markers, "total": drop.total,
+            "counters": [drop.counter_one.employee_id, drop.counter_two.employee_id]}
+
+
+@transaction.atomic
+def drop_recount(
+    *,
+    actor: Any,
+    drop_id: Any,
+    cash: Any,
+    chips: Any,
+    markers: Any,
+    counter_one: Any,
+    counter_two: Any,
+    reason: Any,
+) -> DropCount:
+    """Count a table's drop box again: a new soft count that supersedes the one in force, with a reason, entered
+    by two members of the count team (the person submitting one of them), while the table's shift is open. The
+    cash and chips the recount finds more or less go to or come back from the cage in the ledger."""
+    original = (
+        DropCount.objects.select_related("table", "shift", "counter_one", "counter_two")
+        .filter(pk=drop_id).first() if isinstance(drop_id, int) and not isinstance(drop_id, bool) else None
+    )
+    if original is None:
+        raise NotFound(f"no soft count {drop_id}", code="unknown_drop", field="drop")
+    table = lock_table(original.table_id)
+    if not writes_for(actor, table):
+        raise NotFound(f"no soft count {drop_id}", code="unknown_drop", field="drop")
+    if not has_role(actor, Role.COUNT_TEAM):
+        raise Forbidden("the soft count is entered by the count team", code="count_team_required")
+    text = _reason(reason)
+    shift = open_shift(original.shift_id)
+    ensure_table_shift_open(table, shift)
+    _ensure_not_superseded(original, what="soft count", model=DropCount)
+    cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
+    one = signing.counter(counter_one, actor=actor, field="counter_one")
+    two = signing.counter(counter_two, actor=actor, field="counter_two")
+    distinct(("counter_one", one), ("counter_two", two))
+    submitter_signs(actor, one, two)
+    try:
+        with transaction.atomic():
+            drop = DropCount.objects.create(
+                table=table, shift=shift, cash=cash, chips=chips, markers=markers, total=cash + chips + markers,
+                counter_one=one, counter_two=two, supersedes=original, reason=text,
+                recorded_by=actor, recorded_at=timezone.now(),
+            )
+    except IntegrityError:
+        raise Conflict("this soft count was already superseded by a recount: recount the latest one",
+                       code="count_superseded") from None
+    running.drop_recorded(drop)
+    moved = (cash + chips) - (original.cash + original.chips)
+    if moved:
+        ledger.ledger_post(
+            kind="drop", source_type="drop", source_id=drop.pk, actor=actor, table=table, shift=shift,
+            memo=f"{table.code} soft count recount",
+            lines=[(ledger.casino_accounts()["cage"], moved), (ledger.shift_accounts(table)["drop"], -moved)],
+        )
+    audit_log(
+        actor=actor,
+        action="drop.recount",
+        object_type="drop_count",
+        object_id=drop.pk,
+        table_code=table.code,
+        before=drop_words(original),
+        after={"shift": shift.pk, "reason": text, **drop_words(drop)},
     )
     return drop

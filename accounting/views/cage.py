@@ -23,6 +23,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from accounting import signing
@@ -276,10 +277,51 @@ COUNT_LABELS = {"dealer": "The dealer's signature", "supervisor": "The superviso
                 "tray_empty": "The tray is empty"}
 
 
-def _count_view(count: InventoryCount | None) -> dict[str, Any] | None:
+def superseded_view(count: Any, by: Any) -> dict[str, Any]:
+    """A count a recount replaced, for the screens that show it struck through: its total and what replaced it,
+    why and signed by whom."""
+    if isinstance(count, InventoryCount):
+        signers = (by.dealer_signer, by.supervisor_signer)
+    else:
+        signers = (by.counter_one, by.counter_two)
+    return {
+        "pk": count.pk,
+        "total": money(count.total),
+        "at": _when(count.recorded_at),
+        "by_total": money(by.total),
+        "reason": by.reason,
+        "signed": gettext("%(one)s and %(two)s") % {"one": _who(signers[0]), "two": _who(signers[1])},
+        "words": gettext("superseded by recount: %(reason)s, signed by %(one)s and %(two)s") % {
+            "reason": by.reason, "one": _who(signers[0]), "two": _who(signers[1])},
+    }
+
+
+def _recount(request: HttpRequest, table: Table, count_id: int | None) -> tuple[Any, str | None]:
+    """The recount form sent: the grid, the reason and the two signatures, to the service."""
+    try:
+        chips = _chips_posted(table, request.POST)
+        dealer = _signature(request.POST, "dealer", "The dealer's signature", request.user)
+        supervisor = _signature(request.POST, "supervisor", "The supervisor's signature", request.user)
+    except Refusal as exc:
+        return None, str(exc)
+    return _attempt(
+        request,
+        lambda: counts.inventory_recount(
+            actor=request.user, count_id=count_id, chips=chips, dealer=dealer, supervisor=supervisor,
+            reason=str(request.POST.get("reason", "")), tray_empty=request.POST.get("tray_empty") == "yes",
+        ),
+        {**COUNT_LABELS, "reason": gettext("Reason")},
+    )
+
+
+def _count_view(count: InventoryCount | None, *, may_recount: bool = False) -> dict[str, Any] | None:
     if count is None:
         return None
     return {
+        "pk": count.pk,
+        "may_recount": may_recount,
+        "recount_of": count.supersedes_id,
+        "reason": count.reason,
         "kind": CountKind(count.kind).label,
         "rows": _chips_shown(count.chips),
         "total": money(count.total),
@@ -302,12 +344,13 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         return refused
     place = _place(request)
     table, shift = place["table"], place["shift"]
-    found = {
-        c.kind: c
-        for c in InventoryCount.objects.filter(table=table, shift=shift).select_related(
-            "dealer_signer__user", "supervisor_signer__user", "shift__shift_type"
-        )
-    } if table is not None and shift is not None else {}
+    chain = list(InventoryCount.objects.filter(table=table, shift=shift).select_related(
+        "dealer_signer__user", "supervisor_signer__user", "shift__shift_type"
+    ).order_by("id")) if table is not None and shift is not None else []
+    later = {c.supersedes_id: c for c in chain if c.supersedes_id is not None}
+    found = {c.kind: c for c in chain if c.pk not in later}  # the count in force of each kind
+    recount_of = next((c for c in found.values() if c.pk == _int(request.GET.get("recount")
+                                                                   or request.POST.get("recount"))), None)
     previous = counts.previous_closer(table, shift) if table is not None and shift is not None else None
     due = None if table is None or shift is None else (
         CountKind.OPENER if CountKind.OPENER not in found else CountKind.CLOSER if CountKind.CLOSER not in found else None
@@ -322,6 +365,8 @@ def count_screen(request: HttpRequest) -> HttpResponse:
                 request,
                 lambda: counts.inventory_roll(actor=request.user, table_id=table.pk, shift_id=shift.pk), COUNT_LABELS
             )
+        elif action == "recount":
+            done, error = _recount(request, table, _int(request.POST.get("recount")))
         else:
             try:
                 chips = _chips_posted(table, request.POST)
@@ -340,20 +385,37 @@ def count_screen(request: HttpRequest) -> HttpResponse:
                     COUNT_LABELS,
                 )
         if error is None:
-            messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: {money(done.total)}.")
+            if done.supersedes_id is not None:
+                messages.success(request, gettext("%(kind)s of %(table)s counted again: %(total)s. The count it "
+                                                   "replaces is kept, struck through.") % {
+                    "kind": CountKind(done.kind).label, "table": table.code, "total": money(done.total)})
+            else:
+                messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: "
+                                          f"{money(done.total)}.")
             return _back("cage-counts", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
-    prefill = previous.chips if due == CountKind.OPENER and previous is not None else None
-    rows, grid_total = _chip_rows(table, data, beside=prefill, filled=prefill)
+    may_recount = may_count and shift is not None and table is not None and counts.recount_open(table, shift)
+    if recount_of is not None and may_recount:
+        due = None  # the form on the page is the recount's
+        rows, grid_total = _chip_rows(table, data, beside=recount_of.chips, filled=recount_of.chips)
+    else:
+        recount_of = None
+        prefill = previous.chips if due == CountKind.OPENER and previous is not None else None
+        rows, grid_total = _chip_rows(table, data, beside=prefill, filled=prefill)
     return _page(
         request,
         "counts.html",
         place,
         "counts",
         error=error,
-        opener=_count_view(found.get(CountKind.OPENER)),
-        closer=_count_view(found.get(CountKind.CLOSER)),
+        opener=_count_view(found.get(CountKind.OPENER), may_recount=may_recount),
+        closer=_count_view(found.get(CountKind.CLOSER), may_recount=may_recount),
+        superseded={kind: [superseded_view(c, later[c.pk]) for c in chain if c.kind == kind and c.pk in later]
+                    for kind in CountKind.values},
+        recount=recount_of and {"pk": recount_of.pk, "kind": CountKind(recount_of.kind).label,
+                                "total": money(recount_of.total)},
+        reason=str(data.get("reason", "")),
         previous=_count_view(previous),
         due=due,
         due_label=CountKind(due).label if due else "",
@@ -633,8 +695,14 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
     place = _place(request)
     table, shift = place["table"], place["shift"]
     data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
-    recorded = DropCount.objects.filter(table=table, shift=shift).select_related(
-        "counter_one__user", "counter_two__user").first() if table is not None and shift is not None else None
+    chain = list(DropCount.objects.filter(table=table, shift=shift).select_related(
+        "counter_one__user", "counter_two__user").order_by("id")) if table is not None and shift is not None else []
+    later = {d.supersedes_id: d for d in chain if d.supersedes_id is not None}
+    recorded = next((d for d in chain if d.pk not in later), None)  # the soft count in force
+    may_count = table is not None and shift is not None and has_role(request.user, Role.COUNT_TEAM)
+    may_recount = bool(recorded and may_count and counts.recount_open(table, shift))
+    recounting = may_recount and recorded is not None and recorded.pk == _int(
+        request.GET.get("recount") or request.POST.get("recount"))
     error = None
     if request.method == "POST" and table is not None and shift is not None:
         try:
@@ -646,14 +714,29 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
         except Refusal as exc:
             error = str(exc)
         else:
-            drop, error = _attempt(
-                request,
-                lambda: counts.drop_count_record(actor=request.user, table_id=table.pk, shift_id=shift.pk, cash=cash,
-                                                 chips=chips, markers=markers, counter_one=one, counter_two=two),
-                DROP_LABELS,
-            )
+            if request.POST.get("action") == "recount":
+                drop, error = _attempt(
+                    request,
+                    lambda: counts.drop_recount(actor=request.user, drop_id=_int(request.POST.get("recount")),
+                                                cash=cash, chips=chips, markers=markers, counter_one=one,
+                                                counter_two=two, reason=str(request.POST.get("reason", ""))),
+                    {**DROP_LABELS, "reason": gettext("Reason")},
+                )
+            else:
+                drop, error = _attempt(
+                    request,
+                    lambda: counts.drop_count_record(actor=request.user, table_id=table.pk, shift_id=shift.pk,
+                                                     cash=cash, chips=chips, markers=markers, counter_one=one,
+                                                     counter_two=two),
+                    DROP_LABELS,
+                )
             if error is None:
-                messages.success(request, f"Drop box of {table.code} counted: {money(drop.total)}.")
+                if drop.supersedes_id is not None:
+                    messages.success(request, gettext("Drop box of %(table)s counted again: %(total)s. The count it "
+                                                       "replaces is kept, struck through.") % {
+                        "table": table.code, "total": money(drop.total)})
+                else:
+                    messages.success(request, f"Drop box of {table.code} counted: {money(drop.total)}.")
                 return _back("cage-drop", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
@@ -668,13 +751,20 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
         recorded=recorded and {
             "cash": money(recorded.cash), "chips": money(recorded.chips), "markers": money(recorded.markers),
             "total": money(recorded.total), "one": _who(recorded.counter_one), "two": _who(recorded.counter_two),
-            "at": _when(recorded.recorded_at),
+            "at": _when(recorded.recorded_at), "pk": recorded.pk, "reason": recorded.reason,
+            "recount_of": recorded.supersedes_id,
         },
+        superseded=[superseded_view(d, later[d.pk]) for d in chain if d.pk in later],
+        may_recount=may_recount,
+        recounting=recounting,
+        reason=str(data.get("reason", "")),
         recent=[{"table": d.table.code, "shift": str(d.shift), "total": money(d.total),
                  "counters": f"{_who(d.counter_one)}, {_who(d.counter_two)}", "at": _when(d.recorded_at)}
                 for d in recent],
-        may_count=table is not None and shift is not None and has_role(request.user, Role.COUNT_TEAM),
-        values={k: str(data.get(k, "")) for k in ("cash", "chips", "markers")},
+        may_count=may_count,
+        values={k: str(data.get(k, "")) for k in ("cash", "chips", "markers")} if data or recorded is None
+        or not recounting else {"cash": money_text(recorded.cash), "chips": money_text(recorded.chips),
+                                "markers": money_text(recorded.markers)},
         one=_signer_box("counter_one", "The first counter", "A member of the count team.", data, me=True),
         two=_signer_box("counter_two", "The second counter", "Another member of the count team.", data, me=False),
     )

@@ -41,7 +41,9 @@ from accounting import figures
 from accounting.conf import int_knob
 from accounting.models import (
     Alert,
+    DropCount,
     ExportStatus,
+    InventoryCount,
     Reconciliation,
     ReconciliationStatus,
     ReportExport,
@@ -54,7 +56,8 @@ from accounting.money import currency, money_text, percent_text
 from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, get_report, parse_filters
 from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
 from accounting.selectors import TableShiftFigures, accountant_queue, table_shift_figures_many, tables_active_in
-from accounting.services import alerts, exports, reconcile, shifts, slips
+from accounting.services import alerts, counts, exports, reconcile, shifts, slips
+from accounting.views.cage import superseded_view
 from casino.audit.models import AuditRecord
 from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
@@ -207,8 +210,44 @@ def shift_list(request: HttpRequest) -> HttpResponse:
     return render(request, "accounting/closes/shifts.html", {"rows": rows})
 
 
+COUNT_TITLES = {"opener": gettext_lazy("Opening chip count"), "closer": gettext_lazy("Closing chip count"),
+                "drop": gettext_lazy("Drop (soft count)")}
+
+
+def _count_chains(user: Any, shift: Shift, tables: list[Table]) -> dict[int, list[dict[str, Any]]]:
+    """Each table's counts in the shift, by kind: the count in force (with the control to count it again, for
+    who may while the table's shift is open) and the counts recounts superseded, shown struck through."""
+    ids = [t.pk for t in tables]
+    records: list[Any] = list(InventoryCount.objects.filter(shift=shift, table_id__in=ids).select_related(
+        "dealer_signer__user", "supervisor_signer__user").order_by("id"))
+    records += list(DropCount.objects.filter(shift=shift, table_id__in=ids).select_related(
+        "counter_one__user", "counter_two__user").order_by("id"))
+    later = {(type(r), r.supersedes_id): r for r in records if r.supersedes_id is not None}
+    by_table = {t.pk: t for t in tables}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for table_id, kind in sorted({(r.table_id, getattr(r, "kind", "drop")) for r in records},
+                                 key=lambda k: (k[0], list(COUNT_TITLES).index(k[1]))):
+        mine = [r for r in records if r.table_id == table_id and getattr(r, "kind", "drop") == kind]
+        current = next(r for r in mine if (type(r), r.pk) not in later)
+        table = by_table[table_id]
+        is_open = counts.recount_open(table, shift)
+        may = is_open and (has_role(user, Role.COUNT_TEAM) if kind == "drop" else manages_table(user, table))
+        out.setdefault(table_id, []).append({
+            "kind": kind,
+            "title": COUNT_TITLES[kind],
+            "total": amount(current.total),
+            "reason": current.reason,
+            "superseded": [superseded_view(r, later[(type(r), r.pk)]) for r in mine if (type(r), r.pk) in later],
+            "pk": current.pk,
+            "recount_action": reverse("accounting-web:cage-drop" if kind == "drop" else "accounting-web:cage-counts")
+            if may else "",
+        })
+    return out
+
+
 def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, Any]]:
     found = table_shift_figures_many(tables, shift)
+    chains = _count_chains(user, shift, tables)
     closes = {c.table_id: c for c in TableShiftClose.objects.filter(shift=shift).select_related("closed_by")}
     rows = []
     for table in tables:
@@ -258,6 +297,7 @@ def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, 
                 ("variance", "Variance", amount(values["variance"])),
             ],
             "short": (values["variance"] or 0) < 0,
+            "counts": chains.get(table.pk, []),
         })
     return rows
 
