@@ -12,7 +12,8 @@ sync workers), a Celery worker on a queue of its own in a throwaway Redis server
    close betting, every card and choice the engine asks for (``state.next``), settle; each write
    with its own ``Idempotency-Key``, as the tablet app does;
 2. **baseline**: the same tablets post to ``/api/bench/baseline/`` (one authenticated INSERT and
-   nothing else, mounted only with ``CROUPIER_BENCH_ENDPOINTS``) for a quarter of that time.
+   nothing else, mounted only with ``CROUPIER_BENCH_ENDPOINTS``) for a quarter of that time (at least
+   5 s; ``--baseline-seconds``).
 
 It prints rounds settled per second, p50/p95/p99 per request type, the baseline's figures, the
 targets (p99 of a card post under 50 ms; settled rounds per second at least 25 % of the baseline's
@@ -46,7 +47,6 @@ from bench.common import (  # noqa: E402
     create_database,
     free_port,
     gunicorn,
-    manage,
     new_key,
     percentile,
     seed_in,
@@ -191,6 +191,8 @@ def main() -> int:
     parser.add_argument("--paced-seconds", type=float, default=None,
                         help="how long the dealer-pace phase runs (default: as long as --seconds; its p99 is the "
                              "card-post target, and a single stall of the VM's disk in a short window moves it)")
+    parser.add_argument("--baseline-seconds", type=float, default=None,
+                        help="how long the baseline phase runs (default: a quarter of --seconds, at least 5)")
     parser.add_argument("--keep", action="store_true", help="leave the database for inspection")
     args = parser.parse_args()
 
@@ -204,7 +206,6 @@ def main() -> int:
     queue = f"croupier-bench-{uuid.uuid4().hex[:8]}"
     logs = Path(tempfile.mkdtemp(prefix="croupier-bench-"))
     print(f"database {url}; broker {redis_url} queue {queue}; logs in {logs}", flush=True)
-    manage("migrate", "--noinput", env=service_env(url))
     specs = [{"code": f"BAC{i + 1}", "game": "baccarat"} if i % 2 == 0 else {"code": f"BJ{i + 1}", "game": "blackjack"}
              for i in range(args.tablets)]
     floor = seed_in(url, specs)
@@ -250,7 +251,7 @@ def main() -> int:
 
         base_stop = threading.Event()
         baseline = [BaselineTablet(port, floor["tokens"][s["code"]], base_stop) for s in specs]
-        base_seconds = max(5.0, args.seconds / 4)
+        base_seconds = args.baseline_seconds if args.baseline_seconds is not None else max(5.0, args.seconds / 4)
         for t in baseline:
             t.start()
         time.sleep(1.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import http.client
 import json
 import os
@@ -232,6 +233,24 @@ def stopping(*processes: Process) -> Iterator[None]:
 
 # -- a floor to play on ---------------------------------------------------------------------------
 
+@functools.cache
+def password_hash(password: str) -> str:
+    """The seeded people's password, hashed once per run: the service's hasher is slow on purpose (a second or
+    more per hash on a loaded machine), and hashing it again for each of two dozen dealers measures nothing.
+    Runs inside ``django.setup()``."""
+    from django.contrib.auth.hashers import make_password
+
+    return make_password(password)
+
+
+def migrate() -> None:
+    """The configured database migrated, in this process (inside ``django.setup()``): no second interpreter
+    to start and set Django up in. A copy of the suite's migrated template (``BENCH_TEMPLATE_DATABASE``) has
+    nothing to apply; the command still checks that."""
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
 def seed_floor(tables: list[dict[str, Any]], *, password: str = "bench-pass") -> dict[str, Any]:
     """In the configured database: a pit, the given tables (code, game, config?), an open shift, one
     dealer per table assigned to it, a pit manager; returns the tables' ids and everyone's API tokens.
@@ -251,7 +270,7 @@ def seed_floor(tables: list[dict[str, Any]], *, password: str = "bench-pass") ->
     user_model = get_user_model()
 
     def user(name: str, role: Role) -> Any:
-        u = user_model.objects.create_user(username=name, password=password)
+        u = user_model.objects.create(username=name, password=password_hash(password))
         u.groups.add(Group.objects.get_or_create(name=role.value)[0])
         StaffProfile.objects.create(user=u, employee_id=f"E-{name}", display_name=name)
         return u
@@ -278,8 +297,8 @@ def seed_floor(tables: list[dict[str, Any]], *, password: str = "bench-pass") ->
 
 
 def seed_in(database_url: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
-    """:func:`seed_floor` in a subprocess against ``database_url`` (which must be migrated)."""
-    code = ("import json, django; django.setup(); from bench.common import seed_floor; "
+    """``database_url`` migrated and :func:`seed_floor` run in it, in one subprocess."""
+    code = ("import json, django; django.setup(); from bench.common import migrate, seed_floor; migrate(); "
             f"print(json.dumps(seed_floor(json.loads({json.dumps(json.dumps(tables))}))))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=service_env(database_url), capture_output=True,
                           text=True, timeout=120)

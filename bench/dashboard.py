@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import create_database, manage, percentile, service_env  # noqa: E402
+from bench.common import create_database, migrate, password_hash, percentile, service_env  # noqa: E402
 
 DASHBOARD_TARGET_MS = 50.0
 RATIO_TARGET = 1.3
@@ -65,7 +65,7 @@ def seed() -> dict[str, Any]:
     from tables.models import Pit, Shift, ShiftType, Table
 
     def user(name: str, role: Role) -> Any:
-        u = get_user_model().objects.create_user(username=name, password="bench-pass")
+        u = get_user_model().objects.create(username=name, password=password_hash("bench-pass"))
         u.groups.add(Group.objects.get_or_create(name=role.value)[0])
         StaffProfile.objects.create(user=u, employee_id=f"E-{name}", display_name=name)
         return u
@@ -243,11 +243,11 @@ def main() -> int:
     sizes = sorted(int(s) for s in args.sizes.split(","))
 
     url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_dashboard", keep=args.keep)
-    manage("migrate", "--noinput", env=service_env(url))
     os.environ.update(service_env(url))
     import django
 
     django.setup()
+    migrate()
     from django.contrib.auth import get_user_model
     from django.db import connection
 

@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import create_database, manage, percentile, service_env  # noqa: E402
+from bench.common import create_database, migrate, percentile, service_env  # noqa: E402
 
 TARGET_MS = 200.0
 SEATS = 7
@@ -278,11 +278,11 @@ def main() -> int:
     args = parser.parse_args()
 
     url = os.environ.get("BENCH_DATABASE_URL") or create_database(DB, keep=args.keep)
-    manage("migrate", "--noinput", env=service_env(url))
     os.environ.update(service_env(url))
     import django
 
     django.setup()
+    migrate()
     from django.db import connection
 
     from floor.selectors import floor_rows

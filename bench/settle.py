@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import create_database, manage, percentile, service_env  # noqa: E402
+from bench.common import create_database, migrate, password_hash, percentile, service_env  # noqa: E402
 
 TARGET = 1.10
 
@@ -35,11 +35,11 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     url = os.environ.get("BENCH_DATABASE_URL") or create_database("croupier_bench_settle", keep=args.keep)
-    manage("migrate", "--noinput", env=service_env(url))
     os.environ.update(service_env(url))
     import django
 
     django.setup()
+    migrate()
     import datetime as dt
 
     from django.contrib.auth import get_user_model
@@ -56,7 +56,7 @@ def main() -> int:
     from tables.services import rounds
 
     def user(name: str, role: Role) -> object:
-        u = get_user_model().objects.create_user(username=name, password="bench-pass")
+        u = get_user_model().objects.create(username=name, password=password_hash("bench-pass"))
         u.groups.add(Group.objects.get_or_create(name=role.value)[0])
         StaffProfile.objects.create(user=u, employee_id=f"E-{name}", display_name=name)
         return u

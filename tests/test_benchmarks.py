@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # name: (the small size's arguments, keys its last line's JSON object must have)
 BENCHES: dict[str, tuple[list[str], set[str]]] = {
-    "api": (["--seconds", "6", "--tablets", "2", "--workers", "1", "--paced-seconds", "3"],
+    "api": (["--seconds", "3", "--tablets", "2", "--workers", "1", "--paced-seconds", "2", "--baseline-seconds", "1"],
             {"rounds_settled", "rounds_per_s", "requests", "requests_per_round", "errors", "latency_ms", "paced",
              "baseline", "card_p99_ms", "rounds_per_s_target", "throughput_ratio", "targets_met"}),
     "audit": (["2000", "12"],
