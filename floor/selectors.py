@@ -40,7 +40,7 @@ from tables.models import (
     ShiftStatus,
     Table,
 )
-from tables.selectors import current_shift, pit_tables
+from tables.selectors import current_shift, current_shoe, pit_tables, shoe_decks
 
 # -- the dealer's table ----------------------------------------------------------------------
 
@@ -89,6 +89,18 @@ def decks_of(table: Table) -> int:
     except EngineError:
         return 1
     return decks if isinstance(decks, int) and decks > 0 else 1
+
+
+def shoe_of(table: Table) -> dict[str, int | None] | None:
+    """The shoe the dealer screen shows at a shoe game (``{"number": n}``, None before the first is marked);
+    None at the other games."""
+    try:
+        if shoe_decks(table) is None:
+            return None
+    except EngineError:
+        return None
+    shoe = current_shoe(table)
+    return {"number": shoe.number if shoe is not None else None}
 
 
 def deck_of(game: str) -> str:

@@ -161,6 +161,7 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
         "chips": denominations_for(table),
         "deck": dashboard.deck_of(table.game),
         "decks": dashboard.decks_of(table),
+        "shoe": dashboard.shoe_of(table),
         "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
         "currency": wording.currency(),
         "words": wording.catalogue(),

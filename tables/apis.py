@@ -24,7 +24,7 @@ from tables import serializers as s
 from tables.access import can_view_table
 from tables.engines.registry import available_games, get_engine
 from tables.models import Assignment, Pit, Round, Shift, ShiftType, Table
-from tables.services import floor, rounds
+from tables.services import floor, rounds, shoes
 
 STAFF = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 FLOOR_READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT)
@@ -39,6 +39,22 @@ class GamesView(APIView):
     @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})  # a list, one object per game
     def get(self, request: Request) -> Response:
         return Response([get_engine(g).describe() for g in available_games()])
+
+
+class ShoeOpenView(APIView):
+    """Mark a new shoe at a shoe table, between rounds: the table's dealer (one tap) or its pit manager."""
+
+    permission_classes = [role_permission(Role.DEALER, Role.PIT_MANAGER, read_roles=STAFF)]
+
+    @extend_schema(request=s.ShoeOpenInput, responses={201: s.ShoeSerializer})
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        data = s.ShoeOpenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        if table_id > MAX_ID:
+            raise NotFound(f"no table {table_id}", code="unknown_table")
+        shoe = shoes.shoe_open(table_id=table_id, actor=request.user, **data.validated_data)
+        return Response(s.ShoeSerializer(shoe).data, status=status.HTTP_201_CREATED)
 
 
 class PitViewSet(viewsets.ReadOnlyModelViewSet):

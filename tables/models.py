@@ -126,6 +126,33 @@ class Assignment(models.Model):
         indexes = [models.Index(fields=["dealer", "starts_at"]), models.Index(fields=["table", "starts_at"])]
 
 
+class Shoe(models.Model):
+    """A shoe as the pit opened it at a shoe table: every round dealt from it until the next one names it, so the
+    cards seen before each round are known (docs/game_protection.md). Never edited: a new shoe is a new row."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    number = models.PositiveIntegerField(help_text="1, 2, … per table")
+    decks = models.PositiveSmallIntegerField(help_text="52-card packs shuffled together")
+    cut_card = models.PositiveIntegerField(null=True, blank=True,
+                                           help_text="cards in front of the cut card, when the dealer says")
+    burn = models.PositiveSmallIntegerField(default=1, help_text="cards burned face down when the shoe opened")
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="shoe_number_unique_per_table"),
+            models.CheckConstraint(condition=Q(decks__gte=1), name="shoe_has_a_deck"),
+            models.CheckConstraint(condition=Q(cut_card__isnull=True) | Q(cut_card__lte=F("decks") * 52),
+                                   name="shoe_cut_card_inside_the_shoe"),
+            models.CheckConstraint(condition=Q(burn__lte=F("decks") * 52), name="shoe_burn_inside_the_shoe"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} shoe {self.number}"
+
+
 class RoundStatus(models.TextChoices):
     OPEN = "open", "Open for bets"
     BETTING_CLOSED = "betting_closed", "Betting closed"
@@ -167,6 +194,9 @@ class Round(models.Model):
                                         related_name="+")
     void_refused_at = models.DateTimeField(null=True, blank=True)
     void_refusal_reason = models.TextField(blank=True)
+    # the shoe the round was dealt from, at a shoe game once the pit has marked one (null before, and at games
+    # dealt from a single pack or none)
+    shoe = models.ForeignKey(Shoe, null=True, blank=True, on_delete=models.PROTECT, related_name="rounds")
 
     class Meta:
         ordering = ["-id"]

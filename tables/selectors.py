@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -13,9 +14,11 @@ from casino.errors import Conflict, InvalidInput
 from tables.access import current_assignment
 from tables.engines.base import Bet as EngineBet
 from tables.engines.base import Json
+from tables.engines.cards import parse_card
+from tables.engines.errors import EngineError
 from tables.engines.profile import TableNow
 from tables.engines.registry import get_engine
-from tables.models import Assignment, Pit, Round, RoundStatus, Shift, ShiftStatus, Table
+from tables.models import Assignment, Pit, Round, RoundStatus, Shift, ShiftStatus, Shoe, Table
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -143,3 +146,40 @@ def shifts_open_in(start: Any, end: Any) -> list[str]:
     open_shifts = Shift.objects.filter(starts_at__lt=end, ends_at__gt=start).exclude(
         status=ShiftStatus.CLOSED).select_related("shift_type").order_by("starts_at")
     return [f"the shift {shift} is not closed" for shift in open_shifts]
+
+
+def shoe_decks(table: Table) -> int | None:
+    """The packs of the table's shoe, for a game dealt from a shoe of several packs or one (its rules have a
+    ``decks`` setting); None for the others."""
+    config = get_engine(table.game).resolve_config(table.engine_config())
+    decks = config.get("decks")
+    return decks if isinstance(decks, int) and not isinstance(decks, bool) else None
+
+
+def current_shoe(table: Table) -> Shoe | None:
+    """The shoe the table deals from now: the last one the pit opened, if its packs are still the table's."""
+    decks = shoe_decks(table)
+    shoe = table.shoes.order_by("-number").first()
+    return shoe if shoe is not None and decks == shoe.decks else None
+
+
+def shoe_cards_seen(shoe_id: int, *, excluding_round: int | None = None) -> Counter[str]:
+    """Each card (canonical text, ``"9S"``) dealt from the shoe in its rounds that were not voided."""
+    seen: Counter[str] = Counter()
+    rounds = Round.objects.filter(shoe_id=shoe_id).exclude(status=RoundStatus.VOIDED)
+    if excluding_round is not None:
+        rounds = rounds.exclude(pk=excluding_round)
+    for rnd in rounds.only("pk", "document", "game", "config"):
+        for event in stored_document(rnd)["events"]:
+            card = event.get("card") if isinstance(event, dict) else None
+            if isinstance(card, str):
+                seen[card_text(card)] += 1
+    return seen
+
+
+def card_text(card: str) -> str:
+    """A card as the dealer entered it, in its one canonical spelling (``"10h"`` is ``"TH"``)."""
+    try:
+        return str(parse_card(card, allow_joker=True))
+    except EngineError:
+        return card

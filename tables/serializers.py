@@ -85,6 +85,21 @@ class RoundOpenInput(serializers.Serializer):
     table = StrictIntegerField(min_value=1)
 
 
+class ShoeOpenInput(serializers.Serializer):
+    cut_card = StrictIntegerField(min_value=1, required=False, allow_null=True)
+    burn = StrictIntegerField(min_value=0, required=False, default=1)
+
+
+class ShoeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.CharField(source="table.code")
+    number = serializers.IntegerField()
+    decks = serializers.IntegerField()
+    cut_card = serializers.IntegerField(allow_null=True)
+    burn = serializers.IntegerField()
+    opened_at = serializers.DateTimeField()
+
+
 class BetInput(serializers.Serializer):
     """A bet as in the round document; game-specific fields (``number``, ``coppered``…) ride along."""
 

@@ -16,6 +16,7 @@ router.register("assignments", apis.AssignmentViewSet, basename="assignment")
 router.register("rounds", apis.RoundViewSet, basename="round")
 
 urlpatterns = [
+    path("tables/<int:table_id>/shoes/", apis.ShoeOpenView.as_view(), name="table-shoes"),
     *router.urls,
     path("games/", apis.GamesView.as_view(), name="games"),
 ]

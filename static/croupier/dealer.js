@@ -835,10 +835,39 @@
     const last = events[events.length - 1];
     // a between-stage bet is a financial record: the server refuses to undo it, so no button for it
     $("undo").hidden = !((p === "deal" || p === "pay") && last && !last.bet);
+    renderShoe(p);
     if (busy) $("controls").disabled = true;
   }
 
+  /** A shoe game: which shoe the table deals from, and one tap to mark a new one between rounds. */
+  function renderShoe(p) {
+    const between = p === "idle" || p === "settled";
+    $("shoe-label").hidden = !boot.shoe;
+    $("new-shoe").hidden = !boot.shoe || !between;
+    if (!boot.shoe) return;
+    $("shoe-label").textContent = boot.shoe.number
+      ? fmt(gettext("Shoe %(n)s"), { n: boot.shoe.number })
+      : gettext("No shoe marked yet");
+  }
+
+  async function newShoe() {
+    if (busy) return;
+    setBusy(true);
+    showError("");
+    try {
+      const data = await deliver({ path: `/api/tables/${table.id}/shoes/`, body: {}, key: uuid() });
+      boot.shoe = { number: data.number };
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+      showError(wordsFor(err));
+    } finally {
+      setBusy(false);
+      render();
+    }
+  }
+
   function buildControls() {
+    $("new-shoe").addEventListener("click", newShoe);
     $("open-round").addEventListener("click", openRound);
     $("next-round").addEventListener("click", openRound);
     $("confirm-settle").addEventListener("click", () => act(roundUrl("settle/")));

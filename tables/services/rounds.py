@@ -36,8 +36,9 @@ from tables.models import (
     Table,
     TableStatus,
 )
-from tables.selectors import open_shift_for, round_document, stored_document
+from tables.selectors import current_shoe, open_shift_for, round_document, stored_document
 from tables.services.locks import lock_round, lock_table
+from tables.services.shoes import ensure_shoe_holds
 
 TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets"}}
 
@@ -78,12 +79,14 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     state: Json = {"status": "awaiting", "next": TAKE_BETS}
     if players:
         state["carried_players"] = players
+    shoe = current_shoe(table) if "decks" in config else None
     rnd = Round.objects.create(table=table, shift=shift, number=last + 1, game=table.game, config=config,
                                dealer=actor, opened_at=timezone.now(), state=state,
-                               document={"bets": [], "events": []})
+                               document={"bets": [], "events": []}, shoe=shoe)
     audit_log(actor=actor, action="round.open", object_type="round", object_id=rnd.pk, table_code=table.code,
               after={"number": rnd.number, "game": rnd.game, "config": config, "shift": shift.pk,
-                     "carried": carried, "carried_players": players})
+                     "carried": carried, "carried_players": players,
+                     **({"shoe": shoe.number} if shoe is not None else {})})
     return rnd
 
 
@@ -245,6 +248,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     doc = round_document(rnd, extra_events=[event])
     seq = len(doc["events"]) - 1
     result = _play(doc)
+    ensure_shoe_holds(rnd, doc["events"])  # the round's own cards the engine checked; the shoe's earlier rounds too
     state = result.to_json()
     now = timezone.now()
     ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
