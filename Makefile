@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_ROUNDS ?= 60
 
-.PHONY: run test lint bench faults venv lock clean
+.PHONY: run test lint bench faults venv lock clean locale
 
 venv: $(STAMP)
 
@@ -23,6 +23,14 @@ $(STAMP): pyproject.toml $(LOCK)
 	@$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	@PYTHONWARNINGS=ignore::Warning $(PY) -m pip install --quiet --no-deps --no-build-isolation -e .  # (setuptools warns on every editable install)
 	@rm -f $(VENV)/.installed-* && touch $@
+
+# The catalogs (docs/languages.md): every marked message extracted into locale/ for each language, then compiled
+# to the .mo files the server reads (committed, so a clean clone needs no gettext). Needs gettext's tools.
+LOCALES := -l en -l zh_Hant -l zh_Hans -l es
+locale: $(STAMP)
+	@$(PY) manage.py makemessages -d django $(LOCALES) --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=static/vendor --ignore=bench --ignore=artifacts
+	@$(PY) manage.py makemessages -d djangojs $(LOCALES) --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=static/vendor --ignore=bench --ignore=artifacts
+	@$(PY) manage.py compilemessages --ignore=.venv
 
 # After a change to the dependencies in pyproject.toml: pin them (and what they need) with hashes.
 lock: $(STAMP)

@@ -157,7 +157,7 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
             "status": table.status,
         },
         "round": RoundSerializer(rnd).data if rnd is not None else None,
-        "bet_types": dashboard.layout_bets(table.game),
+        "bet_types": [{**bet, "label": wording.label_words(bet["label"])} for bet in dashboard.layout_bets(table.game)],
         "chips": denominations_for(table),
         "deck": dashboard.deck_of(table.game),
         "decks": dashboard.decks_of(table),

@@ -179,7 +179,8 @@ class RoundSerializer(serializers.ModelSerializer):
                   "button, whose turn it is, what is due, and what each seat may do now or the rule that stops it")
     words = serializers.SerializerMethodField(
         help_text="the engine's words in the reader's language (tables/wording.py): ``next``, what the dealer "
-                  "does now; ``said``, what the settled round's call is")
+                  "does now; ``said``, the settled round's call; ``labels``, each label and reason the engine "
+                  "gives now → its words")
 
     class Meta:
         model = Round
@@ -198,11 +199,12 @@ class RoundSerializer(serializers.ModelSerializer):
         except EngineError:  # a round the engine cannot read answers the rest; its refusal comes on acting
             return None
 
-    def get_words(self, rnd: Round) -> dict[str, str]:
+    def get_words(self, rnd: Round, table_now: dict[str, Any] | None = None) -> dict[str, Any]:
         state = rnd.state if isinstance(rnd.state, dict) else {}
         step = state.get("next")
         step = step if isinstance(step, dict) else {}
-        return {"next": wording.prompt(step.get("say")), "said": wording.prompt(state.get("say"))}
+        return {"next": wording.prompt(step.get("say")), "said": wording.prompt(state.get("say")),
+                "labels": wording.labels_in([step, table_now])}
 
     def to_representation(self, rnd: Round) -> dict[str, Any]:
         """The fields above, written out: every dealer request answers with its round, and walking
@@ -214,13 +216,14 @@ class RoundSerializer(serializers.ModelSerializer):
         def when(value: Any) -> Any:
             return None if value is None else moment(value)
 
+        table_now = self.get_table_now(rnd)
         return {
             "id": rnd.pk, "table": rnd.table.code, "table_id": rnd.table_id, "shift": rnd.shift_id,
             "number": rnd.number, "game": rnd.game, "status": str(rnd.status), "dealer": rnd.dealer.username,
             "opened_at": when(rnd.opened_at), "betting_closed_at": when(rnd.betting_closed_at),
             "settled_at": when(rnd.settled_at), "document": self.get_document(rnd), "state": rnd.state,
-            "void_reason": rnd.void_reason, "voided_at": when(rnd.voided_at), "table_now": self.get_table_now(rnd),
-            "words": self.get_words(rnd),
+            "void_reason": rnd.void_reason, "voided_at": when(rnd.voided_at), "table_now": table_now,
+            "words": self.get_words(rnd, table_now),
         }
 
 

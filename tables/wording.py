@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -475,11 +476,12 @@ PROMPTS: tuple[tuple[str, Any], ...] = (
      _("{suit} first: seat {seat} takes {amount}")),
     (rf"(?P<suit>{SUIT}) second: seat (?P<seat>{N}) takes (?P<amount>{N})", _("{suit} second: seat {seat} takes {amount}")),
 )
-PLURALS: tuple[tuple[str, Any, Any], ...] = (  # forms with a count: singular, plural (ngettext)
+PLURALS: tuple[tuple[str, Callable[[int], str]], ...] = (  # forms with a count: the words for that count
     (rf"Community cards (?P<cards>{CARD}(?: {CARD})*): (?P<count>{N}) paying hand\(s\)",
-     "Community cards {cards}: {count} paying hand", "Community cards {cards}: {count} paying hands"),
+     lambda n: ngettext("Community cards {cards}: {count} paying hand", "Community cards {cards}: {count} paying hands", n)),
     (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), (?P<count>{N}) ranks? between",
-     "Seat {seat}: {card} and {card2}, {count} rank between", "Seat {seat}: {card} and {card2}, {count} ranks between"),
+     lambda n: ngettext("Seat {seat}: {card} and {card2}, {count} rank between",
+                        "Seat {seat}: {card} and {card2}, {count} ranks between", n)),
 )
 ORDINAL_HANDS = {"first": _("Seat {seat}, first hand: card"), "second": _("Seat {seat}, second hand: card"),
                  "third": _("Seat {seat}, third hand: card"), "fourth": _("Seat {seat}, fourth hand: card")}
@@ -489,7 +491,7 @@ WHO_WORDS = {None: _("Seat {seat}"), "first": _("Seat {seat}, first hand"), "sec
 UP_WORDS = {"a ten": _("a ten"), "an ace": _("an ace")}
 
 _COMPILED = [(re.compile(rf"^{pattern}$"), text) for pattern, text in PROMPTS if text is not None]
-_PLURALS = [(re.compile(rf"^{pattern}$"), one, many) for pattern, one, many in PLURALS]
+_PLURALS = [(re.compile(rf"^{pattern}$"), words) for pattern, words in PLURALS]
 _HANDS = [(re.compile(rf"^{pattern}$"), text) for pattern, text in HANDS]
 _SEAT_HAND_CARD = re.compile(rf"^Seat (?P<seat>{N}), (?P<nth>first|second|third|fourth) hand: card$")
 _ODDS_ONE = re.compile(rf"^(?P<suit>{SUIT}) (?P<odds>{ODDS})$")
@@ -565,11 +567,11 @@ def _sentence(text: str) -> str | None:
     m = _SEAT_HAND_CARD.match(text)
     if m:
         return str(ORDINAL_HANDS[m.group("nth")]).format(seat=m.group("seat"))
-    for pattern, one, many in _PLURALS:
+    for pattern, words in _PLURALS:
         m = pattern.match(text)
         if m:
             values = {k: _value(k, v) for k, v in m.groupdict().items()}
-            return ngettext(one, many, int(m.group("count"))).format(**values)
+            return words(int(m.group("count"))).format(**values)
     for pattern, template in _COMPILED:
         m = pattern.match(text)
         if m:
@@ -640,5 +642,107 @@ def _bet_labels(game: str) -> dict[str, str]:
 
 def bet_label(game: str, bet_type: str) -> str:
     """A bet type as the game's layout names it (``player_pair`` → Player pair), in the reader's language."""
-    label = _bet_labels(game).get(bet_type) or bet_type.replace("_", " ").capitalize()
-    return gettext(label)
+    return label_words(_bet_labels(game).get(bet_type) or bet_type.replace("_", " ").capitalize())
+
+
+# -- the engines' labels: bets, choices, fields, and why a seat may not bet now ------------------------------
+LABELS: dict[str, Any] = {
+    "Ante": _("Ante"), "Back a horse": _("Back a horse"), "Bank": _("Bank"), "Banker": _("Banker"),
+    "Banker pair": _("Banker pair"), "Bet": _("Bet"), "Bet against the pot": _("Bet against the pot"),
+    "Bet on a rank": _("Bet on a rank"), "Call the turn": _("Call the turn"), "Clubs": _("Clubs"),
+    "Diamonds": _("Diamonds"), "Hearts": _("Hearts"), "Spades": _("Spades"),
+    "Coppered (bet to lose)": _("Coppered (bet to lose)"), "Couleur": _("Couleur"), "Count": _("Count"),
+    "Count (hands to survive)": _("Count (hands to survive)"), "Dealer has blackjack": _("Dealer has blackjack"),
+    "Double": _("Double"), "Fold": _("Fold"), "Forfeit": _("Forfeit"), "Full insurance": _("Full insurance"),
+    "Hand": _("Hand"), "Hands to survive": _("Hands to survive"), "High card": _("High card"), "Hit": _("Hit"),
+    "Horse": _("Horse"), "Insurance": _("Insurance"), "Insured against a refait of 31": _("Insured against a refait of 31"),
+    "Inverse": _("Inverse"), "Let it ride": _("Let it ride"), "Living win": _("Living win"),
+    "Living win (house-backed)": _("Living win (house-backed)"), "Loser, winner, hock": _("Loser, winner, hock"),
+    "No blackjack": _("No blackjack"), "No insurance": _("No insurance"), "Noir": _("Noir"),
+    "Pass (forfeit)": _("Pass (forfeit)"), "Player": _("Player"), "Player pair": _("Player pair"),
+    "Plays the hand": _("Plays the hand"), "Pony": _("Pony"), "Pony (last hand standing)": _("Pony (last hand standing)"),
+    "Pot bet": _("Pot bet"), "Pull back": _("Pull back"), "Punto": _("Punto"), "Raise": _("Raise"), "Rank": _("Rank"),
+    "Ride": _("Ride"), "Rouge": _("Rouge"), "Split": _("Split"), "Stand": _("Stand"), "Tie": _("Tie"),
+    "Wager": _("Wager"), "Surrender": _("Surrender"), "House way": _("House way"), "Set three hands": _("Set three hands"),
+    "Claim royalties": _("Claim royalties"), "Draw": _("Draw"), "The round is over": _("The round is over"),
+    "No bets now": _("No bets now"), "Royalties": _("Royalties"), "Sell": _("Sell"), "Bid": _("Bid"),
+    "Amount": _("Amount"), "Stake": _("Stake"), "Seat": _("Seat"), "Order": _("Order"), "Number": _("Number"),
+}
+SUIT_TITLES = {"Spades": _("Spades"), "Hearts": _("Hearts"), "Diamonds": _("Diamonds"), "Clubs": _("Clubs")}
+LABEL_FORMS: tuple[tuple[str, Any], ...] = (
+    (rf"Hand (?P<n>{N})", _("Hand {n}")),
+    (rf"(?P<suit>{SUIT_CAP}) (?P<odds>{ODDS})", _("{suit} {odds}")),
+    (rf"Take down seat (?P<seat>{N})'s bet on the turn", _("Take down seat {seat}'s bet on the turn")),
+    (rf"Take down seat (?P<seat>{N})'s bet on the (?P<rank>{R})", _("Take down seat {seat}'s bet on the {rank}")),
+    (rf"Seat (?P<seat>{N}) is to act now", _("Seat {seat} is to act now")),
+    (rf"Seat (?P<seat>{N}) holds the bank and cannot bet against it", _("Seat {seat} holds the bank and cannot bet against it")),
+    (rf"Seat (?P<seat>{N}) holds the bank", _("Seat {seat} holds the bank")),
+    (rf"Seat (?P<seat>{N}) already has an ante", _("Seat {seat} already has an ante")),
+    (rf"Seat (?P<seat>{N}) already has its three bets", _("Seat {seat} already has its three bets")),
+    (rf"Seat (?P<seat>{N}) already has a wager \(one per seat\)", _("Seat {seat} already has a wager (one per seat)")),
+    (rf"Seat (?P<seat>{N}) already has a (?P<bet>.+) bet", _("Seat {seat} already has a {bet} bet")),
+    (rf"Seat (?P<seat>{N}) bets before seat (?P<after>{N}): the button is at seat (?P<button>{N})",
+     _("Seat {seat} bets before seat {after}: the button is at seat {button}")),
+    (rf"Seat (?P<seat>{N}) cannot place an? (?P<bet>.+) bet now: seats (?P<list>{N}(?:, {N})*) may",
+     _("Seat {seat} cannot place a {bet} bet now: seats {list} may")),
+    (rf"Seat (?P<seat>{N}) cannot place an? (?P<bet>.+) bet now", _("Seat {seat} cannot place a {bet} bet now")),
+    (r"No bets now: (?P<say>.+)", _("No bets now: {say}")),
+)
+RANK_SYMBOLS = frozenset("A 2 3 4 5 6 7 8 9 10 J Q K".split())  # a rank's key on the pad: the same in every language
+_LABEL_FORMS = [(re.compile(rf"^{pattern}$"), text) for pattern, text in LABEL_FORMS]
+
+
+def label_words(text: str) -> str:
+    """An engine's label or reason (a bet, a choice, a field, why a seat may not bet now) in the reader's
+    language; a label this layer does not know is shown as the engine gives it."""
+    if text in LABELS:
+        return str(LABELS[text])
+    for pattern, template in _LABEL_FORMS:
+        m = pattern.match(text)
+        if m:
+            values = dict(m.groupdict())
+            if "suit" in values:
+                values["suit"] = str(SUIT_TITLES[values["suit"]])
+            if "odds" in values:
+                values["odds"] = odds_words(values["odds"])
+            if "rank" in values:
+                values["rank"] = str(RANK_WORDS[values["rank"]])
+            if "bet" in values:
+                values["bet"] = label_words(values["bet"].capitalize()).lower()
+            if "say" in values:
+                values["say"] = prompt(values["say"])
+            if "list" in values:
+                values["list"] = gettext(", ").join(values["list"].split(", "))
+            return str(template).format(**values)
+    return text
+
+
+def label_known(text: str) -> bool:
+    """Whether this layer words ``text`` (a label of :data:`LABELS` or of one of :data:`LABEL_FORMS`)."""
+    return text in LABELS or text in RANK_SYMBOLS or any(pattern.match(text) for pattern, _ in _LABEL_FORMS)
+
+
+_LABEL_KEYS = frozenset({"label", "max_label", "house_way_label", "why", "reason"})
+
+
+def labels_in(doc: Any, into: dict[str, str] | None = None) -> dict[str, str]:
+    """Every label and reason in an engine's answer (its ``next.input``, bets open, the table now) → its words
+    in the reader's language, for the dealer screen to show in place of the engine's English."""
+    into = {} if into is None else into
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            if key in _LABEL_KEYS and isinstance(value, str):
+                into.setdefault(value, label_words(value))
+            elif key in ("barred", "why_not") and isinstance(value, dict):
+                for v in value.values():
+                    if isinstance(v, str):
+                        into.setdefault(v, label_words(v))
+            else:
+                labels_in(value, into)
+    elif isinstance(doc, list | tuple):
+        for value in doc:
+            if isinstance(value, list | tuple) and len(value) == 2 and isinstance(value[1], str):
+                into.setdefault(value[1], label_words(value[1]))
+            else:
+                labels_in(value, into)
+    return into

@@ -808,6 +808,8 @@
   let shownPhase = null;
 
   function render() {
+    // the engine's labels and reasons now, in the reader's words (tables/wording.py labels_in)
+    CD.labelWords = Object.assign(CD.labelWords || {}, (round && round.words && round.words.labels) || {});
     const p = phase();
     // a new phase starts at the top: its main button there (a long deal may have scrolled the page down)
     if (shownPhase !== null && p !== shownPhase && (p === "pay" || p === "idle")) window.scrollTo(0, 0);

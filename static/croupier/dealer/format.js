@@ -17,7 +17,7 @@
   /** A message with named values: fmt(gettext("Seat %(seat)s"), { seat: 3 }). */
   const fmt = (text, values) => interpolate(text, values, true);
   /** Words an engine gives (a bet's or option's label): the reader's when the catalog has them. */
-  const label = (text) => (text ? gettext(String(text)) : "");
+  const label = (text) => (text ? (CD.labelWords && CD.labelWords[text]) || gettext(String(text)) : "");
 
   const SUITS = { S: ["♠", gettext("spades")], H: ["♥", gettext("hearts")], D: ["♦", gettext("diamonds")], C: ["♣", gettext("clubs")] };
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
