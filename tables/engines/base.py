@@ -439,6 +439,9 @@ class Engine:
             return TableNow(bank, button, None, None)
         open_bets = tuple(self.open_bet_of(e) for e in step.input.get("bets_open") or [])
         seat = step.get("seat")
+        betting = step.get("betting")
+        if seat is None and isinstance(betting, Mapping):
+            seat = betting.get("turn")  # a betting round taken in turn (Carousel's count bets)
         turn = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
         actions: tuple[str, ...] = ()
         actors: tuple[int, ...] | None = ()

@@ -324,7 +324,7 @@ def _read_action(event: Mapping[str, Any], index: int, seat: int) -> str:
     who = event.get("seat")
     if type(who) is not int or who != seat:  # a bool or 1.0 is not a seat number
         raise EngineError(
-            "out_of_turn", f"event {index}: seat {seat} acts next, not {event.get('seat')!r}", event=index, params={"seat": seat, "seat_given": event.get('seat')}
+            "out_of_turn", f"event {index}: seat {seat} acts next, not {event.get('seat')!r}", event=index, params={"seat": seat, "seat_given": who, **({"reason": "seat_turn"} if type(who) is int else {})}
         )
     action = event["action"]
     if action not in (FOLD, RAISE):

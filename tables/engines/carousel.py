@@ -31,24 +31,31 @@ from typing import Any, ClassVar
 from tables.engines.base import (
     LIMIT_SETTINGS,
     Bet,
-    BetSpec,
     EdgeRow,
     Engine,
     Json,
     Round,
-    Setting,
-    SettingKind,
     awaiting,
     bet_result,
     expect_card,
     handover,
     parse_bet,
-    rounding_setting,
     settled,
 )
 from tables.engines.carousel_edge import edge_rows
+from tables.engines.carousel_rules import (
+    BASE_SETTINGS,
+    COUNT_SPEC,
+    HIGH_CARD_CARRY,
+    HIGH_CARD_SPEC,
+    LIVING_WIN_PAYS,
+    LIVING_WIN_SPEC,
+    PONY_CARRY,
+    PONY_SPEC,
+    SEATS,
+)
 from tables.engines.errors import BetSetError, EngineError
-from tables.engines.inputs import BetField, Deck, FieldKind, card_input, fresh_bet_id, open_bet
+from tables.engines.inputs import Deck, card_input, fresh_bet_id, open_bet, option
 from tables.engines.money import Rounding
 from tables.engines.profile import Bank, Family, GameProfile, OpenBet, TurnOrder
 from tables.engines.result import RoundResult
@@ -130,6 +137,7 @@ class Game:
         self.bet_id: str | None = None  # the id the engine gives a bet placed by the next event
         self.chip = config["chip"]
         self.button = config["button"]
+        self.seats: int | None = config.get("seats")  # the table's seats: with them, count bets go by turns
         self.bp = config["rake_bp"]
         self.rounding = Rounding(config["rake_rounding"])
         self.shoe = TriangleShoe()
@@ -151,6 +159,7 @@ class Game:
         self.rounds: list[Json] = []
         self.players_declared: list[int] | None = None
         self.count_bettors: list[set[int]] = []  # seats with a count bet, per betting round
+        self.passed: set[int] = set()  # seats that passed (sat out) the betting round in progress
         self.players_ever: set[int] = set()
         self.pony_result: Json | None = None
 
@@ -171,10 +180,10 @@ class Game:
 
     # -- events ---------------------------------------------------------------------------
     def apply(self, index: int, event: Mapping[str, Any]) -> None:
-        kinds = [k for k in ("card", "bet", "players") if k in event]
+        kinds = [k for k in ("card", "bet", "players", "action") if k in event]
         if len(kinds) != 1:
-            raise EngineError("bad_event", f"event {index}: expected a card, a bet or a players list", event=index)
-        allowed = {"card": {"card", "to"}, "bet": {"bet"}, "players": {"players"}}[kinds[0]]
+            raise EngineError("bad_event", f"event {index}: expected a card, a bet, a pass or a players list", event=index)
+        allowed = {"card": {"card", "to"}, "bet": {"bet"}, "players": {"players"}, "action": {"seat", "action"}}[kinds[0]]
         extra = set(event) - allowed
         if extra:
             raise EngineError("bad_event", f"event {index}: unknown field(s) {', '.join(sorted(extra))}", event=index, params={"fields": sorted(extra)})
@@ -182,6 +191,8 @@ class Game:
             self.take_card(index, event)
         elif kinds[0] == "bet":
             self.take_bet(index, event["bet"])
+        elif kinds[0] == "action":
+            self.take_pass(index, event)
         else:
             self.take_players(index, event["players"])
 
@@ -256,6 +267,75 @@ class Game:
         self.phase = Phase.BETTING
         self.round_bets = []
         self.count_bettors.append(set())
+        self.passed = set()
+
+    # -- turns ----------------------------------------------------------------------------
+    def in_turn(self) -> list[int] | None:
+        """The seats that act this betting round, in turn from the button, or None when the engine
+        cannot tell (no ``seats`` setting and anyone may join: bets need only come in seat order)."""
+        allowed = self.still_in()
+        if allowed is not None:
+            return allowed
+        if self.seats is None:
+            return None
+        return sorted(range(1, self.seats + 1), key=lambda s: seat_order_key(s, self.button))
+
+    def turn(self) -> int | None:
+        """The seat to act now in the betting round (bet or pass), or None: nobody is left to act,
+        or the engine cannot tell (see :meth:`in_turn`)."""
+        if self.phase is not Phase.BETTING:
+            return None
+        seats = self.in_turn()
+        if seats is None:
+            return None
+        acted = self.count_bettors[-1] | self.passed
+        return next((s for s in seats if s not in acted), None)
+
+    def refuse_out_of_turn(self, index: int, seat: int, doing: str, **params: Any) -> None:
+        """Refuse ``seat`` acting now if it is not its turn, naming the rule."""
+        turn = self.turn()
+        if self.in_turn() is None or seat == turn:
+            return
+        if seat in self.passed:
+            raise EngineError(
+                "out_of_turn", f"event {index}: seat {seat} passed this betting round and cannot {doing}",
+                event=index, params={**params, "seat": seat, "reason": "passed"},
+            )
+        if turn is None:
+            raise EngineError(
+                "out_of_turn",
+                f"event {index}: every seat has acted this betting round: seat {seat} cannot {doing}",
+                event=index, params={**params, "seat": seat, "reason": "all_acted"},
+            )
+        first = turn == self.button
+        raise EngineError(
+            "out_of_turn",
+            f"event {index}: seat {seat} cannot {doing} now: seat {turn} acts "
+            + ("first: the button is at its seat" if first else f"next in seat order from the button (seat {self.button})"),
+            event=index,
+            params={**params, "seat": seat, "turn": turn, "button": self.button,
+                    "reason": "turn_first" if first else "turn_next"},
+        )
+
+    def take_pass(self, index: int, event: Mapping[str, Any]) -> None:
+        """``{"seat": 3, "action": "pass"}``: the seat to act places no count bet this betting round
+        (it sits out: while the carry stands it has withdrawn from the game)."""
+        seat, action = event.get("seat"), event.get("action")
+        if action != "pass" or not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= MAX_SEAT:
+            raise EngineError("bad_event", f"event {index}: the only choice here is a seat's pass: "
+                              '{"seat": N, "action": "pass"}', event=index, params={"allowed": ["pass"]})
+        if self.phase is not Phase.BETTING:
+            raise EngineError("out_of_turn", f"event {index}: seat {seat} can pass only while bets are taken",
+                              event=index, params={"seat": seat})
+        if self.in_turn() is None:
+            raise EngineError("out_of_turn", f"event {index}: passes are taken only where the engine knows the "
+                              "table's seats (the seats setting) or the players still in", event=index,
+                              params={"seat": seat})
+        if seat in self.count_bettors[-1]:
+            raise EngineError("out_of_turn", f"event {index}: seat {seat} has already bet this betting round",
+                              event=index, params={"seat": seat, "reason": "has_bet"})
+        self.refuse_out_of_turn(index, seat, "pass")
+        self.passed.add(seat)
 
     # -- bets -----------------------------------------------------------------------------
     def take_bet(self, index: int, raw: Any) -> None:
@@ -323,6 +403,7 @@ class Game:
                 event=index,
                 field=f"{where}.seat", params={"bet": bet.id, "seat": bet.seat, "carry": self.carry(), "seats": allowed},
             )
+        self.refuse_out_of_turn(index, bet.seat, "bet", bet=bet.id)
         key = seat_order_key(bet.seat, self.button)
         if any(seat_order_key(s, self.button) > key for s in bettors):
             last = max(bettors, key=lambda s: seat_order_key(s, self.button))
@@ -496,12 +577,18 @@ class Game:
             "carry": self.carry(),
             "placed": [{"id": b.id, "seat": b.seat, "type": b.type, **dict(b.extra)} for b in self.round_bets],
         }
+        turn = self.turn()
+        if self.in_turn() is not None:
+            betting["turn"] = turn
         bets_open = [self.open_bet(t, running, betting["seats"], bet_id) for t in betting["bet_types"]]
         bets_open = [b for b in bets_open if b["seats"] != []]  # no seat may place it now
+        # the seat to act may pass instead of betting (it sits this betting round out)
+        passes = [option("pass", {"seat": turn, "action": "pass"}, f"Seat {turn} passes")] if turn is not None else []
         to = hand_name(running[0])
+        say = f"Betting round {self.round}: take bets"
         return expect_card(
-            to, f"Betting round {self.round}: take bets", round=self.round, betting=betting,
-            inp=card_input(to, Deck.TRIANGLE, bets_open=bets_open),
+            to, say, round=self.round, betting=betting,
+            inp=card_input(to, Deck.TRIANGLE, bets_open=bets_open, options=passes),
         )
 
     def open_bet(self, bet_type: str, running: Sequence[int], seats: Sequence[int] | None,
@@ -520,10 +607,16 @@ class Game:
         fields = [replace(spec.field("number"), maximum=len(running))]
         bettors = self.count_bettors[-1] if self.count_bettors else set()
         last = max(bettors, key=lambda s: seat_order_key(s, self.button)) if bettors else None
-        if seats is not None and last is not None:
+        order: Json = {"button": self.button, "after": last}  # with seats null: any seat after ``after``
+        if self.in_turn() is not None:
+            # the engine knows who acts: only the seat whose turn it is (none once every seat acted)
+            turn = self.turn()
+            seats = [turn] if turn is not None else []
+            order["turn"] = turn
+        elif seats is not None and last is not None:
             seats = [s for s in seats if seat_order_key(s, self.button) > seat_order_key(last, self.button)]
         doc = open_bet(bet_type, BET_LABELS[bet_type], fields, amount=amount, seats=seats, bet_id=bet_id)
-        doc["order"] = {"button": self.button, "after": last}  # with seats null: any seat after ``after``
+        doc["order"] = order
         doc["seats_taken"] = sorted(bettors)
         return doc
 
@@ -566,86 +659,6 @@ class Game:
 
 # -- the engines ---------------------------------------------------------------------------
 
-BASE_SETTINGS = (
-    Setting("foundations", SettingKind.INT, 6, "hands (horses) dealt at the start of a game", minimum=2, maximum=8),
-    Setting(
-        "limit", SettingKind.INT, 500, "the table limit: every pool bet stakes exactly this, minor units", minimum=1
-    ),
-    Setting(
-        "chip", SettingKind.INT, 1, "smallest chip in play, minor units: shares and rake are whole chips", minimum=1
-    ),
-    Setting(
-        "rake_bp",
-        SettingKind.INT,
-        1000,
-        "the house's take of each non-zero carry, basis points",
-        minimum=0,
-        maximum=10_000,
-    ),
-    rounding_setting("rake_rounding", Rounding.UP, "rounding of the rake to a whole chip (up: the rule book's rule)"),
-    Setting(
-        "carry_in",
-        SettingKind.INT,
-        0,
-        "chips carried into this game's count pool by the last game (filled by the service from the ledger)",
-        minimum=0,
-    ),
-    Setting(
-        "button",
-        SettingKind.INT,
-        1,
-        "seat of the button: count bets go in seat order from it",
-        minimum=1,
-        maximum=MAX_SEAT,
-    ),
-)
-PONY_CARRY = Setting(
-    "pony_carry_in",
-    SettingKind.INT,
-    0,
-    "chips carried into this game's pony pool by the last game (filled by the service from the ledger)",
-    minimum=0,
-)
-HIGH_CARD_CARRY = Setting(
-    "high_card_carry_in",
-    SettingKind.INT,
-    0,
-    "chips carried into this game's high card pool by the last game (filled by the service from the ledger)",
-    minimum=0,
-)
-LIVING_WIN_PAYS = Setting(
-    "living_win_pays", SettingKind.INT, 6, "the house-backed living-win bet pays N to 1", minimum=1, maximum=100
-)
-
-HAND_FIELD = BetField("hand", FieldKind.CHOICE, "Hand", options=tuple((h, f"Hand {h}") for h in range(1, 9)))
-COUNT_SPEC = BetSpec(
-    "How many hands survive the next deal (0 to the running hands); stakes exactly the limit; "
-    "the right count splits the whole pot",
-    required=("number",),
-    limits_apply=False,
-    fields=(BetField("number", FieldKind.INT, "Hands to survive", minimum=0, maximum=8),),
-)
-PONY_SPEC = BetSpec(
-    "First betting round: the hand that survives longest; stakes exactly the limit; "
-    "a separate pool split by the winners",
-    required=("hand",),
-    limits_apply=False,
-    fields=(HAND_FIELD,),
-)
-LIVING_WIN_SPEC = BetSpec(
-    "First betting round, house-backed: the hand is the last one standing, alive; pays living_win_pays to 1",
-    required=("hand",),
-    fields=(HAND_FIELD,),
-)
-HIGH_CARD_SPEC = BetSpec(
-    "A running hand draws this round's highest card, alone; stakes exactly the limit; "
-    "a separate pool, ties carry to the next round",
-    required=("hand",),
-    limits_apply=False,
-    fields=(HAND_FIELD,),
-)
-
-
 class CarouselEngine(Engine):
     """Carousel and its variants: one round document is one game."""
 
@@ -657,6 +670,11 @@ class CarouselEngine(Engine):
         """Count bets go in seat order from the button: a seat before the last to bet may not bet."""
         bet = super().open_bet_of(entry)
         order = entry.get("order")
+        if isinstance(order, Mapping) and order.get("turn") is not None:
+            turn, button = int(order["turn"]), int(order["button"])
+            rule = (f"Seat {turn} bets first: the button is at seat {button}" if turn == button
+                    else f"Seat {turn} bets next: bets go in seat order from the button at seat {button}")
+            return OpenBet(bet.type, (turn,), bet.barred, rule)
         if bet.seats is not None or not isinstance(order, Mapping) or order.get("after") is None:
             return bet
         button, after = int(order["button"]), int(order["after"])
@@ -713,7 +731,7 @@ class CarouselEngine(Engine):
 class Carousel(CarouselEngine):
     name = "carousel"
     title = "Carousel"
-    settings = (*BASE_SETTINGS, *LIMIT_SETTINGS)
+    settings = (*BASE_SETTINGS, SEATS, *LIMIT_SETTINGS)
     bet_types = {COUNT: COUNT_SPEC}
     profile = GameProfile(Family.POOL, Deck.TRIANGLE, before_deal=(), during_deal=(COUNT,), pools=(COUNT,),
                           bank=Bank.NOBODY, turn_order=TurnOrder.BUTTON)
@@ -724,7 +742,7 @@ class Pony(CarouselEngine):
     title = "Pony"
     has_pony = True
     has_living_win = True
-    settings = (*BASE_SETTINGS, PONY_CARRY, LIVING_WIN_PAYS, *LIMIT_SETTINGS)
+    settings = (*BASE_SETTINGS, SEATS, PONY_CARRY, LIVING_WIN_PAYS, *LIMIT_SETTINGS)
     bet_types = {COUNT: COUNT_SPEC, PONY: PONY_SPEC, LIVING_WIN: LIVING_WIN_SPEC}
     # the living-win bet is the house's (6:1), beside the players' pools
     profile = GameProfile(Family.POOL, Deck.TRIANGLE, before_deal=(), during_deal=(COUNT, PONY, LIVING_WIN),
@@ -736,7 +754,7 @@ class MerryGoRound(CarouselEngine):
     title = "Merry-Go-Round"
     has_pony = True
     has_high_card = True
-    settings = (*BASE_SETTINGS, PONY_CARRY, HIGH_CARD_CARRY, *LIMIT_SETTINGS)
+    settings = (*BASE_SETTINGS, SEATS, PONY_CARRY, HIGH_CARD_CARRY, *LIMIT_SETTINGS)
     bet_types = {COUNT: COUNT_SPEC, PONY: PONY_SPEC, HIGH_CARD: HIGH_CARD_SPEC}
     profile = GameProfile(Family.POOL, Deck.TRIANGLE, before_deal=(), during_deal=(COUNT, PONY, HIGH_CARD),
                           pools=(COUNT, PONY, HIGH_CARD), bank=Bank.NOBODY, turn_order=TurnOrder.BUTTON)

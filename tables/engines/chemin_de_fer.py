@@ -368,7 +368,7 @@ class CheminDeFer(Engine):
             raise EngineError("bad_event", f"event {index}: 'seat' must be a seat number", event=index)
         if given != seat:
             raise EngineError(
-                "out_of_turn", f"event {index}: the {who} at seat {seat} chooses now, not seat {given}", event=index, params={"role": who, "seat": seat, "seat_given": given}
+                "out_of_turn", f"event {index}: the {who} at seat {seat} chooses now, not seat {given}", event=index, params={"role": who, "seat": seat, "seat_given": given, "reason": "seat_turn"}
             )
         action = event["action"]
         if action not in CHOICES:

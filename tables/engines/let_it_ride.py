@@ -256,7 +256,7 @@ def _read_action(event: Mapping[str, Any], index: int, seat: int, number: int) -
     who = event.get("seat")
     if type(who) is not int or who != seat:  # a bool or 1.0 is not a seat number
         raise EngineError("out_of_turn", f"event {index}: seat {seat} chooses next, not {event.get('seat')!r}",
-                          event=index, params={"seat": seat, "seat_given": event.get('seat')})  # fmt: skip
+                          event=index, params={"seat": seat, "seat_given": who, **({"reason": "seat_turn"} if type(who) is int else {})})  # fmt: skip
     action = event["action"]
     if action not in (PULL_BACK, LET_IT_RIDE):
         raise EngineError(

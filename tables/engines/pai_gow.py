@@ -245,7 +245,7 @@ class PaiGowPoker(Engine):
             raise EngineError("bad_event", f"event {index}: 'seat' must be a seat number", event=index)
         if who != seat:
             raise EngineError(
-                "out_of_turn", f"event {index}: seat {seat} sets the hand next, not seat {who}", event=index, params={"seat": seat, "seat_given": who}
+                "out_of_turn", f"event {index}: seat {seat} sets the hand next, not seat {who}", event=index, params={"seat": seat, "seat_given": who, "reason": "seat_turn"}
             )
         action = event["action"]
         if action not in (SET, HOUSE_WAY):

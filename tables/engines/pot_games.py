@@ -139,7 +139,7 @@ class PotDeal:
         if step.kind != "bet":
             raise EngineError("out_of_turn", f"a card is due next ({self.say(step)}), not a bet")
         if bet.seat != step.seat:
-            raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s", params={"bet": bet.id, "seat": step.seat, "seat_given": bet.seat})
+            raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s", params={"bet": bet.id, "seat": step.seat, "seat_given": bet.seat, "reason": "seat_turn"})
         if bet.type not in step.bet_types:
             raise EngineError(
                 "out_of_turn", f"bet {bet.id}: seat {step.seat} owes {' or '.join(step.bet_types)} now, not {bet.type}", params={"bet": bet.id, "seat": step.seat, "owed": list(step.bet_types), "type": bet.type}

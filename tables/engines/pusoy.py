@@ -348,7 +348,8 @@ class Pusoy(Engine):
             raise EngineError(
                 "out_of_turn",
                 f"event {index}: {who_name} acts next, not {'the dealer' if who == DEALER else f'seat {who}'}",
-                event=index, params={"seat": expected, "seat_given": who},
+                event=index, params={"seat": expected, "seat_given": who,
+                        **({"reason": "seat_turn"} if isinstance(expected, int) and isinstance(who, int) else {})},
             )
         action = event["action"]
         if action not in allowed:

@@ -71,6 +71,8 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     engine = get_engine(table.game)
     carried, players = _carried_from_previous_round(table, engine)
     config = {**table.engine_config(), **carried}
+    if any(s.name == "seats" for s in engine.settings):
+        config.setdefault("seats", table.seats)  # the engine takes bets in turn round the table's seats
     try:
         config = engine.resolve_config(config)
     except EngineError as exc:

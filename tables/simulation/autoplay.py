@@ -482,9 +482,23 @@ def carousel_between(table: SimulatedTable, step: Json, out: Json) -> list[Json]
         order = sorted(table.players(0.6, at_least=0), key=lambda s: seat_order_key(s, button))
     else:
         order = [s for s in betting["seats"] if rng.random() < 0.9]
+    if "turn" in betting and betting.get("turn") is not None:
+        # the engine takes count bets in turn: a seat sitting out before a later bettor passes
+        button = int(table.config.get("button") or 1)
+        seats = betting.get("seats") or range(1, int(table.config.get("seats") or table.seat_count) + 1)
+        in_turn = sorted(seats, key=lambda s: seat_order_key(s, button))
+        in_turn = in_turn[in_turn.index(betting["turn"]):]
+        order = [s for s in in_turn if s in order]
+        last = in_turn.index(order[-1]) if order else -1
+        passing = {s for s in in_turn[:last] if s not in order}
+    else:
+        passing = set()
     guess = _expected_survivors(out)
-    events = []
-    for seat in order:
+    events: list[Json] = []
+    for seat in sorted({*order, *passing}, key=lambda s: seat_order_key(s, int(table.config.get("button") or 1))):
+        if seat in passing:
+            events.append({"seat": seat, "action": "pass"})
+            continue
         if seat in placed:
             continue
         number = max(lo, min(hi, round(guess + rng.gauss(0, 0.8))))

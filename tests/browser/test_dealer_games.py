@@ -67,6 +67,8 @@ ADJUST: dict[str, Callable[[Json], Json]] = {"pai_gow_poker": _set_one_by_hand}
 def round_for(game: str, config: Json, seats: int) -> Json:
     """The shortest of the first seeded rounds that shows what the game must show."""
     engine = get_engine(game)
+    if any(s.name == "seats" for s in engine.settings):
+        config = {**config, "seats": seats}  # as the round service opens it: the engine knows the turns
     wanted = WANTED.get(game, lambda d: True)
     found = []
     for seed in range(60):

@@ -320,8 +320,13 @@ def test_a_carousel_game_on_the_triangle_keypad_with_bets_between_stages(screens
         button(page, f"Card {card}").click()
         idle(page)
     expect(say(page)).to_have_text("Betting round 1: take bets")
-    # and two players bet on how many hands survive, between the stages
-    for seat, number in [(1, "4"), (3, "5")]:
+    # and two players bet on how many hands survive, between the stages, in turn from the button (seat 1):
+    # seat 2, between them, passes
+    for seat, number in [(1, "4"), (2, None), (3, "5")]:
+        if number is None:
+            button(page, f"Seat {seat} passes").click()
+            idle(page)
+            continue
         button(page, f"Seat {seat}").click()
         button(page, f"Hands to survive: {number}").click()
         button(page, "Record bet").click()
@@ -336,7 +341,8 @@ def test_a_carousel_game_on_the_triangle_keypad_with_bets_between_stages(screens
     # then the engine moves to the next betting round; every entry was recorded once, in order
     expect(say(page)).to_have_text("Betting round 2: take bets")
     rnd = Round.objects.get(table__code="CAR1")
-    assert [e.payload.get("card") or e.payload["bet"]["number"] for e in rnd.events.order_by("seq")] == [
+    assert [e.payload.get("card") or e.payload.get("action") or e.payload["bet"]["number"]
+            for e in rnd.events.order_by("seq")] == [
         "3",
         "4",
         "6",
@@ -344,6 +350,7 @@ def test_a_carousel_game_on_the_triangle_keypad_with_bets_between_stages(screens
         "8",
         "9",
         4,
+        "pass",
         5,
         "10",
         "10",
@@ -354,5 +361,5 @@ def test_a_carousel_game_on_the_triangle_keypad_with_bets_between_stages(screens
     ]
     assert list(Bet.objects.filter(round=rnd).values_list("seat", "type", "amount", "event_index")) == [
         (1, "count", 100, 6),
-        (3, "count", 100, 7),
+        (3, "count", 100, 8),
     ]

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from accounting.services.counts import denominations_for
 from floor.selectors import layout_bets
 from tables.models import Round
+from tables.wording import say as words
 from tests.browser.conftest import PHONE, TABLET, axe_violations
 from tests.browser.dealer_steps import button, idle, say
 from tests.browser.tap_round import Screen, tap_bet, tap_card
@@ -137,8 +138,6 @@ def test_the_bank_seat_is_shown_and_a_bet_there_is_refused_naming_the_rule(scree
     answer = as_user(dealer).post(f"/api/rounds/{rnd.pk}/bets/", {"seat": 1, "type": "bet", "amount": 500},
                                   format="json", HTTP_IDEMPOTENCY_KEY="bank-seat-1")
     assert answer.status_code == 400
-    from tables.wording import say as words
-
     assert words(answer.json()["error"]["code"], answer.json()["error"].get("params")) == (
         "Seat 1 holds the bank and cannot bet against it: take the bet at another seat.")
     assert rnd.bets.count() == 0
@@ -146,7 +145,7 @@ def test_the_bank_seat_is_shown_and_a_bet_there_is_refused_naming_the_rule(scree
     shots(screens, page, "dealer-pontoon-bank-seat")
 
 
-def test_the_carousel_shows_the_button_and_bets_in_order_from_it(screens, floor):
+def test_the_carousel_takes_count_bets_in_turn_from_the_button_and_refuses_a_seat_out_of_turn(screens, floor):
     # given a carousel table with the button at seat 3, the foundations dealt and betting round 1 open
     table, dealer = table_for("carousel", floor)
     table.config = {**table.config, "button": 3}
@@ -160,18 +159,44 @@ def test_the_carousel_shows_the_button_and_bets_in_order_from_it(screens, floor)
     for card in ["1", "2", "3", "4", "5", "6"]:
         tap_card(screen, card, "triangle")
         idle(page)
-    expect(page.locator("#table-now")).to_contain_text("Button: seat 3")
-    # when seat 5 bets
-    stage = Round.objects.get(table=table).state["next"]["input"]["bets_open"]
-    tap_bet(screen, "stage-bet-panel", stage, {"seat": 5, "type": "count", "number": 6, "amount": 500}, "Record bet")
-    # then seat 4, before seat 5 in the order from the button, may not bet this round, and the screen says why
-    seat4 = page.locator("#stage-bet-panel [data-seat='4']")
-    expect(seat4).to_have_attribute("aria-disabled", "true")
-    seat4.click(force=True)
-    expect(page.locator("#error")).to_have_text("Seat 4 bets before seat 5: the button is at seat 3.")
-    expect(page.locator("#stage-bet-panel [data-seat='6']")).not_to_have_attribute("aria-disabled", "true")
+    # then the screen shows the button and whose turn it is, and offers the count bet to seat 3 alone
+    expect(page.locator("#table-now")).to_have_text("Button: seat 3 · Seat 3 to act")
+    seat5 = page.locator("#stage-bet-panel [data-seat='5']")
+    expect(seat5).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#stage-bet-panel [data-seat='3']")).not_to_have_attribute("aria-disabled", "true")
+    # when the dealer taps seat 5 / then the rule is named and nothing is sent
+    seat5.click(force=True)  # marked aria-disabled: a tap still reaches it, to say why
+    expect(page.locator("#error")).to_have_text("Seat 3 bets first: the button is at seat 3.")
+    rnd = Round.objects.get(table=table)
+    events = rnd.events.count()
+    # and the server refuses the same bet in the same words, should it come another way, writing nothing
+    answer = as_user(dealer).post(f"/api/rounds/{rnd.pk}/events/",
+                                  {"bet": {"id": "late5", "seat": 5, "type": "count", "number": 4, "amount": 500}},
+                                  format="json", HTTP_IDEMPOTENCY_KEY="carousel-turn-5")
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert words(error["code"], error.get("params")) == "Seat 3 bets first: the button is at seat 3."
+    assert rnd.events.count() == events
+    assert rnd.bets.count() == 0
     assert axe_violations(page) == []
-    shots(screens, page, "dealer-carousel-button-order")
+    shots(screens, page, "dealer-carousel-turn")
+    # when seat 3 bets and seat 4 passes, seat 5 is to act and its bet is taken
+    stage = Round.objects.get(table=table).state["next"]["input"]["bets_open"]
+    tap_bet(screen, "stage-bet-panel", stage, {"seat": 3, "type": "count", "number": 6, "amount": 500}, "Record bet")
+    expect(page.locator("#table-now")).to_have_text("Button: seat 3 · Seat 4 to act")
+    button(page, "Seat 4 passes").click()
+    idle(page)
+    expect(page.locator("#table-now")).to_have_text("Button: seat 3 · Seat 5 to act")
+    page.locator("#stage-bet-panel [data-seat='1']").click(force=True)
+    expect(page.locator("#error")).to_have_text(
+        "Seat 5 bets next: bets go in seat order from the button at seat 3.")
+    stage = Round.objects.get(table=table).state["next"]["input"]["bets_open"]
+    tap_bet(screen, "stage-bet-panel", stage, {"seat": 5, "type": "count", "number": 5, "amount": 500}, "Record bet")
+    rnd = Round.objects.get(table=table)
+    assert [(e.payload.get("bet") or e.payload).get("seat") for e in rnd.events.order_by("seq")][6:] == [3, 4, 5]
+    assert sorted(rnd.bets.values_list("seat", flat=True)) == [3, 5]
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-carousel-turn-passed")
 
 
 def test_cards_are_keyed_rank_then_suit_and_the_same_card_again_takes_one_tap(screens, floor):

@@ -616,12 +616,15 @@ def drive_game(
         nxt = out["next"]["betting"]
         allowed = nxt["seats"] if nxt["seats"] is not None else seats + [rng.randint(1, 99)]
         allowed = sorted(set(allowed), key=lambda s: (s - config.get("button", 1)) % 99)
+        betting = [seat for seat in allowed if rng.random() < 0.8]
         for seat in allowed:
-            if rng.random() < 0.8:
+            if seat in betting:
                 n += 1
                 bet = {"id": f"b{n}", "seat": seat, "type": "count", "number": rng.randint(*nxt["numbers"]),
                        "amount": limit}  # fmt: skip
                 events.append({"bet": bet})
+            elif "turn" in nxt and betting and allowed.index(seat) < allowed.index(betting[-1]):
+                events.append({"seat": seat, "action": "pass"})  # a seat sitting out passes before a later seat bets
         used: set[tuple[str, int]] = set()  # pony and high card: one bet per seat and round
         for kind in nxt["bet_types"]:
             for _ in range(rng.randint(0, 3) if kind != "count" else 0):
@@ -829,3 +832,84 @@ def test_table_limits_from_the_service_are_accepted_and_autoplay_deals_a_game_th
     # then
     assert out["status"] == "settled"
     assert out["pool"]["stakes"] == 0
+
+
+# -- the turn: with the table's seats (or the players still in) the engine knows who bets now --------
+
+
+def one_bet(seat: int, number: int = 3, bet_id: str | None = None) -> dict[str, Any]:
+    return {"bet": {"id": bet_id or f"t{seat}", "seat": seat, "type": "count", "number": number, "amount": 1}}
+
+
+def test_a_bet_out_of_turn_is_refused_naming_the_seat_to_bet_first_and_the_button():
+    # given a table of 6 seats with the button at seat 6, the foundations dealt
+    events = cards(SEED_FOUNDATIONS)
+    # when seat 2 bets before seat 6 (the button) has bet or passed
+    err = refused([*events, one_bet(2)], limit=1, seats=6, button=6)
+    # then it is refused, the rule named: seat 6 bets first, the button is at seat 6
+    assert (err.code, err.event) == ("out_of_turn", 6)
+    assert err.params["reason"] == "turn_first"
+    assert (err.params["seat"], err.params["turn"], err.params["button"]) == (2, 6, 6)
+
+
+def test_the_seat_after_the_button_bets_next_and_a_pass_hands_the_turn_on():
+    # given seat 6 (the button) has bet at a 6-seat table
+    events = [*cards(SEED_FOUNDATIONS), one_bet(6)]
+    assert play(events, limit=1, seats=6, button=6)["next"]["betting"]["turn"] == 1
+    # when seat 3 bets before seats 1 and 2 acted
+    err = refused([*events, one_bet(3)], limit=1, seats=6, button=6)
+    # then it is refused: seat 1 bets next
+    assert (err.code, err.params["reason"], err.params["turn"]) == ("out_of_turn", "turn_next", 1)
+    # and once seats 1 and 2 pass, seat 3 may bet, and seat 4 is to act
+    passed = [*events, {"seat": 1, "action": "pass"}, {"seat": 2, "action": "pass"}, one_bet(3)]
+    out = play(passed, limit=1, seats=6, button=6)
+    assert out["next"]["betting"]["turn"] == 4
+    # a seat that passed cannot bet in this betting round
+    late = refused([*passed, one_bet(1)], limit=1, seats=6, button=6)
+    assert (late.code, late.params["reason"]) == ("out_of_turn", "passed")
+
+
+def test_the_step_offers_only_the_seat_to_act_and_its_pass():
+    # given the foundations dealt at a 5-seat table, button at seat 3
+    out = play(cards(SEED_FOUNDATIONS), limit=1, seats=5, button=3)
+    inp = out["next"]["input"]
+    # then the count bet is open to seat 3 only, and seat 3 may pass instead
+    count = next(b for b in inp["bets_open"] if b["type"] == "count")
+    assert count["seats"] == [3]
+    assert count["order"]["turn"] == 3
+    assert [o["event"] for o in inp["options"]] == [{"seat": 3, "action": "pass"}]
+    # and the table's state names the turn, and the rule for any other seat
+    now = ENGINES["carousel"].table_now({"game": "carousel", "config": {"limit": 1, "seats": 5, "button": 3},
+                                         "events": cards(SEED_FOUNDATIONS)}, betting_open=False)
+    assert now.turn == 3
+    assert now.seat(3).bets == ("count",)
+    assert now.seat(5).why == "Seat 3 bets first: the button is at seat 3"
+
+
+def test_with_every_seat_acted_no_count_bet_is_open_and_the_card_closes_betting():
+    # given both seats of a 2-seat table have bet
+    events = [*cards(SEED_FOUNDATIONS), one_bet(1), one_bet(2)]
+    out = play(events, limit=1, seats=2)
+    # then nobody is to act, no count bet is open, and the next card opens the deal
+    assert out["next"]["betting"]["turn"] is None
+    assert not [b for b in out["next"]["input"].get("bets_open", []) if b["type"] == "count"]
+    again = refused([*events, one_bet(1, bet_id="again")], limit=1, seats=2)
+    assert again.code == "bad_bet"  # one count bet per seat a round
+
+
+def test_a_pass_out_of_turn_or_outside_betting_is_refused():
+    # given the foundations dealt, button at seat 1
+    events = cards(SEED_FOUNDATIONS)
+    # then seat 2 cannot pass before seat 1 acted, nor anybody pass while the foundations are dealt
+    assert refused([*events, {"seat": 2, "action": "pass"}], limit=1, seats=4).params["reason"] == "turn_first"
+    assert refused([{"card": "3"}, {"seat": 1, "action": "pass"}], limit=1, seats=4).code == "out_of_turn"
+    # and an unknown choice is a bad event
+    assert refused([*events, {"seat": 1, "action": "fold"}], limit=1, seats=4).code == "bad_event"
+
+
+def test_without_the_table_seats_a_game_with_no_carry_keeps_the_seat_order_rule():
+    # given no seats setting (a document from before the turn was known), the rule book's order only
+    events = [*cards(SEED_FOUNDATIONS), one_bet(3)]
+    out = play(events, limit=1)
+    assert "turn" not in out["next"]["betting"]
+    assert refused([*events, one_bet(2)], limit=1).params["reason"] == "button_order"

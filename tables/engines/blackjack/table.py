@@ -399,7 +399,7 @@ class BlackjackTable:
             raise EngineError("bad_event", f"event {index}: a choice names its 'seat' by number", event=index)
         if seat != due_seat:
             who = "the dealer's peek" if due_seat is None else f"seat {due_seat}"
-            raise EngineError("out_of_turn", f"event {index}: it is {who}'s turn ({self.say_due()})", event=index, params={"seat": due_seat, "seat_given": seat})
+            raise EngineError("out_of_turn", f"event {index}: it is {who}'s turn ({self.say_due()})", event=index, params={"seat": due_seat, "seat_given": seat, **({"reason": "seat_turn"} if due_seat is not None else {})})
         if "hand" in event and event["hand"] != (due_hand if due_hand is not None else 0):
             raise EngineError(
                 "out_of_turn",

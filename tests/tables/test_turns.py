@@ -1,0 +1,56 @@
+"""Whose turn it is, through the API: a bet at a seat that may not act now is refused naming the rule
+(Carousel's count bets in turn from the button, a pot game's seat to bet), and nothing is written."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables.models import Bet, Round
+from tests.factories import TableFactory, UserFactory, assign
+from tests.fixtures import as_user
+from tests.tables.helpers import counts, open_round
+
+
+@pytest.fixture
+def carousel(floor):
+    table = TableFactory(code="CAR9", pit=floor.pit, game="carousel", config={"limit": 500, "button": 3}, seats=5)
+    dealer = UserFactory(username="cardealer", roles=["dealer"])
+    assign(dealer, table, floor.shift, floor.manager)
+    return table, as_user(dealer)
+
+
+def post(api, rnd, event):
+    return api.post(f"/api/rounds/{rnd['id']}/events/", event, format="json")
+
+
+def count_bet(seat, bet_id):
+    return {"bet": {"id": bet_id, "seat": seat, "type": "count", "number": 4, "amount": 500}}
+
+
+def test_a_carousel_bet_out_of_turn_is_refused_naming_the_button_and_nothing_is_written(carousel):
+    # given a carousel round at a 5-seat table, button at seat 3, its foundations dealt
+    table, api = carousel
+    rnd = open_round(api, table)
+    assert Round.objects.get(pk=rnd["id"]).config["seats"] == 5  # the service tells the engine the seats
+    assert api.post(f"/api/rounds/{rnd['id']}/close-betting/").status_code == 200
+    for card in "3 4 6 7 8 9".split():
+        assert post(api, rnd, {"card": card}).status_code == 201
+    shown = api.get(f"/api/rounds/{rnd['id']}/").json()
+    assert (shown["table_now"]["button"], shown["table_now"]["turn"]) == (3, 3)
+    seat5 = next(s for s in shown["table_now"]["seats"] if s["seat"] == 5)
+    assert seat5 == {"seat": 5, "bets": [], "actions": [], "why": "Seat 3 bets first: the button is at seat 3"}
+    before = counts()
+    # when seat 5 bets before seat 3
+    answer = post(api, rnd, count_bet(5, "x5"))
+    # then it is refused, the rule named, and nothing is written
+    assert answer.status_code == 400, answer.json()
+    error = answer.json()["error"]
+    assert error["code"] == "out_of_turn"
+    assert {k: error["params"][k] for k in ("seat", "turn", "button", "reason")} == {
+        "seat": 5, "turn": 3, "button": 3, "reason": "turn_first"}
+    assert counts() == before
+    # and once seat 3 bets and seat 4 passes, seat 5's bet is taken
+    assert post(api, rnd, count_bet(3, "x3")).status_code == 201
+    assert post(api, rnd, {"seat": 4, "action": "pass"}).status_code == 201
+    assert post(api, rnd, count_bet(5, "x5")).status_code == 201
+    assert sorted(Bet.objects.filter(round_id=rnd["id"]).values_list("seat", flat=True)) == [3, 5]
