@@ -49,7 +49,9 @@ class Screens:
         self.base_url = base_url
         self.contexts: list[Any] = []
 
-    def page(self, username: str | None = None, *, size: dict[str, int] = TABLET) -> Any:
+    def page(self, username: str | None = None, *, size: dict[str, int] = TABLET, at: str | None = None) -> Any:
+        """A new page (its own context) at ``size``; with ``username``, signed in as them (:meth:`signed_in`) and on
+        their home page, or straight on ``at`` (a path) when the test starts elsewhere: one page load, not two."""
         context = self.browser.new_context(
             viewport=size, base_url=self.base_url, accept_downloads=True, has_touch=True, locale="en-GB"
         )
@@ -57,13 +59,15 @@ class Screens:
         self.contexts.append(context)
         page = context.new_page()
         if username is not None:
-            self.signed_in(page, username)
+            self.signed_in(page, username, at=at)
+        elif at is not None:
+            page.goto(at)
         return page
 
-    def signed_in(self, page: Any, username: str) -> None:
+    def signed_in(self, page: Any, username: str, *, at: str | None = None) -> None:
         """Signed in as ``username`` without the form, as Django's test client signs in (the same session, the
-        same ``user_logged_in`` and its audit record), then on their home page as after the form: the sign-in
-        form is the flow under test only where a test clicks it (:meth:`login`)."""
+        same ``user_logged_in`` and its audit record), then on their home page as after the form, or on ``at``:
+        the sign-in form is the flow under test only where a test clicks it (:meth:`login`)."""
         from django.conf import settings
         from django.contrib.auth import get_user_model
         from django.test import Client
@@ -72,7 +76,7 @@ class Screens:
         client.force_login(get_user_model().objects.get(username=username))
         page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": self.base_url,
                                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-        page.goto("/")
+        page.goto(at or "/")
         page.wait_for_url(lambda url: "/login/" not in url)
 
     def login(self, page: Any, username: str) -> None:

@@ -95,8 +95,7 @@ def test_a_fill_requested_at_the_pit_is_issued_at_the_cage_desk_and_received_at_
 
 def test_the_cage_receives_a_credit_and_refuses_a_request_on_its_desk(screens: Any, floor: Any) -> None:
     _cashier()
-    pit = screens.page("pm")
-    pit.goto("/accounting/cage/slips/")
+    pit = screens.page("pm", at="/accounting/cage/slips/")
     # given a credit requested and handed over by the table's dealer at the pit
     credit_ref = slip_request(pit, "Credit: chips from the table", {"€5.00 chips": "10"})
     sign_as_other(pit, "The table's dealer", "dealer", "pass")
@@ -133,6 +132,5 @@ def test_the_cage_receives_a_credit_and_refuses_a_request_on_its_desk(screens: A
 
 
 def test_a_pit_manager_is_refused_the_cage_desk(screens: Any, floor: Any) -> None:
-    page = screens.page("pm")
-    page.goto("/accounting/cage/desk/")
+    page = screens.page("pm", at="/accounting/cage/desk/")
     expect()(page.get_by_text("The cage desk is for the cage cashiers")).to_be_visible()

@@ -137,8 +137,7 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
     StaffProfile.objects.filter(user=cashier).update(pin_hash=make_password("4821"))
     fill_ref = slip_request(page, "Fill: chips from the cage", {"€25.00 chips": "20"})
     check_screen(screens, page, "cage-slip-requested")
-    cage = screens.page("cashier1")
-    cage.goto(page.url)
+    cage = screens.page("cashier1", at=page.url)
     cage.get_by_label("Your signing PIN, cashier1").fill("4821")
     cage.get_by_role("button", name="Sign: chips issued").click()
     expect()(cage.get_by_text(f"Slip {fill_ref} issued.")).to_be_visible()
@@ -248,8 +247,7 @@ def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor
 
     # when the cashier takes a part payment at the cage, then the rest
     cashier = UserFactory(username="cashier1", roles=[Role.CASHIER])
-    cage = screens.page("cashier1")
-    cage.goto(f"/accounting/cage/markers/{marker.pk}/")
+    cage = screens.page("cashier1", at=f"/accounting/cage/markers/{marker.pk}/")
     check_screen(screens, cage, "cage-marker")
     cage.get_by_label("Amount paid (EUR)").fill("600")
     cage.get_by_role("button", name="Sign: payment taken").click()
@@ -273,8 +271,7 @@ def test_marker_issued_at_the_table_and_redeemed_at_the_cage(screens: Any, floor
                                 dealer={"username": "dealer", "password": "pass"})
 
     # when the accountant writes it off from the outstanding markers, the pit manager signing second
-    cage = screens.page("accountant")
-    cage.goto(f"/accounting/cage/markers/{marker.pk}/")
+    cage = screens.page("accountant", at=f"/accounting/cage/markers/{marker.pk}/")
     cage.get_by_role("link", name="Back to the markers").click()
     cage.get_by_role("link", name=unpaid.reference).click()
     cage.get_by_label("Reason for the write-off").fill("Player declared bankrupt")

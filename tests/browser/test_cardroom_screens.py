@@ -23,8 +23,7 @@ def fill_hearts(page, hearts: dict[str, int], queen: str) -> None:
 
 def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
     # given the dealer on the card-room page
-    page = screens.page("dealer")
-    page.goto("/cardroom/")
+    page = screens.page("dealer", at="/cardroom/")
     expect(page.get_by_role("link", name="Card room")).to_have_attribute("aria-current", "page")
     # when they open a Hearts sheet to 26 for four players
     page.get_by_label("Table").select_option(str(floor.table.pk))
@@ -58,8 +57,7 @@ def test_the_build_check_on_a_crazy_casino_sheet(screens, floor, dealer_api):
         {"table": floor.table.pk, "game": "crazy_casino", "players": ["ann", "bob"]},
         format="json",
     )
-    page = screens.page("dealer")
-    page.goto(f"/cardroom/sheets/{answer.json()['id']}/")
+    page = screens.page("dealer", at=f"/cardroom/sheets/{answer.json()['id']}/")
     page.get_by_label("Cards to build (spaces between: 9H 4D 6S)").fill("AS KS JH JD")
     page.get_by_label("Captured by / left for (optional)").fill("5C")
     page.get_by_role("button", name="Check").click()
@@ -74,8 +72,7 @@ def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, d
         {"table": floor.table.pk, "game": "carousel_rummy", "players": ["ann", "bob"]},
         format="json",
     )
-    page = screens.page("dealer")
-    page.goto(f"/cardroom/sheets/{answer.json()['id']}/")
+    page = screens.page("dealer", at=f"/cardroom/sheets/{answer.json()['id']}/")
     # the meld check: the rule book's K-A-2 is not a sequence
     page.get_by_label("Melds (; between melds, cards with spaces: 8D 9D 10D; JD JS JH)").fill("8D 9D 10D; KS AS 2S")
     page.get_by_role("button", name="Check").click()

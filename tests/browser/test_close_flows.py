@@ -180,8 +180,7 @@ def test_a_variance_over_the_tolerance_is_accepted_with_a_reason(screens, floor,
     assert ShiftReconciliation.objects.filter(shift=floor.shift).exists()
 
     # when the pit manager opens the shift
-    page = screens.page("pm")
-    page.goto(f"/accounting/shifts/{floor.shift.pk}/")
+    page = screens.page("pm", at=f"/accounting/shifts/{floor.shift.pk}/")
     rec = page.locator("#reconciliation article[data-table='BAC1']")
     # then the variance is over the tolerance and not accepted yet
     expect(rec.locator("[data-field='acceptance']")).to_have_text("Over the tolerance of 1.00 EUR: not accepted yet.")
@@ -197,8 +196,7 @@ def test_a_variance_over_the_tolerance_is_accepted_with_a_reason(screens, floor,
     check_screen(screens, page, "closing-variance-accepted", ["article.rec"])
 
     # and the accountant sees the acceptance, with no form of their own (pit managers accept)
-    accountant = screens.page("accountant")
-    accountant.goto(f"/accounting/shifts/{floor.shift.pk}/")
+    accountant = screens.page("accountant", at=f"/accounting/shifts/{floor.shift.pk}/")
     expect(accountant.locator("#reconciliation tr[data-table='BAC1'] [data-field='acceptance']")).to_contain_text(
         "Chip dropped")
     expect(accountant.get_by_role("button", name=re.compile("Accept"))).to_have_count(0)
@@ -217,8 +215,7 @@ def test_an_accountant_runs_the_reconciliation_nobody_ran(screens, floor):
                   after={"queued": True})
 
     # when the accountant goes from their home to the shift
-    page = screens.page("accountant")
-    page.goto("/accounting/")
+    page = screens.page("accountant", at="/accounting/")
     page.get_by_role("link", name="Shifts: closing and reconciliation").click()
     row = page.locator(f"tr[data-shift='{floor.shift.pk}']")
     expect(row).to_contain_text("not yet")
@@ -304,8 +301,7 @@ def test_a_queued_export_shows_how_long_it_has_waited_and_its_progress_follows(s
                                          status=ExportStatus.QUEUED,
                                          created_at=timezone.now() - dt.timedelta(minutes=3))
     # when the accountant opens the reports
-    page = screens.page("accountant")
-    page.goto("/accounting/reports/?report=variance")
+    page = screens.page("accountant", at="/accounting/reports/?report=variance")
     # then it is waiting, for how long, and the list follows it
     item = page.locator(f"#exports li[data-export='{export.pk}']")
     expect(item).to_contain_text("Variance report as PDF")
@@ -337,8 +333,7 @@ def test_who_may_do_what_on_the_closing_screens(screens, floor):
         assert dealer.get(url).status_code == 403
 
     # the auditor reads the shift, with no button to close, reconcile or accept; the reports are not theirs
-    page = screens.page("auditor")
-    page.goto(shift_url)
+    page = screens.page("auditor", at=shift_url)
     expect(page.locator("article[data-table='BAC1'] [data-field='opener']")).to_have_text("2,500.00 EUR")
     expect(page.locator("main form")).to_have_count(0)
     auditor = Client()
@@ -346,8 +341,7 @@ def test_who_may_do_what_on_the_closing_screens(screens, floor):
     assert auditor.get("/accounting/reports/").status_code == 403
 
     # the other pit's manager does not see BAC1
-    page = screens.page("pm2")
-    page.goto(shift_url)
+    page = screens.page("pm2", at=shift_url)
     expect(page.locator("article[data-table='BAC1']")).to_have_count(0)
     expect(page.get_by_text("1 more table of other pits is not shown.")).to_be_visible()
 

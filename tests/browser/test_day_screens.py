@@ -29,8 +29,7 @@ def test_a_pit_manager_opens_the_next_shift_and_rolls_the_tables_then_the_dealer
     closer = InventoryCount.objects.get(table=floor.table, shift=floor.shift, kind=CountKind.CLOSER)
 
     # when the pit manager signs in and opens the day's screen from the pit's menu
-    page = screens.page("pm")
-    page.goto("/pit/")
+    page = screens.page("pm", at="/pit/")
     page.locator(".pit-nav").get_by_role("link", name="The day").click()
     expect(page.locator("[data-no-shift]")).to_contain_text("No shift is open")
     # then the shift proposed is the one under way now, on its gaming day
@@ -70,8 +69,7 @@ def test_a_pit_manager_opens_the_next_shift_and_rolls_the_tables_then_the_dealer
     expect(page.locator("main")).not_to_contain_text("No shift is open")
 
     # and the dealer, signing in, lands on the table, where a round opens in the new shift
-    dealer = screens.page("dealer")
-    dealer.goto("/dealer/")
+    dealer = screens.page("dealer", at="/dealer/")
     dealer.wait_for_url("**/dealer/BAC1/")
     # (the last round of the earlier shift is on the screen: the next one opens in the new shift)
     dealer.get_by_role("button", name="Open next round").click()
@@ -85,8 +83,7 @@ def test_without_the_authority_the_day_screen_shows_no_buttons_and_a_post_is_ref
     closed_first_shift(floor)
     shift_type, gaming_date = type_covering_now()
     # when the pit manager opens the day's screen
-    page = screens.page("pm")
-    page.goto("/pit/day/")
+    page = screens.page("pm", at="/pit/day/")
     # then it says who opens shifts, and offers no button
     expect(page.locator("main")).to_contain_text("A shift manager opens the shifts.")
     expect(page.get_by_role("button", name="Open the shift")).to_have_count(0)

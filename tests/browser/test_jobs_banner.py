@@ -32,8 +32,7 @@ def worker_gone(settings, floor):
 
 def test_the_accountant_sees_why_jobs_wait_and_how_long_an_export_has_waited(screens, worker_gone):
     # when the accountant signs in and opens the accounting screen
-    page = screens.page("accountant")
-    page.goto("/accounting/")
+    page = screens.page("accountant", at="/accounting/")
     # then a banner says jobs are not being run, what it means and whom to tell
     banner = page.get_by_role("alert").filter(has_text="Background jobs are not being run")
     expect(banner).to_be_visible()
@@ -58,8 +57,7 @@ def test_the_accountant_sees_why_jobs_wait_and_how_long_an_export_has_waited(scr
 
 
 def test_the_pit_manager_sees_the_banner_and_the_alert_on_the_dashboard(screens, worker_gone):
-    page = screens.page("pm")
-    page.goto("/pit/")
+    page = screens.page("pm", at="/pit/")
     banner = page.get_by_role("alert").filter(has_text="Background jobs are not being run")
     expect(banner).to_contain_text("No job worker has answered since")
     worker_alert = Alert.objects.get(kind="stale_job", data__key="worker")
@@ -90,8 +88,7 @@ def _worker_dies_and_the_watch_runs() -> None:
 
 def test_the_live_pit_dashboard_shows_the_banner_and_the_new_alert_without_a_reload(screens, jobs_running):
     # given the pit manager on the dashboard while every job runs: no banner, no new alert
-    page = screens.page("pm")
-    page.goto("/pit/")
+    page = screens.page("pm", at="/pit/")
     expect(page.locator("#live")).to_be_visible()
     expect(page.locator(".jobs-banner")).to_have_count(0)
     expect(page.locator("#pit-nav")).not_to_contain_text("new)")
@@ -116,8 +113,7 @@ def test_the_live_pit_dashboard_shows_the_banner_and_the_new_alert_without_a_rel
 
 
 def test_the_accounting_screen_shows_the_banner_and_the_alert_count_without_a_reload(screens, jobs_running):
-    page = screens.page("accountant")
-    page.goto("/accounting/")
+    page = screens.page("accountant", at="/accounting/")
     expect(page.locator("#open-alerts-count")).to_have_text("0")
     expect(page.locator(".jobs-banner")).to_have_count(0)
     page.evaluate("() => { window.stayedOnThePage = true; }")

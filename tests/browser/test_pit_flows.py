@@ -52,8 +52,7 @@ def test_a_dealers_void_request_is_approved_by_a_pit_manager_never_by_who_asked(
     rounds.bet_place(round_id=rnd.pk, actor=floor.dealer, seat=1, type="banker", amount=2_500)
     rounds.round_void_request(round_id=rnd.pk, actor=floor.dealer, reason="misdeal: two cards stuck together")
     # when the pit manager opens the voids screen
-    page = screens.page("pm")
-    page.goto("/pit/voids/")
+    page = screens.page("pm", at="/pit/voids/")
     item = page.locator(f'#pending-voids [data-round="{rnd.pk}"]')
     expect(item).to_contain_text("Asked for by dealer")
     expect(item).to_contain_text("misdeal: two cards stuck together")
@@ -86,8 +85,7 @@ def test_a_pit_manager_asks_for_a_void_and_only_the_other_pit_manager_decides(sc
     # given a round in play at BAC1
     rnd = rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
     # when the pit manager asks for its void on the round's screen
-    page = screens.page("pm")
-    page.goto(f"/pit/rounds/{rnd.pk}/")
+    page = screens.page("pm", at=f"/pit/rounds/{rnd.pk}/")
     page.get_by_label("Reason").select_option("Exposed card")
     page.get_by_role("button", name="Ask for a void").click()
     # then the request is theirs, and the screen says in words that someone else decides it
@@ -102,8 +100,7 @@ def test_a_pit_manager_asks_for_a_void_and_only_the_other_pit_manager_decides(sc
     assert "You asked for this void yourself" in answer.text()
     assert Round.objects.get(pk=rnd.pk).status == RoundStatus.OPEN
     # when the pit's other manager refuses it with a reason
-    other = screens.page("pm1b")
-    other.goto(f"/pit/rounds/{rnd.pk}/")
+    other = screens.page("pm1b", at=f"/pit/rounds/{rnd.pk}/")
     other.get_by_label("Why refuse").fill("The card was burnt, not exposed")
     other.get_by_role("button", name="Refuse the void").click()
     # then the round goes on, the refusal on record beside the request
@@ -119,8 +116,7 @@ def test_an_alert_is_acknowledged_then_resolved_with_who_and_when(screens, floor
                               dedupe_key="large_bet:test", table=floor.table)
     theirs = alerts.alert_raise(kind="variance", severity="critical", message="variance -250.00 at BAC2",
                                 dedupe_key="variance:test", table=floor.other_table)
-    page = screens.page("pm")
-    page.goto("/pit/alerts/")
+    page = screens.page("pm", at="/pit/alerts/")
     expect(page.locator("#open-alerts")).to_contain_text("large bet 5000.00 on banker at BAC1")
     expect(page.locator("#open-alerts")).not_to_contain_text("BAC2")
     expect(page.locator(".pit-nav")).to_contain_text("Alerts (1 new)")
@@ -156,8 +152,7 @@ def test_a_table_s_limits_status_dealers_and_a_fill_from_its_screen(screens, flo
     dealer_b = UserFactory(username="dealerb", roles=[Role.DEALER])
     assign(dealer_b, bac3, floor.shift, floor.manager)
     relief = UserFactory(username="relief", roles=[Role.DEALER])
-    page = screens.page("pm")
-    page.goto("/pit/tables/BAC1/")
+    page = screens.page("pm", at="/pit/tables/BAC1/")
     screens.shots(page, "pit-table-controls", LAYOUT + [".manage .btn", ".manage input", ".manage select"])
     assert axe_violations(page) == []
     # when the limits change to 10.00–2500.00
@@ -241,8 +236,7 @@ def test_another_pits_tables_and_rounds_are_refused_in_words(screens, floor):
 def test_the_auditor_verifies_the_chain_with_a_button(screens, floor):
     # given some audited work
     rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
-    page = screens.page("auditor")
-    page.goto("/audit/")
+    page = screens.page("auditor", at="/audit/")
     expect(page.locator("#last-verification")).to_contain_text("never verified")
     # when the auditor presses "Verify the chain"
     page.get_by_role("button", name="Verify the chain").click()

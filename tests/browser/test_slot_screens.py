@@ -84,8 +84,7 @@ def test_the_pit_manager_enters_a_reading_sees_hold_and_pays_a_hit(screens, floo
 
 
 def test_a_refused_reading_shows_the_servers_words_and_records_nothing(screens, floor, dragon):
-    page = screens.page("pm")
-    page.goto("/slots/")
+    page = screens.page("pm", at="/slots/")
     reading = _form(page, "Record reading")
     reading.get_by_label("Coin in").fill("4000.00")  # below the 5,000.00 of the last reading
     reading.get_by_label("Coin out").fill("4600")
@@ -102,8 +101,7 @@ def test_the_pit_manager_runs_the_piggy_bank_from_the_machine_page(screens, floo
     m = machine(floor.manager, "BO-1", game="Bank on It!", denomination=25)
     piggy = bonus.bonus_meter_create(machine_id=m.pk, name="piggy_bank", label="Piggy Bank", unit="credits",
                                      reset_value=150, actor=floor.manager)
-    page = screens.page("pm")
-    page.goto("/slots/")
+    page = screens.page("pm", at="/slots/")
     page.get_by_role("link", name="BO-1").first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("BO-1 · Bank on It!")
     row = page.locator("tr", has=page.get_by_role("rowheader", name="Piggy Bank piggy_bank"))
@@ -128,8 +126,7 @@ def test_the_pit_manager_runs_the_piggy_bank_from_the_machine_page(screens, floo
 
 
 def test_an_accountant_reads_the_floor_without_forms(screens, floor, dragon):
-    page = screens.page("accountant")
-    page.goto("/slots/")
+    page = screens.page("accountant", at="/slots/")
     expect(page.locator('tr[data-progressive="crazy-dragon"]')).to_contain_text("2000.00")
     expect(page.locator("form[data-api]")).to_have_count(0)
     expect(page.get_by_role("link", name="Slot liabilities: progressives and bonus meters as CSV")).to_be_visible()
