@@ -432,6 +432,9 @@ INSTALLED_APPS.append("casino.ops")
 MIDDLEWARE[:0] = ["casino.ops.health.HealthMiddleware", "casino.ops.requests.RequestTelemetryMiddleware"]
 SECURE_REDIRECT_EXEMPT = [r"^metrics$"]  # scraped over the internal network, like the probes
 HEARTBEAT_EVERY = env_int("HEARTBEAT_EVERY", 30, minimum=5)  # seconds between the worker's heartbeats
+# A job is late once twice its period, and at least this many seconds more than its period, passed without a
+# success (casino/ops/status.py: late_after); the fault tests shorten it with the heartbeat, not wait minutes.
+JOB_LATE_SLACK = env_int("JOB_LATE_SLACK", 60, minimum=1)
 CELERY_BEAT_SCHEDULE["ops-heartbeat"] = {"task": "casino.ops.heartbeat", "schedule": HEARTBEAT_EVERY,
                                          "options": {"expires": HEARTBEAT_EVERY}}  # a backlog of them means nothing
 CELERY_BEAT_SCHEDULE["ops-check-jobs"] = {"task": "casino.ops.check_jobs", "schedule": 60}

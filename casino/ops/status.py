@@ -1,7 +1,7 @@
 """Are the background jobs being run? Read from the heartbeats, the outbox and the audit verifications.
 
 A job is late once twice its period has passed without a success (and at least a minute more than
-its period): a run can start up to one period late and take a while. One rule for every job,
+its period: ``JOB_LATE_SLACK``): a run can start up to one period late and take a while. One rule for every job,
 so that what the banner, readiness, the metrics and the alerts say agree.
 """
 
@@ -29,8 +29,8 @@ AUDIT_VERIFY_TASK = "casino.audit.tasks.verify_audit"
 
 
 def late_after(period: float) -> int:
-    """Seconds without a success after which a job of this period is late."""
-    return int(max(2 * period, period + 60))
+    """Seconds without a success after which a job of this period is late (``JOB_LATE_SLACK``: 60 s)."""
+    return int(max(2 * period, period + settings.JOB_LATE_SLACK))
 
 
 def schedule_period(task_name: str) -> int | None:

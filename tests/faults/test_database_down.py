@@ -40,8 +40,7 @@ def service(tmp_path_factory: Any) -> Any:
     try:
         pg.start()
         url = pg.create_database("croupier_faults")
-        manage("migrate", "--noinput", env=service_env(url))
-        floor = seed_in(url, [{"code": "BAC1", "game": "baccarat"}, {"code": "BAC2", "game": "baccarat"}])
+        floor = seed_in(url, [{"code": "BAC1", "game": "baccarat"}, {"code": "BAC2", "game": "baccarat"}])  # migrated too
         port = free_port()
         # embedded jobs (no broker): the outbox runs them in process; persistent connections with health checks
         web = gunicorn(env=service_env(url, DB_CONN_MAX_AGE="60"), port=port, workers=2, log=logs / "gunicorn.log")

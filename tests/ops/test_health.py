@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from casino.core.models import Outbox
+from casino.ops import status
 from casino.ops.jobs import BEAT, WORKER
 from tests.ops.helpers import heartbeat, jobs_alive
 
@@ -44,6 +45,17 @@ def test_ready_names_every_check_with_its_figure(db, client, settings):
     assert body["checks"]["outbox"] == {"ok": True, "pending": 0, "oldest_age_seconds": 0.0,
                                         "stuck_after_seconds": 300}
 
+
+
+def test_the_slack_after_a_jobs_period_is_a_setting(db, client, settings):
+    # given a site whose jobs are late 15 s after their period rather than a minute (JOB_LATE_SLACK)
+    settings.OPS_EXPECT_WORKER = True
+    settings.JOB_LATE_SLACK = 15
+    jobs_alive(worker=4, beat=2)
+    # then a 30 s heartbeat is late after twice its period, a 5 s one after its period and the slack
+    assert status.late_after(30) == 60
+    assert status.late_after(5) == 20
+    assert client.get("/health/ready").json()["checks"]["worker"]["late_after_seconds"] == 60
 
 def test_ready_says_nothing_secret(db, client, settings):
     settings.REDIS_URL = "redis://:s3cret-password@127.0.0.1:1/0"
