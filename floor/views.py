@@ -88,6 +88,8 @@ def home(request: HttpRequest) -> HttpResponse:
     held = roles_of(user)
     if has_role(user, Role.PIT_MANAGER):
         return redirect("pit-dashboard")
+    if Role.SHIFT_MANAGER in held:  # runs the day: opens the shifts and rolls the tables
+        return redirect("pit-day")
     if Role.DEALER in held:
         return redirect("dealer-home")
     if Role.CASHIER in held and _url("accounting-web:cage-desk"):

@@ -62,8 +62,10 @@ COUNT_TAPS_JS = """() => {
 class Screen:
     """The dealer's page at a table, and the shots taken of each kind of step (named by game)."""
 
-    def __init__(self, page: Any, screens: Any, game: str, chips: list[int], digits: int = 2, *, decks: int = 1) -> None:
+    def __init__(self, page: Any, screens: Any, game: str, chips: list[int], digits: int = 2, *, decks: int = 1,
+                 keyboard: bool = False) -> None:
         self.page = page
+        self.keyboard = keyboard  # cards keyed (rank then suit) on a keyboard instead of tapped
         self.screens = screens
         self.game = game
         self.chips = sorted(chips, reverse=True)
@@ -141,6 +143,10 @@ def _label(spec: Json) -> str:
 
 def tap_card(screen: Screen, code: str, deck: str) -> None:
     page = screen.page.locator("#deal-work .widget")
+    if screen.keyboard and deck != "triangle" and code != "JK":
+        screen.page.keyboard.press(code[0])
+        screen.page.keyboard.press(code[1])
+        return
     again = screen.last_card == code and screen.decks > 1 and deck != "triangle" and code != "JK"
     screen.last_card = code
     if again:
@@ -258,11 +264,12 @@ def tap_event(screen: Screen, step: Json, event: Json, layout: list[Json]) -> No
 
 
 def play_round_by_taps(screen: Screen, doc: Json, layout: list[Json],
-                       before_close: Callable[[], None] | None = None) -> None:
-    """Open a round, tap the document's bets, close betting, tap every event: the pay list shows."""
+                       before_close: Callable[[], None] | None = None, *, open_with: str = "Open round") -> None:
+    """Open a round (``open_with``: "Open next round" where the last one is still on the screen), tap the
+    document's bets, close betting, tap every event: the pay list shows."""
     page = screen.page
     engine = get_engine(doc["game"])
-    button(page, "Open round").click()
+    button(page, open_with).click()
     idle(page)
     screen.step("open")
     for bet in doc["bets"]:
