@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from accounting.models import CountKind, InventoryCount
@@ -144,3 +145,14 @@ def test_the_api_rolls_the_tables_once_per_key_and_refuses_a_dealer(floor):
     assert bad.status_code == 400
     assert bad.json()["error"]["field"] == "shift"
     assert InventoryCount.objects.filter(shift_id=shift_id).count() == 1
+
+
+def test_a_shift_manager_signing_in_lands_on_the_days_screen(floor):
+    # given a shift manager (no pit of their own: they run the whole floor's day)
+    client = Client()
+    client.force_login(UserFactory(username="sm", roles=[Role.SHIFT_MANAGER]))
+    # when they open the site's home
+    home = client.get("/")
+    # then they are sent to the gaming day's screen, which they may use
+    assert (home.status_code, home["Location"]) == (302, "/pit/day/")
+    assert client.get("/pit/day/").status_code == 200

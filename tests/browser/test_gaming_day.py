@@ -187,7 +187,8 @@ def test_a_whole_gaming_day_on_the_screens(day_screens: Screens, settings: Any) 
     expect(boss.locator(".day-list li [data-field='opener']", has_text="Rolled: opener")).to_have_count(18)
     check(screens, boss, "rolled", [*LAYOUT, ".day-list li"])
     openers = {c.table_id: c for c in InventoryCount.objects.filter(shift=shift, kind=CountKind.OPENER)}
-    assert len(openers) == 18 and all(c.rolled for c in openers.values())
+    assert len(openers) == 18
+    assert all(c.rolled for c in openers.values())
 
     # -- the pit: a fill and a credit requested, a marker issued ------------------------------------------
     pit = sign_in(screens, "pitboss")
