@@ -353,6 +353,9 @@ CROUPIER = {
     "COMP_REINVESTMENT_PERCENT": env_int("CROUPIER_COMP_REINVESTMENT_PERCENT", 30, minimum=0),  # of theoretical win
     "COMP_POINTS_PER_UNIT": env_int("CROUPIER_COMP_POINTS_PER_UNIT", 10, minimum=0),  # per currency unit of comp
     "RATING_AVERAGE_BET_FACTOR_PERCENT": env_int("CROUPIER_RATING_AVERAGE_BET_FACTOR_PERCENT", 200, minimum=100),
+    # advantage play (docs/game_protection.md): flag and alert at these one-sided p-values, parts per million
+    "ADVANTAGE_FLAG_P_PPM": env_int("CROUPIER_ADVANTAGE_FLAG_P_PPM", 10_000, minimum=1),
+    "ADVANTAGE_ALERT_P_PPM": env_int("CROUPIER_ADVANTAGE_ALERT_P_PPM", 1_000, minimum=1),
 }
 
 # One line per request and per job with its request id (casino/ops/logs.py, docs/operations.md): JSON for

@@ -357,7 +357,8 @@ class PlayerReportView(ReportView):
     ``date_from``, ``date_to`` (gaming dates), ``table`` (id), ``pit`` (code), as each report takes them.
     Every export is audited (accounting.reports.api, the report view every area shares)."""
 
-    permission_classes = [role_permission(read_roles=(Role.ACCOUNTANT, Role.COMPLIANCE))]
+    permission_classes = [role_permission(read_roles=(Role.ACCOUNTANT, Role.COMPLIANCE, Role.PIT_MANAGER,
+                                                      Role.AUDITOR))]
     reports = reports.REPORTS
     audit_prefix = "players."
     too_large_hint = "narrow the dates, or take the CSV (streamed)"

@@ -12,6 +12,10 @@ DEFAULTS: dict[str, int] = {
     "COMP_REINVESTMENT_PERCENT": 30,  # comp value = this share of theoretical win, rounded down
     "COMP_POINTS_PER_UNIT": 10,  # points per currency unit of comp value, rounded down
     "RATING_AVERAGE_BET_FACTOR_PERCENT": 200,  # estimate and measured average bet further apart than 2× are flagged
+    # advantage play (docs/game_protection.md): a flag at this one-sided p-value or below, in parts per million
+    # (10 000: p ≤ 0.01); an alert for the pit at this one or below (1 000: p ≤ 0.001)
+    "ADVANTAGE_FLAG_P_PPM": 10_000,
+    "ADVANTAGE_ALERT_P_PPM": 1_000,
 }
 
 

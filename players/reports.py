@@ -7,15 +7,20 @@ dates), ``table`` (id), ``pit`` (code); each report says which it takes (``filte
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
+from django.utils import timezone
 
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
+from players.advantage import GAMES as ADVANTAGE_GAMES
+from players.advantage import pit_advantage
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 from players.selectors import player_day_total
+from tables.models import Table
 
 ITERATOR_CHUNK = 2_000
 
@@ -258,8 +263,88 @@ class CashReportLinesReport(Report):
             )
 
 
+ADVANTAGE_DEFAULT_DAYS = 7
+
+
+def _p(value: float) -> str:
+    return f"{value:.2g}" if value < 0.001 else f"{value:.4f}"
+
+
+class AdvantageReport(Report):
+    """Advantage play at blackjack shoe tables (docs/game_protection.md): per rated player, the bets against the
+    count, entering and leaving with it, and the measured skill; flags are for the pit to watch."""
+
+    name = "advantage"
+    title = "Advantage play"
+    filters_used = ("date_from", "date_to", "pit")
+    columns = (
+        Column("player", "Player"),
+        Column("card", "Card"),
+        Column("tables", "Tables"),
+        Column("rounds", "Rounds", INT, total=True),
+        Column("min_bet", "Smallest bet", MONEY),
+        Column("max_bet", "Largest bet", MONEY),
+        Column("spread", "Bet spread"),
+        Column("rho", "Rank correlation bet/true count"),
+        Column("changes", "Bet changes", INT),
+        Column("bets_p", "Bets follow the count: p"),
+        Column("gain", "Betting pattern vs flat, % of action"),
+        Column("entries", "Mid-shoe entries", INT),
+        Column("exits", "Mid-shoe exits", INT),
+        Column("entry_tc", "Mean true count at entry"),
+        Column("exit_tc", "Mean true count at exit"),
+        Column("back_p", "Back-counting: p"),
+        Column("decisions", "Decisions", INT, total=True),
+        Column("deviations", "Not basic strategy", INT, total=True),
+        Column("measured", "Measured house edge %"),
+        Column("basic", "Basic-strategy house edge %"),
+        Column("flags", "Flags"),
+    )
+
+    def period(self) -> tuple[dt.datetime, dt.datetime]:
+        f = self.filters
+        today = timezone.localdate()
+        start = f.date_from or (f.date_to or today) - dt.timedelta(days=ADVANTAGE_DEFAULT_DAYS)
+        end = (f.date_to or today) + dt.timedelta(days=1)
+        zone = timezone.get_current_timezone()
+        return (dt.datetime.combine(start, dt.time(), tzinfo=zone), dt.datetime.combine(end, dt.time(), tzinfo=zone))
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        tables = Table.objects.filter(game__in=ADVANTAGE_GAMES).select_related("pit")
+        if self.filters.pit:
+            tables = tables.filter(pit__code=self.filters.pit)
+        since, until = self.period()
+        for a in pit_advantage(list(tables), since=since, until=until):
+            p, b, s = a.pattern, a.backcount, a.skill
+            if p is None or b is None or s is None:  # a player with rounds has all three
+                continue
+            yield (
+                a.player.name,
+                a.player.card_number or "",
+                ", ".join(a.tables),
+                a.rounds,
+                p.min_bet,
+                p.max_bet,
+                f"{p.spread:.1f}",
+                "" if p.rho is None else f"{p.rho:.3f}",
+                p.changes,
+                _p(p.p_value),
+                f"{100 * p.ev_gain:.2f}",
+                b.entries,
+                b.exits,
+                f"{b.mean_entry_tc:.2f}",
+                f"{b.mean_exit_tc:.2f}",
+                _p(b.p_value),
+                s.decisions,
+                s.deviations,
+                f"{100 * s.measured_house_edge:.3f}",
+                f"{100 * s.basic_house_edge:.3f}",
+                ", ".join(a.flags),
+            )
+
+
 REPORTS: dict[str, type[Report]] = {
-    r.name: r for r in (RatingsReport, CompsReport, CashTransactionLogReport, CashReportLinesReport)
+    r.name: r for r in (RatingsReport, CompsReport, CashTransactionLogReport, CashReportLinesReport, AdvantageReport)
 }
 # who may export each one (admins may export all)
 READERS: dict[str, tuple[Role, ...]] = {
@@ -267,4 +352,5 @@ READERS: dict[str, tuple[Role, ...]] = {
     "comps": (Role.ACCOUNTANT, Role.COMPLIANCE),
     "cash_transactions": (Role.COMPLIANCE,),
     "cash_reports": (Role.COMPLIANCE,),
+    "advantage": (Role.PIT_MANAGER, Role.COMPLIANCE, Role.AUDITOR),
 }

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from players.advantage import Advantage, pit_advantage, player_advantage
+from tables.selectors import pit_tables
 
 register = template.Library()
 
@@ -31,3 +37,46 @@ def played(seconds: Any) -> str:
 @register.filter
 def flag_words(flags: Any) -> str:
     return ", ".join(FLAG_WORDS.get(str(f), str(f)) for f in flags or ())
+
+
+# -- advantage play (docs/game_protection.md) --------------------------------------------------------------
+ADVANTAGE_HOURS = 24  # the pit's panel: the last day's play
+PLAYER_ADVANTAGE_DAYS = 30  # a player's page: the last month's
+
+
+@register.simple_tag(takes_context=True)
+def advantage_for_pit(context: Any) -> list[Advantage]:
+    """The rated players at the viewer's shoe tables in the last day, the flagged first."""
+    request = context.get("request")
+    if request is None:
+        return []
+    tables = list(pit_tables(request.user))
+    return pit_advantage(tables, since=timezone.now() - dt.timedelta(hours=ADVANTAGE_HOURS))
+
+
+@register.simple_tag
+def advantage_for_player(player: Any) -> Advantage:
+    return player_advantage(player, since=timezone.now() - dt.timedelta(days=PLAYER_ADVANTAGE_DAYS))
+
+
+@register.filter
+def chance(p: Any) -> str:
+    """A p-value in words a pit reads: ``1 in 2,500``, or ``under 1 in a million``."""
+    try:
+        value = float(p)
+    except (TypeError, ValueError):
+        return "—"
+    if value <= 1e-6:
+        return gettext("under 1 in a million")
+    if value >= 0.5:
+        return gettext("about even")
+    return gettext("1 in %(n)s") % {"n": f"{round(1 / value):,}"}
+
+
+@register.filter
+def pct(value: Any, places: int = 2) -> str:
+    """A fraction as a percentage: 0.0045 → ``0.45``."""
+    try:
+        return f"{float(value) * 100:.{int(places)}f}"
+    except (TypeError, ValueError):
+        return "—"

@@ -14,10 +14,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tables.engines.blackjack import BasicStrategy, Rules
+from tables.engines.blackjack import BLACKJACK, BasicStrategy, Rules
 from tables.protection.betting import DEFAULT_ALPHA, EdgeTable, TableRound, back_counting, bet_pattern
 from tables.protection.count import HI_LO_BY_VALUE, true_count
 from tables.protection.skill import DecisionCosts
+from tables.simulation.blackjack import play_out
 
 PENETRATION = 0.75
 KINDS = ("counter", "back_counter", "flat", "basic", "careless")
@@ -399,3 +400,58 @@ def per_true_count_edges(rules: Rules, *, rounds: int, seed: int) -> dict[int, t
         s[0] += seat.net
         s[1] += 1
     return {tc: (s[0] / s[1], int(s[1])) for tc, s in sorted(sums.items())}
+
+
+@dataclass
+class RecordedShoe:
+    """One shoe's rounds as the dealer would enter them: each a round document's bets and events."""
+
+    burn: int
+    rounds: list[tuple[list[dict[str, object]], list[dict[str, object]]]]
+
+
+def counter_documents(
+    config: dict[str, object], *, shoes: int, seed: int, counter_seat: int = 1, other_seat: int = 3, unit: int = 1_000
+) -> list[RecordedShoe]:
+    """Shoes of blackjack rounds in the engine's document form with a Hi-Lo counter at ``counter_seat`` (the
+    1–8 ramp of :data:`COUNTER_RAMP`, ``unit`` minor units a unit) and a flat bettor at ``other_seat``, both
+    playing basic strategy: what the demo's day deals and the tests record."""
+    rng = random.Random(seed)
+    resolved = BLACKJACK.resolve_config(dict(config))
+    decks = int(resolved["decks"])
+    cards = [r + s for r in "23456789TJQKA" for s in "SHDC"] * decks
+    size = len(cards)
+    cut = int(size * PENETRATION)
+    out = []
+    for _ in range(shoes):
+        rng.shuffle(cards)
+        pos = 1  # the burn card
+        running = 0
+        shoe = RecordedShoe(burn=1, rounds=[])
+        while pos < cut:
+            tc = true_count(running, size - pos)
+            units = next((u for at, u in COUNTER_RAMP if tc >= at), 1)
+            bets: list[dict[str, object]] = [
+                {"id": "c", "seat": counter_seat, "type": "bet", "amount": units * unit},
+                {"id": "f", "seat": other_seat, "type": "bet", "amount": 2 * unit},
+            ]
+            start = pos
+
+            def draw() -> str:
+                nonlocal pos
+                card = cards[pos] if pos < size else rng.choice(cards)
+                pos += 1
+                return card
+
+            doc, _ = play_out(BLACKJACK, resolved, [dict(b) for b in bets], draw)
+            events = doc["events"]
+            dealt = [e["card"] for e in events if "card" in e]
+            if pos > size or len(dealt) != pos - start:
+                break  # a round that would run out of cards is not dealt: the shoe ends here
+            running += sum(HI_LO_BY_VALUE[min(VALUES_OF_RANKS[c[0]], 10)] for c in dealt)
+            shoe.rounds.append((bets, events))
+        out.append(shoe)
+    return out
+
+
+VALUES_OF_RANKS = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10, **{str(v): v for v in range(2, 10)}}

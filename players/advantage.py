@@ -1,0 +1,160 @@
+"""Advantage play, read from what the dealers entered (docs/game_protection.md): for each rated player at
+blackjack tables dealt from a marked shoe, the Hi-Lo count before each round of the shoes they played in, how
+their initial bet moved with it, whether they came and went with it, and how their decisions compare with basic
+strategy. Reads only; a flag is for the pit to watch, never an accusation."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.utils import timezone
+
+from players.conf import knob
+from players.edges import edges_for
+from players.models import Player, RatingSlip
+from tables.engines.blackjack import Rules
+from tables.models import Round, RoundStatus, Shoe, Table
+from tables.protection.betting import BackCounting, BetPattern, EdgeTable, TableRound, back_counting, bet_pattern
+from tables.protection.count import counts_before_rounds
+from tables.protection.records import blackjack_decisions, cards_of
+from tables.protection.skill import DecisionCosts, MeasuredSkill, measured_skill
+from tables.selectors import stored_document
+
+GAMES = ("blackjack",)  # Pontoon's banker draws at will: its decisions are not costed yet
+MAIN_BET = "bet"
+
+
+@dataclass
+class Advantage:
+    """One player's figures over the rounds they played at shoe tables in the period."""
+
+    player: Player
+    since: dt.datetime
+    rounds: int = 0
+    tables: list[str] = field(default_factory=list)
+    pattern: BetPattern | None = None
+    backcount: BackCounting | None = None
+    skill: MeasuredSkill | None = None
+    alpha: float = 0.01
+
+    @property
+    def flags(self) -> list[str]:
+        out = []
+        if self.pattern is not None and self.pattern.flagged(self.alpha):
+            out.append("bets_follow_count")
+        if self.backcount is not None and self.backcount.flagged(self.alpha):
+            out.append("back_counting")
+        return out
+
+    @property
+    def smallest_p(self) -> float:
+        ps = [x.p_value for x in (self.pattern, self.backcount) if x is not None]
+        return min(ps) if ps else 1.0
+
+
+def _alpha() -> float:
+    return knob("ADVANTAGE_FLAG_P_PPM") / 1_000_000
+
+
+def _basic_edge(game: str, config: dict[str, Any]) -> float:
+    """The engine's house edge of the main bet for basic strategy at these rules (the house_edge command's)."""
+    edges = edges_for(game, config, compute=False)  # warmed by a job when a slip opens (players.services.slips)
+    if edges is None:
+        edges = edges_for(game, config, compute=True) or {}
+    edge = edges.get(MAIN_BET)
+    return float(edge) if isinstance(edge, Fraction | float | int) else 0.005
+
+
+def player_advantage(player: Player, *, since: dt.datetime, until: dt.datetime | None = None) -> Advantage:
+    """The player's figures over their slips at blackjack tables opened from ``since``."""
+    slips = list(RatingSlip.objects.filter(player=player, table__game__in=GAMES, opened_at__gte=since)
+                 .select_related("table").order_by("opened_at"))
+    return _figures(player, slips, since=since, until=until)
+
+
+def pit_advantage(tables: list[Table], *, since: dt.datetime, until: dt.datetime | None = None) -> list[Advantage]:
+    """Every rated player at these (blackjack) tables since ``since``, the flagged first, then by the smallest
+    p-value."""
+    qs = RatingSlip.objects.filter(table__in=[t for t in tables if t.game in GAMES], opened_at__gte=since,
+                                   player__isnull=False)
+    if until is not None:
+        qs = qs.filter(opened_at__lt=until)
+    by_player: dict[int, list[RatingSlip]] = defaultdict(list)
+    for slip in qs.select_related("table", "player").order_by("opened_at"):
+        assert slip.player_id is not None
+        by_player[slip.player_id].append(slip)
+    found = [_figures(s[0].player, s, since=since, until=until) for s in by_player.values() if s[0].player is not None]
+    found = [a for a in found if a.rounds]
+    return sorted(found, key=lambda a: (not a.flags, a.smallest_p))
+
+
+def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
+             until: dt.datetime | None = None) -> Advantage:
+    out = Advantage(player=player, since=since, alpha=_alpha())
+    if not slips:
+        return out
+    now = until or timezone.now()
+    bets: list[tuple[float, int]] = []
+    table_rounds: list[TableRound] = []
+    round_costs: list[float] = []
+    decisions = deviations = 0
+    base_edges: list[tuple[float, int]] = []
+    costs_by_rules: dict[str, DecisionCosts] = {}
+    for slip in slips:
+        end = slip.closed_at or now
+        window = (slip.opened_at, end)
+        shoe_ids = set(Round.objects.filter(table=slip.table, shoe__isnull=False, opened_at__gte=window[0],
+                                            opened_at__lte=window[1]).values_list("shoe_id", flat=True))
+        if not shoe_ids:
+            continue
+        if slip.table.code not in out.tables:
+            out.tables.append(slip.table.code)
+        shoes = {s.pk: s for s in Shoe.objects.filter(pk__in=shoe_ids)}
+        rounds = list(Round.objects.filter(shoe_id__in=shoe_ids).exclude(status=RoundStatus.VOIDED)
+                      .only("pk", "shoe_id", "number", "opened_at", "status", "config", "game", "document")
+                      .order_by("shoe_id", "number"))
+        by_shoe: dict[int, list[Round]] = defaultdict(list)
+        for rnd in rounds:
+            assert rnd.shoe_id is not None
+            by_shoe[rnd.shoe_id].append(rnd)
+        for shoe_id in sorted(by_shoe):
+            shoe_rounds = by_shoe[shoe_id]
+            docs = [stored_document(r) for r in shoe_rounds]
+            counts = counts_before_rounds(shoes[shoe_id].decks, [cards_of(d["events"]) for d in docs],
+                                          burn=shoes[shoe_id].burn)
+            for rnd, doc, before in zip(shoe_rounds, docs, counts):
+                stake = next((b["amount"] for b in doc["bets"] if b.get("seat") == slip.seat
+                              and b.get("type") == MAIN_BET), None)
+                played = (stake is not None and rnd.status == RoundStatus.SETTLED
+                          and window[0] <= rnd.opened_at <= window[1])
+                table_rounds.append(TableRound(shoe_id, before.true_count, played))
+                if not played:
+                    continue
+                assert stake is not None
+                bets.append((before.true_count, int(stake)))
+                key = repr(sorted(rnd.config.items()))
+                coster = costs_by_rules.get(key)
+                if coster is None:
+                    coster = costs_by_rules[key] = DecisionCosts(Rules.of(rnd.config, pontoon=False))
+                    base_edges.append((_basic_edge(rnd.game, rnd.config), 0))
+                cost = 0.0
+                for d in blackjack_decisions(rnd.config, doc["bets"], doc["events"]):
+                    if d.seat != slip.seat:
+                        continue
+                    decisions += 1
+                    c = coster.cost(list(d.hand), d.up, d.action, d.allowed)
+                    deviations += c != 0
+                    cost += c
+                round_costs.append(cost)
+    out.rounds = len(bets)
+    if not bets:
+        return out
+    base = base_edges[0][0] if base_edges else 0.005
+    out.pattern = bet_pattern(bets, EdgeTable.linear(house_edge=base))
+    out.backcount = back_counting(table_rounds)
+    out.skill = measured_skill(round_costs, decisions=decisions, deviations=deviations, basic_house_edge=base)
+    return out

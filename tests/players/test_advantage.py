@@ -1,0 +1,82 @@
+"""Advantage play from the records: a counter's recorded shoes raise the flag in words; a player without shoe
+rounds has nothing to show."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.test import Client
+from django.utils import timezone
+
+from casino.core.roles import Role
+from players.advantage import pit_advantage, player_advantage
+from tests.factories import UserFactory
+from tests.fixtures import as_user
+from tests.players.advantage_helpers import record_counter
+
+
+def test_a_counter_at_a_shoe_table_is_flagged_with_what_was_seen(floor):
+    # given a rated counter over 24 recorded shoes (about 700 rounds)
+    table, player, _ = record_counter(floor)
+    since = timezone.now() - dt.timedelta(days=1)
+    # when the pit reads the player's figures
+    found = player_advantage(player, since=since)
+    # then the bets follow the count, the 1–8 spread is seen and the decisions are basic strategy's
+    assert found.rounds > 600
+    assert found.tables == ["BJ1"]
+    assert found.flags == ["bets_follow_count"]
+    assert found.pattern is not None
+    assert (found.pattern.min_bet, found.pattern.max_bet, found.pattern.spread) == (1_000, 8_000, 8.0)
+    assert found.pattern.p_value < 0.01
+    assert found.pattern.ev_gain > 0
+    assert found.skill is not None
+    assert found.skill.decisions > found.rounds // 2
+    assert found.skill.deviations == 0
+    assert found.skill.measured_house_edge == found.skill.basic_house_edge > 0
+    # and the pit's list puts them first
+    assert [a.player for a in pit_advantage([table], since=since)] == [player]
+
+
+def test_nothing_is_shown_without_shoe_rounds(floor):
+    table, player, _ = record_counter(floor, shoes=0)
+    found = player_advantage(player, since=timezone.now() - dt.timedelta(days=1))
+    assert (found.rounds, found.flags, found.pattern) == (0, [], None)
+    assert pit_advantage([table], since=timezone.now() - dt.timedelta(days=1)) == []
+
+
+def test_the_pit_dashboard_and_the_players_page_show_the_flag_in_words(floor, manager_api):
+    # given a rated counter at a blackjack shoe table of the manager's pit
+    _, player, _ = record_counter(floor)
+    client = Client()
+    client.force_login(floor.manager)
+    # when the pit manager opens the dashboard
+    page = client.get("/pit/").content.decode()
+    # then the panel lists the counter, flagged, with a link to the page that explains it
+    assert 'id="advantage"' in page
+    assert "Carl Counter" in page
+    assert "bets follow the count" in page
+    # and the player's page says what was seen, over how many rounds, and how unlikely by chance
+    found = player_advantage(player, since=timezone.now() - dt.timedelta(days=1))
+    detail = client.get(f"/players/{player.pk}/").content.decode()
+    assert "Flag: the bets follow the count." in detail
+    assert f"Seen: {found.rounds} rounds played at BJ1." in detail
+    assert "1 in" in detail or "under 1 in a million" in detail
+
+
+def test_the_report_lists_the_counter_in_every_format_for_the_pit_and_refuses_others(floor, manager_api):
+    record_counter(floor, shoes=12)
+    # when the pit manager takes the report as JSON, CSV, XLSX and PDF
+    answer = manager_api.get("/api/players/reports/advantage/", {"format": "json"})
+    assert answer.status_code == 200, answer.content[:500]
+    body = answer.json()
+    keys = [c["key"] for c in body["columns"]]
+    rows = [dict(zip(keys, row)) for row in body["rows"]]
+    assert [r["player"] for r in rows] == ["Carl Counter"]
+    assert (rows[0]["tables"], rows[0]["min_bet"], rows[0]["max_bet"], rows[0]["flags"]) == (
+        "BJ1", "10.00", "80.00", "bets_follow_count")
+    for fmt in ("csv", "xlsx", "pdf"):
+        assert manager_api.get("/api/players/reports/advantage/", {"format": fmt}).status_code == 200
+    # and a cashier is refused; a filter the report does not take is a 400 naming it
+    cashier = as_user(UserFactory(username="cash1", roles=[Role.CASHIER]))
+    assert cashier.get("/api/players/reports/advantage/").status_code == 403
+    assert manager_api.get("/api/players/reports/advantage/", {"table": "1"}).status_code == 400
