@@ -439,7 +439,7 @@ class TableShiftCloseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
     filterset_fields = ["table", "shift"]
 
     def get_queryset(self) -> QuerySet:
-        return scoped(TableShiftClose.objects.select_related("table"), self.request.user)
+        return scoped(TableShiftClose.objects.select_related("table", "reopening__reopened_by"), self.request.user)
 
     @extend_schema(request=s.TableShiftInput, responses={201: s.TableShiftCloseSerializer})
     @idempotent
@@ -451,6 +451,20 @@ class TableShiftCloseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
             actor=request.user, table_id=_table(v["table"], request.user).pk, shift_id=v["shift"]
         )
         return Response(s.TableShiftCloseSerializer(close).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ReopenInput, responses={201: s.TableCloseReopeningSerializer})
+    @action(detail=False, methods=["post"], permission_classes=[role_permission(Role.SHIFT_MANAGER,
+                                                                                read_roles=READERS)])
+    @idempotent
+    def reopen(self, request: Request) -> Response:
+        """Reopen a table's close once, for correction: a shift manager, with a reason, before the shift closes."""
+        data = s.ReopenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        reopening = shifts.table_close_reopen(
+            actor=request.user, table_id=_table(v["table"], request.user).pk, shift_id=v["shift"], reason=v["reason"]
+        )
+        return Response(s.TableCloseReopeningSerializer(reopening).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict})
     @action(detail=False, methods=["get"])

@@ -371,8 +371,16 @@ class MarkerWriteOff(models.Model):
 # -- shift close and reconciliation ------------------------------------------------------------
 
 
+class TableShiftCloseQuerySet(models.QuerySet):
+    def standing(self) -> models.QuerySet:
+        """The closes in force: not reopened (a reopened close is kept, superseded by the next close)."""
+        return self.filter(reopening__isnull=True)
+
+
 class TableShiftClose(models.Model):
-    """A table's shift, closed: the counts it used and the figures, fixed. Append-only.
+    """A table's shift, closed: the counts it used and the figures, fixed. Append-only. A shift manager may
+    reopen it once (:class:`TableCloseReopening`) before the shift closes: it is then kept, superseded, and
+    the table's shift is closed again with a new close.
 
     The database checks the two formulas (docs/accounting.md):
     count win = closer + credits + drop − opener − fills − marker payments at the table;
@@ -381,9 +389,11 @@ class TableShiftClose(models.Model):
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="shift_closes")
     shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="table_closes")
-    opener = models.OneToOneField(InventoryCount, on_delete=models.PROTECT, related_name="+")
-    closer = models.OneToOneField(InventoryCount, on_delete=models.PROTECT, related_name="+")
-    drop_count = models.OneToOneField(DropCount, on_delete=models.PROTECT, related_name="+")
+    # a close reopened and closed again may use the same counts (a close after a reopening counts again only
+    # what was wrong): one count, one or two closes
+    opener = models.ForeignKey(InventoryCount, on_delete=models.PROTECT, related_name="+")
+    closer = models.ForeignKey(InventoryCount, on_delete=models.PROTECT, related_name="+")
+    drop_count = models.ForeignKey(DropCount, on_delete=models.PROTECT, related_name="+")
     opener_total = models.BigIntegerField()
     closer_total = models.BigIntegerField()
     fills = models.BigIntegerField()
@@ -402,10 +412,13 @@ class TableShiftClose(models.Model):
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField()
 
+    objects = TableShiftCloseQuerySet.as_manager()
+
     class Meta:
         ordering = ["id"]
+        # one close in force per table shift: the database refuses a close while another stands (migration 0013)
+        indexes = [models.Index(fields=["table", "shift"], name="close_by_table_shift")]
         constraints = [
-            models.UniqueConstraint(fields=["table", "shift"], name="one_close_per_table_shift"),
             models.CheckConstraint(
                 condition=Q(
                     count_win=F("closer_total")
@@ -420,6 +433,31 @@ class TableShiftClose(models.Model):
             models.CheckConstraint(
                 condition=Q(variance=F("count_win") - F("rounds_win") - F("pool_change")), name="close_variance_formula"
             ),
+        ]
+
+
+class TableCloseReopening(models.Model):
+    """A table's close reopened for correction by a shift manager, with a reason, before the casino's shift
+    closed: the close is kept (superseded), its ledger posting reversed, and the table's shift is open again
+    until it is closed anew. At most once per table shift, never after the shift closed, never edited: the
+    database holds all three (migration 0013)."""
+
+    close = models.OneToOneField(TableShiftClose, on_delete=models.PROTECT, related_name="reopening")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.ForeignKey("tables.Shift", on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    reversal = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text="the reversal of the close's posting",
+    )
+    reopened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reopened_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "shift"], name="one_reopening_per_table_shift"),
+            models.CheckConstraint(condition=~Q(reason=""), name="reopening_has_reason"),
         ]
 
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounting import figures
@@ -25,6 +26,7 @@ from accounting.models import (
     Slip,
     SlipKind,
     SlipStatus,
+    TableCloseReopening,
     TableFigures,
     TableShiftClose,
 )
@@ -314,8 +316,17 @@ def recount_words(recount: Any) -> str:
         "one": signers[0].user.get_username(), "two": signers[1].user.get_username()}
 
 
+def reopening_words(reopening: Any) -> str:
+    """A reopened close in words: who reopened it, why, and what the close it superseded had fixed."""
+    close = reopening.close
+    return gettext("close of %(at)s (count win %(win)s, variance %(variance)s) reopened by %(who)s: %(reason)s") % {
+        "at": timezone.localtime(close.closed_at).strftime("%Y-%m-%d %H:%M"), "win": money_text(close.count_win),
+        "variance": money_text(close.variance), "who": reopening.reopened_by.get_username(),
+        "reason": reopening.reason}
+
+
 def corrections_by_table_shift(filtered: Callable[[QuerySet], QuerySet]) -> dict[tuple[int, str], list[str]]:
-    """The corrections of each (shift id, table code) in words, oldest first: the recounts. ``filtered`` narrows a
+    """The corrections of each (shift id, table code) in words, oldest first: the recounts and the reopened closes. ``filtered`` narrows a
     queryset of records with ``shift`` and ``table`` (the report's filters). Corrections are few: one query each."""
     out: dict[tuple[int, str], list[tuple[Any, str]]] = {}
     recounts: list[Any] = list(filtered(InventoryCount.objects.filter(supersedes__isnull=False)).select_related(
@@ -324,11 +335,14 @@ def corrections_by_table_shift(filtered: Callable[[QuerySet], QuerySet]) -> dict
         "table", "supersedes", "counter_one__user", "counter_two__user"))
     for r in recounts:
         out.setdefault((r.shift_id, r.table.code), []).append((r.recorded_at, recount_words(r)))
+    for reopening in filtered(TableCloseReopening.objects.all()).select_related("table", "close", "reopened_by"):
+        out.setdefault((reopening.shift_id, reopening.table.code), []).append(
+            (reopening.reopened_at, reopening_words(reopening)))
     return {key: [words for _, words in sorted(found, key=lambda x: x[0])] for key, found in out.items()}
 
 
 def close_of(table: Table, shift: Shift) -> TableShiftClose | None:
-    return TableShiftClose.objects.filter(table=table, shift=shift).first()
+    return TableShiftClose.objects.standing().filter(table=table, shift=shift).first()
 
 
 def reconciliation_totals(results: Any) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from accounting.models import (
     ReportExport,
     ShiftReconciliation,
     Slip,
+    TableCloseReopening,
     TableShiftClose,
 )
 from accounting.money import hold_fraction, percent_text
@@ -372,7 +373,18 @@ class TableShiftCloseSerializer(serializers.ModelSerializer):
             "pool_change",
             "variance",
             "closed_at",
+            "reopened",
         ]
+
+    reopened = serializers.SerializerMethodField(help_text="the reopening that superseded this close, or null")
+
+    def get_reopened(self, obj: TableShiftClose) -> dict[str, Any] | None:
+        try:
+            r = obj.reopening
+        except ObjectDoesNotExist:
+            return None
+        return {"id": r.pk, "reason": r.reason, "reopened_by": r.reopened_by.get_username(),
+                "reopened_at": r.reopened_at.isoformat()}
 
     def get_hold(self, obj: TableShiftClose) -> str | None:
         h = hold_fraction(obj.count_win, obj.drop)
@@ -380,6 +392,21 @@ class TableShiftCloseSerializer(serializers.ModelSerializer):
 
     def get_hold_pct(self, obj: TableShiftClose) -> str:
         return percent_text(hold_fraction(obj.count_win, obj.drop))
+
+
+class ReopenInput(serializers.Serializer):
+    table = StrictIntegerField(min_value=1)
+    shift = StrictIntegerField(min_value=1)
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
+class TableCloseReopeningSerializer(serializers.ModelSerializer):
+    table = TableCode()
+    reopened_by = serializers.CharField(source="reopened_by.username", read_only=True)
+
+    class Meta:
+        model = TableCloseReopening
+        fields = ["id", "table", "shift", "close", "reason", "reversal", "reopened_by", "reopened_at"]
 
 
 class ReconciliationSerializer(serializers.ModelSerializer):

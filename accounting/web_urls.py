@@ -22,6 +22,7 @@ urlpatterns += [
     path("shifts/", closes.shift_list, name="shifts"),
     path("shifts/<int:shift_id>/", closes.shift_detail, name="shift"),
     path("shifts/<int:shift_id>/tables/<int:table_id>/close/", closes.table_close, name="table-close"),
+    path("shifts/<int:shift_id>/tables/<int:table_id>/reopen/", closes.table_reopen, name="table-reopen"),
     path("shifts/<int:shift_id>/close/", closes.shift_close, name="shift-close"),
     path("shifts/<int:shift_id>/reconcile/", closes.reconcile_run, name="reconcile"),
     path("variances/<int:alert_id>/accept/", closes.variance_accept, name="variance-accept"),

@@ -218,7 +218,7 @@ def count_rows(rows: Iterable[TableRow], shift: Shift | None) -> list[CountRow]:
     if not counted:  # no table's counts are in yet (most of a shift)
         return []
     ids = [r.table.pk for r in counted]
-    closed = set(TableShiftClose.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", flat=True))
+    closed = set(TableShiftClose.objects.standing().filter(shift=shift, table_id__in=ids).values_list("table_id", flat=True))
     status = dict(Reconciliation.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", "status"))
     return [CountRow(r.table, r.figures, r.table.pk in closed, status.get(r.table.pk, ""))
             for r in counted if r.figures is not None]

@@ -73,7 +73,7 @@ def ensure_manages(user: Any, table: Table) -> None:
 
 
 def runs_the_day(user: Any) -> bool:
-    """Who opens the next shift, rolls the tables and reopens a table's close: a shift manager (or an admin),
+    """Who opens the next shift and rolls the tables: a shift manager (or an admin),
     and pit managers too unless the setting ``DAY_RUN_BY`` is ``"shift_manager"`` (docs/accounting.md,
     "The gaming day")."""
     if has_role(user, Role.SHIFT_MANAGER):

@@ -109,7 +109,7 @@ class RevenueReport(Report):
         # the closed table shifts' running rows: one row per table and shift, equal to what each close fixed
         # (the close holds its running row to the records before sealing both), so the report reads as many
         # rows as table shifts, never the rounds (docs/accounting.md, "Running figures")
-        closed = TableShiftClose.objects.filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
+        closed = TableShiftClose.objects.standing().filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
         qs = _filter(TableFigures.objects.filter(Exists(closed)), self.filters, shift="shift", table="table")
         keys = [k for k, _, _ in self.keys]
         return (
@@ -288,7 +288,7 @@ class VarianceReport(Report):
         corrections = corrections_by_table_shift(lambda qs: _filter(qs, self.filters, shift="shift", table="table"))
         rec = Reconciliation.objects.filter(shift=OuterRef("shift"), table=OuterRef("table"))
         qs = (
-            _filter(TableShiftClose.objects.all(), self.filters, shift="shift", table="table")
+            _filter(TableShiftClose.objects.standing(), self.filters, shift="shift", table="table")
             .annotate(rec_status=Subquery(rec.values("status")[:1]), rec_causes=Subquery(rec.values("causes")[:1]))
             .order_by("shift__gaming_date", "shift_id", "table__code")
             .values_list(

@@ -143,7 +143,7 @@ def open_shift(shift_id: Any) -> Shift:
 
 def table_shift_closed(table: Table, shift: Shift) -> bool:
     """A close of the table's shift stands (recorded, and not reopened)."""
-    return TableShiftClose.objects.filter(table=table, shift=shift).exists()
+    return TableShiftClose.objects.standing().filter(table=table, shift=shift).exists()
 
 
 def recount_open(table: Table, shift: Shift) -> bool:
@@ -176,7 +176,7 @@ def _ensure_previous_closed(table: Table, shift: Shift) -> None:
         .order_by("-shift__starts_at")
         .first()
     )
-    if earlier is not None and not TableShiftClose.objects.filter(table=table, shift=earlier.shift).exists():
+    if earlier is not None and not table_shift_closed(table, earlier.shift):
         raise Conflict(
             f"{table.code} is not closed for the earlier shift {earlier.shift}: close it first",
             code="previous_shift_not_closed",

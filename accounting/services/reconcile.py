@@ -337,7 +337,7 @@ def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftRe
     drift: dict[int, list[running.Difference]] = {}
     for d in running.differences(shift, recomputed=found):
         drift.setdefault(d.table.pk, []).append(d)
-    closes = {c.table_id: c for c in TableShiftClose.objects.filter(shift=shift)}
+    closes = {c.table_id: c for c in TableShiftClose.objects.standing().filter(shift=shift)}
     records = ShiftRecords.load(shift)
     hold: dict[str, list[dict[str, Any]]] = {}
     for row in statistical_hold(shift=shift, compute_edges=False):  # edges_prepare cached them

@@ -14,14 +14,14 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounting.models import TableShiftClose
+from accounting.models import LedgerTransaction, TableCloseReopening, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures, tables_active_in
 from accounting.services import ledger, running
 from accounting.services.counts import chips_of
 from casino import task_names
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
-from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.outbox import enqueue
 from tables.access import ensure_manages
 from tables.models import Shift, ShiftStatus, Table
@@ -82,7 +82,7 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
     shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
         raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
-    if TableShiftClose.objects.filter(table=table, shift=shift).exists():
+    if TableShiftClose.objects.standing().filter(table=table, shift=shift).exists():
         raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
     # the close fixes the records' figures, summed from the records themselves; the running row is held to
     # them before it is sealed with the close (an alert for any difference: docs/accounting.md)
@@ -139,15 +139,74 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
         shift=shift,
         memo=f"{table.code} close of {shift}",
     )
+    earlier = TableShiftClose.objects.filter(table=table, shift=shift).exclude(pk=close.pk).order_by("-id").first()
     audit_log(
         actor=actor,
         action="table.shift_close",
         object_type="table_shift_close",
         object_id=close.pk,
         table_code=table.code,
-        after={**figures.as_dict(), "ledger_transaction": txn.pk},
+        after={**figures.as_dict(), "ledger_transaction": txn.pk,
+               **({"supersedes_close": earlier.pk} if earlier is not None else {})},
     )
     return close
+
+
+@transaction.atomic
+def table_close_reopen(*, actor: Any, table_id: Any, shift_id: Any, reason: Any) -> TableCloseReopening:
+    """Reopen a table's close for correction: a shift manager, with a reason, once per table shift, while the
+    casino's shift is open. The close is kept (superseded), its ledger posting reversed, and the table's shift is
+    open again: counts can be recounted and the table closed anew (docs/accounting.md, "Corrections")."""
+    if not has_role(actor, Role.SHIFT_MANAGER):
+        raise Forbidden("only a shift manager may reopen a table's close", code="shift_manager_required")
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise InvalidInput("reason: say why the close is reopened", code="reason_required", field="reason")
+    if len(text) > 500:
+        raise InvalidInput("reason: 500 characters at most", code="reason_too_long", field="reason")
+    table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
+    if table is None:
+        raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+    table = lock_table(table.pk)
+    shift = Shift.objects.select_for_update().filter(pk=shift_id).first() if isinstance(shift_id, int) else None
+    if shift is None:
+        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+    if shift.status != ShiftStatus.OPEN:
+        raise Conflict(f"the shift {shift} is closed: its table closes are not reopened", code="shift_closed")
+    if TableCloseReopening.objects.filter(table=table, shift=shift).exists():
+        raise Conflict(f"{table.code}'s close was already reopened once in the shift {shift}: it is reopened once",
+                       code="already_reopened")
+    close = TableShiftClose.objects.standing().filter(table=table, shift=shift).first()
+    if close is None:
+        raise Conflict(f"{table.code} is not closed for the shift {shift}: there is no close to reopen",
+                       code="table_shift_not_closed")
+    posting = LedgerTransaction.objects.filter(source_type="table_close", source_id=str(close.pk)).first()
+    reversal = None
+    if posting is not None:  # the trays, drop and variance go back to where they stood before the close
+        reversal = ledger.ledger_post(
+            kind="reversal", source_type="reversal", source_id=posting.pk, reverses=posting, actor=actor,
+            table=table, shift=shift, memo=f"{table.code} close of {shift} reopened: {text}",
+            lines=[(e.account, -e.amount) for e in posting.entries.select_related("account")],
+        )
+    try:
+        with transaction.atomic():
+            reopening = TableCloseReopening.objects.create(
+                close=close, table=table, shift=shift, reason=text, reversal=reversal, reopened_by=actor,
+                reopened_at=timezone.now(),
+            )
+    except IntegrityError:
+        raise Conflict(f"{table.code}'s close was already reopened once in the shift {shift}: it is reopened once",
+                       code="already_reopened") from None
+    audit_log(
+        actor=actor,
+        action="table.close_reopen",
+        object_type="table_close_reopening",
+        object_id=reopening.pk,
+        table_code=table.code,
+        before={"close": close.pk, "count_win": close.count_win, "variance": close.variance},
+        after={"shift": shift.pk, "reason": text, "reversal": reversal.pk if reversal else None},
+    )
+    return reopening
 
 
 @transaction.atomic
@@ -160,7 +219,7 @@ def shift_close(*, actor: Any, shift_id: int) -> Shift:
         raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
     if shift.status != ShiftStatus.OPEN:
         raise Conflict(f"the shift {shift} is already closed", code="shift_closed")
-    closed = set(TableShiftClose.objects.filter(shift=shift).values_list("table_id", flat=True))
+    closed = set(TableShiftClose.objects.standing().filter(shift=shift).values_list("table_id", flat=True))
     open_tables: list[Table] = [t for t in tables_active_in(shift) if t.pk not in closed]
     if open_tables:
         missing = [f"{t.code} is not closed" for t in open_tables]

@@ -62,11 +62,12 @@ from casino.audit.models import AuditRecord
 from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
+from casino.idempotency import once_per_form
 from tables.access import manages_table
 from tables.models import Pit, Shift, ShiftStatus, Table
 from tables.selectors import visible_tables
 
-READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
+READERS = (Role.PIT_MANAGER, Role.SHIFT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 SHOWN_ROWS = 100  # a report's rows shown on screen (the totals are over all of them; the files hold all)
 SHIFTS_LISTED = 40
 EXPORTS_LISTED = 10
@@ -87,6 +88,9 @@ SLIP_STATE = {  # (kind, status) → what is left to do
 }
 REFUSALS = {
     "table_shift_closed": "That table is already closed for this shift.",
+    "already_reopened": "That table's close was already reopened once in this shift: a close is reopened once.",
+    "table_shift_not_closed": "That table is not closed: there is no close to reopen.",
+    "shift_manager_required": "Only a shift manager may do this.",
     "shift_closed": "This shift is already closed.",
     "pit_manager_required": "Only a pit manager of that table's pit may do this.",
     "concurrent_change": "Someone changed this shift at the same moment: the page shows it now; try again.",
@@ -192,7 +196,7 @@ def shift_list(request: HttpRequest) -> HttpResponse:
         return _forbidden(request, "Closing and reconciliation are for pit managers, accountants and auditors.")
     recent = list(Shift.objects.select_related("shift_type", "closed_by").order_by("-starts_at")[:SHIFTS_LISTED])
     ids = [s.pk for s in recent]
-    closed = dict(TableShiftClose.objects.filter(shift_id__in=ids).values_list("shift_id").annotate(n=Count("id")))
+    closed = dict(TableShiftClose.objects.standing().filter(shift_id__in=ids).values_list("shift_id").annotate(n=Count("id")))
     reconciled = {r.shift_id: r for r in ShiftReconciliation.objects.filter(shift_id__in=ids)}
     rows = []
     for s in recent:
@@ -248,7 +252,20 @@ def _count_chains(user: Any, shift: Shift, tables: list[Table]) -> dict[int, lis
 def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, Any]]:
     found = table_shift_figures_many(tables, shift)
     chains = _count_chains(user, shift, tables)
-    closes = {c.table_id: c for c in TableShiftClose.objects.filter(shift=shift).select_related("closed_by")}
+    superseded: dict[int, list[dict[str, Any]]] = {}
+    for earlier in (TableShiftClose.objects.filter(shift=shift, table_id__in=[t.pk for t in tables],
+                                                   reopening__isnull=False)
+                    .select_related("closed_by", "reopening__reopened_by").order_by("id")):
+        r = earlier.reopening
+        superseded.setdefault(earlier.table_id, []).append({
+            "closed": gettext("Closed %(at)s by %(who)s: count win %(win)s, variance %(variance)s") % {
+                "at": when(earlier.closed_at), "who": who(earlier.closed_by), "win": amount(earlier.count_win),
+                "variance": amount(earlier.variance)},
+            "reopened": gettext("reopened %(at)s by %(who)s: %(reason)s") % {
+                "at": when(r.reopened_at), "who": who(r.reopened_by), "reason": r.reason},
+        })
+    may_reopen = shift.status == ShiftStatus.OPEN and has_role(user, Role.SHIFT_MANAGER)
+    closes = {c.table_id: c for c in TableShiftClose.objects.standing().filter(shift=shift).select_related("closed_by")}
     rows = []
     for table in tables:
         f = found[table.pk]
@@ -298,6 +315,8 @@ def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, 
             ],
             "short": (values["variance"] or 0) < 0,
             "counts": chains.get(table.pk, []),
+            "reopenings": superseded.get(table.pk, []),
+            "can_reopen": may_reopen and close is not None and table.pk not in superseded,
         })
     return rows
 
@@ -386,9 +405,12 @@ def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
         return _forbidden(request, "Closing and reconciliation are for pit managers, accountants and auditors.")
     shift = get_object_or_404(Shift.objects.select_related("shift_type", "closed_by"), pk=shift_id)
     active = list(tables_active_in(shift))
-    visible_ids = set(visible_tables(request.user).values_list("pk", flat=True))
-    tables = [t for t in active if t.pk in visible_ids]
-    closed_ids = set(TableShiftClose.objects.filter(shift=shift).values_list("table_id", flat=True))
+    if has_role(request.user, Role.SHIFT_MANAGER):  # the shift manager runs the whole floor
+        tables = active
+    else:
+        visible_ids = set(visible_tables(request.user).values_list("pk", flat=True))
+        tables = [t for t in active if t.pk in visible_ids]
+    closed_ids = set(TableShiftClose.objects.standing().filter(shift=shift).values_list("table_id", flat=True))
     still_open = [t for t in active if t.pk not in closed_ids]
     is_open = shift.status == ShiftStatus.OPEN
     return render(
@@ -430,6 +452,33 @@ def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpRespo
     else:
         messages.success(request, f"{code} is closed for the shift: count win {amount(close.count_win)}, "
                                   f"variance {amount(close.variance)}.")
+    return redirect(_shift_url(shift_id, f"table-{code}"))
+
+
+@login_required
+@require_POST
+def table_reopen(request: HttpRequest, shift_id: int, table_id: int) -> HttpResponse:
+    """A shift manager reopens a table's close, once, with a reason (``shifts.table_close_reopen``)."""
+    if not has_role(request.user, Role.SHIFT_MANAGER):
+        return _forbidden(request, gettext("A table's close is reopened by a shift manager."))
+    table = Table.objects.filter(pk=table_id).first()
+    code = table.code if table else gettext("The table")
+    reason = (request.POST.get("reason") or "").strip()
+    if not reason:
+        messages.error(request, gettext("%(table)s is not reopened: write the reason first.") % {"table": code})
+        return redirect(_shift_url(shift_id, f"table-{code}"))
+    try:
+        _, again = once_per_form(request, lambda: shifts.table_close_reopen(actor=request.user, table_id=table_id,
+                                                                            shift_id=shift_id, reason=reason))
+    except DomainError as exc:
+        messages.error(request, f"{code}: {refusal_text(exc)}")
+    else:
+        if again:
+            messages.info(request, gettext("That form was already sent and done: nothing was done twice."))
+            return redirect(_shift_url(shift_id, f"table-{code}"))
+        messages.success(request, gettext("%(table)s is open again for correction: recount what was wrong, then "
+                                          "close it again. The earlier close is kept, struck through.")
+                         % {"table": code})
     return redirect(_shift_url(shift_id, f"table-{code}"))
 
 
