@@ -301,7 +301,7 @@ def seed_in(database_url: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
     code = ("import json, django; django.setup(); from bench.common import migrate, seed_floor; migrate(); "
             f"print(json.dumps(seed_floor(json.loads({json.dumps(json.dumps(tables))}))))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=service_env(database_url), capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=600)  # a first migration on a loaded machine takes minutes
     if done.returncode != 0:
         raise RuntimeError(f"seeding failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
