@@ -290,6 +290,9 @@ def test_a_whole_gaming_day_on_the_screens(day_screens: Screens, settings: Any) 
     # -- each pit manager counts their tables' closers, the table's own dealer signing -----------------------
     salon = sign_in(screens, "salonboss")
     trays: dict[int, int] = {}
+    counted: dict[int, dict[str, int]] = {}
+    recounted = tables["pontoon"]  # its closer is counted one chip short, then counted again
+    assert recounted.pit.code == "main"
     for who in (pit, salon):
         who.get_by_role("link", name="Cage", exact=True).click()
         who.get_by_role("navigation", name="Cage").get_by_role("link", name="Opener and closer").click()
@@ -302,6 +305,10 @@ def test_a_whole_gaming_day_on_the_screens(day_screens: Screens, settings: Any) 
                 - (value(CREDIT) if table.pk == blackjack.pk else 0))
         chips = spread(tray, denominations_for(table))
         assert value(chips) == tray
+        counted[table.pk] = chips
+        if table.pk == recounted.pk:  # a chip missed: counted again from the closing screen below
+            largest = max(int(d) for d, n in chips.items() if n)
+            chips = {**chips, str(largest): chips[str(largest)] - 1}
         fill_grid(who, chips)
         sign_as(who, "The dealer", dealer_of[table.pk])
         if table.pk == baccarat.pk:
@@ -309,6 +316,21 @@ def test_a_whole_gaming_day_on_the_screens(day_screens: Screens, settings: Any) 
         who.get_by_role("button", name="Sign and record the closer").click()
         expect(who.get_by_text(f"Closing inventory of {table.code} recorded")).to_be_visible()
         trays[table.pk] = tray
+
+    # -- a closer counted again: the pit manager sees the variance on the closing screen and recounts ---------
+    pit.get_by_role("link", name="Closing").first.click()
+    pit.get_by_role("link", name=str(shift)).click()
+    article = pit.locator(f"article[data-table='{recounted.code}']")
+    expect(article.locator("[data-field='variance']")).not_to_have_text(re.compile(r"^\D*0[.,]00\D*$"))
+    article.locator("[data-count='closer']").get_by_role("button", name="Recount", exact=True).click()
+    expect(pit.get_by_role("heading", name="Recount the closing inventory")).to_be_visible()
+    check(screens, pit, "recount", [*LAYOUT, "table", "fieldset", "input:not([type=hidden])"])
+    for box in pit.locator("#recount input[data-denomination]").all():
+        box.fill(str(counted[recounted.pk].get(box.get_attribute("data-denomination"), 0)))
+    pit.get_by_label("Reason").fill("A plaque was under the float")
+    sign_as(pit, "The dealer", dealer_of[recounted.pk])
+    pit.get_by_role("button", name="Sign and record the recount").click()
+    expect(pit.locator(".messages")).to_contain_text(f"Closing inventory of {recounted.code} counted again")
 
     # -- the pit managers close their tables, then the shift -------------------------------------------------
     for who in (pit, salon):
@@ -401,10 +423,17 @@ def test_a_whole_gaming_day_on_the_screens(day_screens: Screens, settings: Any) 
         drop = DropCount.objects.get(table=table, shift=shift)
         assert (drop.total, drop.counter_one.user.username, drop.counter_two.user.username) == (
             drops[table.pk], "counter1", "counter2")
-        closer = InventoryCount.objects.get(table=table, shift=shift, kind=CountKind.CLOSER)
+        closer = InventoryCount.objects.filter(table=table, shift=shift, kind=CountKind.CLOSER).latest("pk")
         manager = "salonboss" if table.pit.code == "salon" else "pitboss"
         assert (closer.total, closer.dealer_signer.user.username, closer.supervisor_signer.user.username) == (
             trays[table.pk], dealer_of[table.pk], manager)
+    # the recount: the first closer kept as it was, superseded by the recount with its reason and signatures
+    first = InventoryCount.objects.get(table=recounted, shift=shift, kind=CountKind.CLOSER, supersedes__isnull=True)
+    recount = InventoryCount.objects.get(supersedes=first)
+    assert value(first.chips) == first.total < recount.total == trays[recounted.pk]
+    assert (recount.chips, recount.reason) == (counted[recounted.pk], "A plaque was under the float")
+    assert (recount.dealer_signer.user.username, recount.supervisor_signer.user.username) == (
+        dealer_of[recounted.pk], "pitboss")
     # the reconciliation: every table's count win is its rounds' win, to the cent
     results = {r.table_id: r for r in Reconciliation.objects.filter(shift=shift)}
     assert len(results) == 18
