@@ -72,6 +72,10 @@ REFUSALS: dict[str, tuple[Any, ...]] = {
     "out_of_turn:button_order": (_("Seat {seat} bets before seat {after_seat} in the order from the button at seat "
                                  "{button}, and seat {after_seat} has bet: seat {seat} sits out this betting round."),
                                  _("Bets go in seat order from the button: that seat's turn has passed this betting round.")),
+    "correction_too_late:card_since": (
+        _("Seat {seat}'s bet cannot be corrected now: a card has been dealt since it was placed. Ask for a void to change it."),
+        _("That bet cannot be corrected now: a card has been dealt since it was placed. Ask for a void to change it.")),
+    "correction_too_late": (_("That bet cannot be corrected now: a card has been dealt since it was placed."),),
     "out_of_turn:seat_turn": (_("It is seat {seat}'s turn, not seat {seat_given}'s: {next}."),
                               _("It is another seat's turn: {next}.")),
     "out_of_turn:turn_first": (_("Seat {turn} bets first: the button is at seat {button}."),

@@ -268,12 +268,13 @@
     $("place-bet-submit").focus();
   }
 
-  function openWithdraw(bet) {
+  function openWithdraw(bet, between = false) {
     $("withdraw-what").textContent = fmt(gettext("Seat %(seat)s: %(bet)s %(amount)s"), { seat: bet.seat, bet: F.betName(bet.type), amount: F.money(bet.amount) });
     const box = $("withdraw-reasons");
     box.replaceChildren(...WITHDRAW_REASONS.map((reason) => btn(reason, () => {
       $("withdraw-dialog").close();
-      act(roundUrl("bets/withdraw/"), { bet: bet.id, reason });
+      if (between) postEvent({ withdraw: { bet: bet.id, reason } });
+      else act(roundUrl("bets/withdraw/"), { bet: bet.id, reason });
     }, { class: "btn warn wide" })));
     $("withdraw-dialog").showModal();
   }
@@ -522,14 +523,55 @@
       if (!body) return;
       const event = W.clone(spec.event || { bet: {} });
       event.bet = { ...(event.bet || {}), ...body };
-      if (!event.bet.id) event.bet.id = `x${uuid().slice(0, 8)}`;
+      if (!event.bet.id || stageSel.correcting) event.bet.id = `x${uuid().slice(0, 8)}`;
+      // a correction of a bet placed this betting round: the engine plays it where the first one was
+      if (stageSel.correcting) event.bet.replaces = stageSel.correcting.id;
       act(roundUrl("events/"), event).then((data) => {
-        if (data) { stageSel.seat = null; stageSel.stake = 0; stageSel.typed = ""; stageSel.fields = {}; render(); }
+        if (data) { stageSel.seat = null; stageSel.stake = 0; stageSel.typed = ""; stageSel.fields = {}; stageSel.correcting = null; render(); }
       });
     };
+    const cancel = () => { stageSel.correcting = null; stageSel.seat = null; stageSel.stake = 0; stageSel.fields = {}; render(); };
     return h("section", { class: "stage-bets", "aria-label": gettext("Bets taken now") },
-      h("h3", {}, gettext("Bets taken now")),
-      betPanel(stageSel, { specs: open, idPrefix: "stage-bet", onSubmit: submit, submitLabel: () => gettext("Record bet") }));
+      h("h3", {}, stageSel.correcting ? gettext("Correct a bet") : gettext("Bets taken now")),
+      betPanel(stageSel, {
+        specs: open, idPrefix: "stage-bet", onSubmit: submit,
+        submitLabel: () => (stageSel.correcting ? gettext("Save correction") : gettext("Record bet")),
+        extra: stageSel.correcting ? btn(gettext("Cancel correction"), cancel, { id: "stage-bet-cancel" }) : null,
+      }));
+  }
+
+  /** The bets placed between stages still in play (corrections and withdrawals applied, as the engine
+   * replays them), each with whether it may still be corrected: no card has been entered since. */
+  function betsBetween(events) {
+    const live = [];
+    let cards = 0;
+    for (const e of events) {
+      if (e.withdraw) {
+        const i = live.findIndex((x) => x.bet.id === e.withdraw.bet);
+        if (i >= 0) live.splice(i, 1);
+        continue;
+      }
+      if (e.bet && e.bet.replaces) {
+        const i = live.findIndex((x) => x.bet.id === e.bet.replaces);
+        const bet = { ...e.bet };
+        delete bet.replaces;
+        if (i >= 0) live[i] = { bet, cards: live[i].cards };
+        continue;
+      }
+      if (e.card !== undefined || e.dice !== undefined) cards += 1;
+      if (e.bet) live.push({ bet: e.bet, cards });
+    }
+    return live.map((x) => ({ bet: x.bet, open: x.cards === cards }));
+  }
+
+  function startStageCorrection(bet) {
+    stageSel.correcting = bet;
+    stageSel.seat = bet.seat;
+    stageSel.type = bet.type;
+    stageSel.stake = bet.amount;
+    stageSel.fields = {};
+    for (const f of specOf(bet.type).fields || []) if (bet[f.name] !== undefined) stageSel.fields[f.name] = bet[f.name];
+    render();
   }
 
   // -- bets decided during the deal: said at that moment, with what to pay and take ------------------
@@ -681,7 +723,10 @@
     const main = draw
       ? draw(input, context())
       : h("p", { class: "error" }, gettext("This screen cannot take what the round needs now: ask for a void, or call the pit manager."));
-    const open = input.bets_open && input.bets_open.length ? input.bets_open : null;
+    let open = input.bets_open && input.bets_open.length ? input.bets_open : null;
+    if (stageSel.correcting && !(open || []).some((x) => x.type === stageSel.correcting.type)) {
+      open = [...(open || []), specOf(stageSel.correcting.type)];  // every seat has acted: the correction is still taken
+    }
     $("deal-work").replaceChildren(h("div", { class: `widget widget-${input.kind}`, "data-kind": input.kind }, main), open ? stagePanel(open) : "");
   }
 
@@ -774,7 +819,9 @@
   function renderPlaced(p) {
     const doc = (round && round.document) || { bets: [], events: [] };
     const before = doc.bets || [];
-    const between = (doc.events || []).filter((e) => e.bet).map((e) => e.bet);
+    const live = betsBetween(doc.events || []);
+    const correctable = new Set(live.filter((x) => x.open).map((x) => x.bet));
+    const between = live.map((x) => x.bet);
     const bets = [...before, ...between];
     const decided = new Map(((round && round.state && round.state.bets) || []).filter((r) => r.result).map((r) => [r.id, r]));
     $("bets-list").replaceChildren(...bets.map((b) => h("li", { "data-bet": b.id },
@@ -785,7 +832,11 @@
         ? h("span", { class: "bet-tools" },
           btn(gettext("Correct"), () => startCorrection(b), { class: "btn small", "aria-label": fmt(gettext("Correct seat %(seat)s %(bet)s %(amount)s"), { seat: b.seat, bet: F.betName(b.type), amount: F.money(b.amount) }) }),
           btn(gettext("Take back"), () => openWithdraw(b), { class: "btn small warn", "aria-label": fmt(gettext("Take back seat %(seat)s %(bet)s %(amount)s"), { seat: b.seat, bet: F.betName(b.type), amount: F.money(b.amount) }) }))
-        : null)));
+        : p === "deal" && correctable.has(b) && !decided.has(b.id)
+          ? h("span", { class: "bet-tools" },  // placed this betting round, no card since: still correctable
+            btn(gettext("Correct"), () => startStageCorrection(b), { class: "btn small", "aria-label": fmt(gettext("Correct seat %(seat)s %(bet)s %(amount)s"), { seat: b.seat, bet: F.betName(b.type), amount: F.money(b.amount) }) }),
+            btn(gettext("Take back"), () => openWithdraw(b, true), { class: "btn small warn", "aria-label": fmt(gettext("Take back seat %(seat)s %(bet)s %(amount)s"), { seat: b.seat, bet: F.betName(b.type), amount: F.money(b.amount) }) }))
+          : null)));
     const total = bets.reduce((s, b) => s + (b.amount || 0), 0);
     $("bets-total").textContent = bets.length ? fmt(ngettext("%(n)s bet · %(total)s", "%(n)s bets · %(total)s", bets.length), { n: bets.length, total: F.money(total) }) : gettext("No bets yet.");
   }

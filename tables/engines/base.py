@@ -159,6 +159,87 @@ class Round:
     config: Mapping[str, Any]
     bets: tuple[Bet, ...]
     events: tuple[Json, ...]
+    # where each event the engine plays stands in the document's events, where a correction folded
+    # some away (see :func:`fold_corrections`); empty: the same places
+    origins: tuple[int, ...] = ()
+
+    def origin(self, index: int | None) -> int | None:
+        """The index in the document's events of the event the engine played at ``index``."""
+        if index is None or not self.origins or not 0 <= index < len(self.origins):
+            return index
+        return self.origins[index]
+
+
+def _is_card(event: Mapping[str, Any]) -> bool:
+    return "card" in event or "dice" in event
+
+
+def fold_corrections(events: Sequence[Mapping[str, Any]]) -> tuple[list[Json], list[int]]:
+    """The events a round plays once the corrections of bets placed between stages are applied, with
+    the index in ``events`` each one comes from.
+
+    A bet placed during a betting round may be corrected, or withdrawn, while no card (nor dice) has
+    been entered since it was placed:
+
+    * ``{"bet": {..., "replaces": "x1"}}``: the bet ``x1`` is replaced by this one (same seat and
+      type; a new id), which plays where ``x1`` was placed;
+    * ``{"withdraw": {"bet": "x1"}}`` (optionally with a ``"reason"``): the bet ``x1`` no longer plays.
+
+    A correction is refused (``correction_too_late``) once a card has followed the bet, and
+    (``no_such_bet``) when it names no bet in play.
+
+    >>> events = [{"card": "3"}, {"bet": {"id": "a", "seat": 1, "type": "count", "number": 2, "amount": 5}},
+    ...           {"bet": {"id": "b", "seat": 1, "type": "count", "number": 4, "amount": 5, "replaces": "a"}},
+    ...           {"card": "4"}]
+    >>> fold_corrections(events)
+    ([{'card': '3'}, {'bet': {'id': 'b', 'seat': 1, 'type': 'count', 'number': 4, 'amount': 5}}, {'card': '4'}], [0, 2, 3])
+    """
+    folded: list[Json] = []
+    origins: list[int] = []
+    cards = 0  # cards (or throws) seen so far
+    placed_after: dict[str, int] = {}  # a bet in play: the cards seen when it was placed
+    for index, event in enumerate(events):
+        raw = event.get("bet")
+        withdraw = event.get("withdraw")
+        target = raw.get("replaces") if isinstance(raw, Mapping) else None
+        if withdraw is not None or target is not None:
+            if withdraw is not None:
+                if set(event) != {"withdraw"} or not isinstance(withdraw, Mapping) or set(withdraw) - {"bet", "reason"}:
+                    raise EngineError("bad_event", f'event {index}: a withdrawal is {{"withdraw": {{"bet": id}}}}',
+                                      event=index)
+                target = withdraw.get("bet")
+            at = next((i for i, e in enumerate(folded) if isinstance(e.get("bet"), Mapping)
+                       and e["bet"].get("id") == target), None)
+            if not isinstance(target, str) or at is None:
+                raise EngineError("no_such_bet", f"event {index}: no bet {target!r} is in play to correct",
+                                  event=index, params={"bet": target})
+            original = folded[at]["bet"]
+            if placed_after.get(target, -1) != cards:
+                raise EngineError("correction_too_late",
+                                  f"event {index}: bet {target} cannot be corrected: a card has been dealt since",
+                                  event=index, params={"bet": target, "seat": original.get("seat"),
+                                                       "reason": "card_since"})
+            if withdraw is not None:
+                del folded[at], origins[at]
+                continue
+            assert isinstance(raw, Mapping)
+            if (raw.get("seat"), raw.get("type")) != (original.get("seat"), original.get("type")):
+                raise EngineError("bad_event", f"event {index}: a correction keeps the bet's seat and type "
+                                  f"(seat {original.get('seat')}, {original.get('type')}): take the bet back and "
+                                  "place another", event=index, params={"bet": target})
+            corrected = {k: v for k, v in raw.items() if k != "replaces"}
+            folded[at] = {**folded[at], "bet": corrected}
+            origins[at] = index
+            del placed_after[target]
+            placed_after[str(corrected.get("id"))] = cards
+            continue
+        if _is_card(event):
+            cards += 1
+        if isinstance(raw, Mapping) and isinstance(raw.get("id"), str):
+            placed_after[raw["id"]] = cards
+        folded.append(dict(event))
+        origins.append(index)
+    return folded, origins
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,14 +406,28 @@ class Engine:
         for i, ev in enumerate(events):
             if not isinstance(ev, Mapping):
                 raise EngineError("bad_event", f"event {i} must be an object", event=i)
-        return Round(self.name, config, bets, tuple(dict(e) for e in events))
+        if not any("withdraw" in e or (isinstance(e.get("bet"), Mapping) and "replaces" in e["bet"]) for e in events):
+            return Round(self.name, config, bets, tuple(dict(e) for e in events))
+        folded, origins = fold_corrections(events)
+        return Round(self.name, config, bets, tuple(folded), tuple(origins))
 
     def play(self, rnd: Round) -> RoundResult:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def result(self, doc: Mapping[str, Any]) -> RoundResult:
         """Validate and play a round document."""
-        return self.play(self.load(doc))
+        return self.answer(self.load(doc))
+
+    def answer(self, rnd: Round) -> RoundResult:
+        """Play a loaded round; a refusal names the event by its place in the document's events (where
+        a correction folded some away, :attr:`Round.origins`)."""
+        try:
+            return self.play(rnd)
+        except EngineError as exc:
+            if rnd.origins and exc.event is not None:
+                exc.event = rnd.origin(exc.event)
+            raise
+
 
     # -- what the round service asks, without knowing the game ------------------------------
     def carry_over(self, previous: Mapping[str, Any] | None) -> tuple[Json, list[Any] | None]:
@@ -472,7 +567,9 @@ class Engine:
     def bet_placed_by(self, event: Mapping[str, Any]) -> Bet | None:
         """The bet an accepted event places (a between-stage bet, a pot bet, a horse sold), or None."""
         raw = event.get("bet")
-        return Bet.of(raw) if isinstance(raw, Mapping) else None
+        if not isinstance(raw, Mapping):
+            return None
+        return Bet.of({k: v for k, v in raw.items() if k != "replaces"})  # a correction places the bet anew
 
     def stakes_taken_by_choices(self, lines: Sequence[Line], events: Sequence[Mapping[str, Any]],
                                 placed: Collection[str]) -> list[tuple[Bet, int]]:

@@ -98,7 +98,7 @@ def result(doc: Any) -> RoundResult:
         raise EngineError("bad_document", f"unknown field(s) in the round document: {', '.join(sorted(unknown))}",
                           params={"fields": sorted(unknown)})
     engine = get_engine(doc.get("game"))
-    return engine.play(engine.load(doc))
+    return engine.answer(engine.load(doc))
 
 
 def play(doc: Any) -> Json:

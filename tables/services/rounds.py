@@ -256,8 +256,10 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
     engine = get_engine(rnd.game)
     placed = engine.bet_placed_by(event)
+    new = None
     if placed is not None:
-        _new_bet(rnd, engine, placed, actor_id=actor.pk, placed_at=now, event_index=seq)
+        new = _new_bet(rnd, engine, placed, actor_id=actor.pk, placed_at=now, event_index=seq)
+    _withdraw_corrected(rnd, event, new, actor=actor, now=now)
     document = {"bets": doc["bets"], "events": doc["events"]}
     Round.objects.filter(pk=rnd.pk).update(status=RoundStatus.DEALING, state=state, document=document)
     before = rnd.status
@@ -266,6 +268,29 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     audit_log(actor=actor, action="event.post", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": _said(result)})
     return ev, state
+
+
+def _withdraw_corrected(rnd: Round, event: Json, new: Bet | None, *, actor: Any, now: Any) -> None:
+    """A bet placed between stages corrected (``{"bet": {…, "replaces": id}}``) or withdrawn
+    (``{"withdraw": {"bet": id}}``) before the next card, as the engine has just accepted: the bet's row
+    stays, a withdrawal row says it no longer plays (replaced by ``new``), audited as ``bet.withdraw``."""
+    raw = event.get("bet")
+    withdraw = event.get("withdraw")
+    if isinstance(raw, dict) and "replaces" in raw:
+        bet_id, reason = raw["replaces"], "Corrected before the next card"
+    elif isinstance(withdraw, dict):
+        bet_id, reason = withdraw.get("bet"), str(withdraw.get("reason") or "").strip() or "Withdrawn before the next card"
+    else:
+        return
+    bet = rnd.bets.filter(client_id=bet_id, event_index__isnull=False, withdrawal__isnull=True).first()
+    if bet is None:  # the engine found it in play: its row must be there
+        raise Conflict(f"round #{rnd.number} has no bet {bet_id} in play", code="no_such_bet", field="bet")
+    BetWithdrawal.objects.create(bet=bet, reason=reason, replaced_by=new, withdrawn_by=actor, withdrawn_at=now)
+    listeners.bet_withdrawn(bet=bet)  # in this transaction: it no longer counts among the big bets
+    audit_log(actor=actor, action="bet.withdraw", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
+              before={"round": rnd.pk, **bet.as_document()},
+              after={"withdrawn": True, "reason": reason,
+                     "replaced_by": new.as_document() if new is not None else None})
 
 
 @request_service
@@ -432,7 +457,7 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
     last = rnd.events.filter(undone_at__isnull=True).order_by("-seq").first()
     if last is None:
         raise Conflict("no card has been dealt in this round: nothing to undo", code="nothing_to_undo")
-    if isinstance(last.payload.get("bet"), dict):
+    if isinstance(last.payload.get("bet"), dict) or "withdraw" in last.payload:
         # a between-stage bet is a financial record (a Bet row); a wrong one is voided with the round
         raise Conflict("the last entry is a bet, which cannot be undone: void the round instead",
                        code="cannot_undo_bet")

@@ -285,3 +285,51 @@ def test_the_house_way_is_shown_as_hands_each_card_where_it_goes(screens, floor,
         expect(row.locator(".card-face")).to_have_count(len(dealer_hand[part]))
         expect(row.locator(".hand-desc")).to_have_text(dealer_hand[f"{part}_hand"])
     shots(screens, page, f"dealer-{game}-house-way-hands")
+
+
+def test_a_bet_placed_this_betting_round_is_corrected_before_the_next_card_and_not_after(screens, floor):
+    # given a carousel round with the foundations dealt and seat 1 (the button) bet on 6 hands surviving
+    table, dealer = table_for("carousel", floor)
+    page = screens.page(dealer.username)
+    screen = Screen(page, screens, "carousel", denominations_for(table))
+    button(page, "Open round").click()
+    idle(page)
+    button(page, "No more bets").click()
+    idle(page)
+    for card in ["1", "2", "3", "4", "5", "6"]:
+        tap_card(screen, card, "triangle")
+        idle(page)
+    stage = Round.objects.get(table=table).state["next"]["input"]["bets_open"]
+    tap_bet(screen, "stage-bet-panel", stage, {"seat": 1, "type": "count", "number": 6, "amount": 500}, "Record bet")
+    first = Round.objects.get(table=table).bets.get()
+    # when the dealer taps "Correct" on it, picks 5 and saves
+    page.locator(f"#bets-list [data-bet='{first.client_id}'] button", has_text="Correct").click()
+    expect(page.locator("#stage-bet-panel")).to_contain_text("Save correction")
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-carousel-correct-bet")
+    button(page, "Hands to survive: 5").click()
+    button(page, "Save correction").click()
+    idle(page)
+    # then the bet plays as corrected: the list shows it, the first bet's row stays with its withdrawal
+    rnd = Round.objects.get(table=table)
+    live = [b for b in rnd.bets.all() if not hasattr(b, "withdrawal")]
+    assert [(b.seat, b.extra.get("number")) for b in live] == [(1, 5)]
+    first.refresh_from_db()
+    assert first.withdrawal.replaced_by == live[0]
+    expect(page.locator(f"#bets-list [data-bet='{live[0].client_id}']")).to_contain_text("number 5")
+    expect(page.locator(f"#bets-list [data-bet='{first.client_id}']")).to_have_count(0)
+    # when a card follows / then the bet can no longer be corrected on the screen, nor through the API
+    tap_card(screen, "7", "triangle")  # the deal round's first card closes the betting round
+    idle(page)
+    expect(page.locator(f"#bets-list [data-bet='{live[0].client_id}'] button")).to_have_count(0)
+    answer = as_user(dealer).post(
+        f"/api/rounds/{rnd.pk}/events/",
+        {"bet": {"id": "late", "seat": 1, "type": "count", "number": 2, "amount": 500, "replaces": live[0].client_id}},
+        format="json", HTTP_IDEMPOTENCY_KEY="late-correction")
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert words(error["code"], error.get("params")) == (
+        "Seat 1's bet cannot be corrected now: a card has been dealt since it was placed. Ask for a void to change it.")
+    assert rnd.bets.count() == 2
+    assert axe_violations(page) == []
+    shots(screens, page, "dealer-carousel-correct-too-late")
