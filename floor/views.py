@@ -159,7 +159,9 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
             "status": table.status,
         },
         "round": RoundSerializer(rnd).data if rnd is not None else None,
-        "bet_types": [{**bet, "label": wording.label_words(bet["label"])} for bet in dashboard.layout_bets(table.game)],
+        "bet_types": [{**bet, "label": wording.label_words(bet["label"]),
+                       "description": wording.description_words(bet["description"])}
+                      for bet in dashboard.layout_bets(table.game)],
         "chips": denominations_for(table),
         "deck": dashboard.deck_of(table.game),
         "decks": dashboard.decks_of(table),
@@ -171,7 +173,7 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
         "supervisors": dashboard.pit_supervisors(table, besides=request.user),
     }
     return render(request, "dealer/table.html",
-                  {"table": table, "boot": boot, "game_title": get_engine(table.game).title})
+                  {"table": table, "boot": boot, "game_title": wording.game_title(get_engine(table.game).title)})
 
 
 # -- the pit manager -------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.money import money_formatter
@@ -677,7 +677,7 @@ LABELS: dict[str, Any] = {
     "Pass (forfeit)": _("Pass (forfeit)"), "Player": _("Player"), "Player pair": _("Player pair"),
     "Plays the hand": _("Plays the hand"), "Pony": _("Pony"), "Pony (last hand standing)": _("Pony (last hand standing)"),
     "Pot bet": _("Pot bet"), "Pull back": _("Pull back"), "Punto": _("Punto"), "Raise": _("Raise"), "Rank": _("Rank"),
-    "Ride": _("Ride"), "Rouge": _("Rouge"), "Split": _("Split"), "Stand": _("Stand"), "Tie": _("Tie"),
+    "Ride": _("Ride"), "Rouge": _("Rouge"), "Split": _("Split"), "Stand": _("Stand"), "Tie": pgettext_lazy("bet", "Tie"),
     "Wager": _("Wager"), "Surrender": _("Surrender"), "House way": _("House way"), "Set three hands": _("Set three hands"),
     "Claim royalties": _("Claim royalties"), "Draw": _("Draw"), "The round is over": _("The round is over"),
     "No bets now": _("No bets now"), "Royalties": _("Royalties"), "Sell": _("Sell"), "Bid": _("Bid"),
@@ -766,3 +766,31 @@ def labels_in(doc: Any, into: dict[str, str] | None = None) -> dict[str, str]:
             else:
                 labels_in(value, into)
     return into
+
+
+_CODE_LIKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def description_words(text: str) -> str:
+    """A bet's longer description (the bet button's tooltip): shown only in English and only where it names
+    no setting by its code (``tie_pays``); the label says the bet in every language."""
+    if not text or not (get_language() or "en").startswith("en") or _CODE_LIKE.search(text):
+        return ""
+    return text
+
+
+GAME_TITLES: dict[str, Any] = {
+    "Punto Banco baccarat": _("Punto Banco baccarat"), "Caribbean Stud Poker": _("Caribbean Stud Poker"),
+    "Carousel": _("Carousel"), "Pony": pgettext_lazy("game", "Pony"), "Merry-Go-Round": _("Merry-Go-Round"),
+    "Chemin de fer": _("Chemin de fer"), "Faro": _("Faro"), "Stuss": _("Stuss"), "Horse Race": _("Horse Race"),
+    "Calcutta Horse Race": _("Calcutta Horse Race"), "Let It Ride": _("Let It Ride"), "Pai Gow Poker": _("Pai Gow Poker"),
+    "In-Between (Acey-Deucey)": _("In-Between (Acey-Deucey)"), "Red Dog (high-card pool)": _("Red Dog (high-card pool)"),
+    "Pusoy": _("Pusoy"), "Trente et Quarante": _("Trente et Quarante"),
+    "Blackjack (permanent bank)": _("Blackjack (permanent bank)"),
+    "Pontoon (blackjack with a changing bank)": _("Pontoon (blackjack with a changing bank)"),
+}
+
+
+def game_title(title: str) -> str:
+    """A game's name as the engine titles it, in the reader's language."""
+    return str(GAME_TITLES.get(title, title))

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import template
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 
 from accounting.money import money_text, percent_text
 from casino.core.roles import Role, has_role, roles_of
@@ -90,38 +91,38 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
     """The sections the signed-in user's roles open, the current one marked."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    links: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []  # labels in the reader's language
     if user is not None and roles_of(user):
         if Role.DEALER in roles_of(user):
-            links.append(("Dealer screen", reverse("dealer-home")))
+            links.append((_("Dealer screen"), reverse("dealer-home")))
         if has_role(user, Role.PIT_MANAGER):
-            links.append(("Pit dashboard", reverse("pit-dashboard")))
+            links.append((_("Pit dashboard"), reverse("pit-dashboard")))
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
-            links.append(("Accounting", page) if page else ("Reports", reverse("reports-home")))
+            links.append((_("Accounting"), page) if page else (_("Reports"), reverse("reports-home")))
             if _url("accounting-web:queue"):
-                links.append(("Queue", reverse("accounting-web:queue")))
+                links.append((_("Queue"), reverse("accounting-web:queue")))
         if Role.CASHIER in roles_of(user) and _url("accounting-web:cage-desk"):
-            links.append(("Cage desk", reverse("accounting-web:cage-desk")))
+            links.append((_("Cage desk"), reverse("accounting-web:cage-desk")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM) and _url(
                 "accounting-web:cage-counts"):
-            links.append(("Cage", reverse("accounting-web:cage-counts")))
+            links.append((_("Cage"), reverse("accounting-web:cage-counts")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
-            links.append(("Closing", reverse("accounting-web:shifts")))
+            links.append((_("Closing"), reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
-            links.append(("Card room", reverse("cardroom-web:index")))
+            links.append((_("Card room"), reverse("cardroom-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
-            links.append(("Slots", reverse("slots-web:index")))
+            links.append((_("Slots"), reverse("slots-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.COMPLIANCE) and _url("players-directory"):
-            links.append(("Players", reverse("players-directory")))
+            links.append((_("Players"), reverse("players-directory")))
         if has_role(user, Role.COMPLIANCE) and _url("players-compliance"):
-            links.append(("Cash log", reverse("players-compliance")))
+            links.append((_("Cash log"), reverse("players-compliance")))
         if has_role(user, Role.AUDITOR):
             audit = _url("audit-index")
             if audit:
-                links.append(("Audit trail", audit))
+                links.append((_("Audit trail"), audit))
         if has_role(user, Role.PIT_MANAGER) and _url("staff-lockouts"):
-            links.append(("Lockouts", reverse("staff-lockouts")))
+            links.append((_("Lockouts"), reverse("staff-lockouts")))
     path = getattr(request, "path", "")
     here = max((url for _, url in links if path.startswith(url)), key=len, default=None)  # the most specific
     return [{"label": label, "url": url, "current": url == here} for label, url in links]

@@ -4,6 +4,9 @@
   "use strict";
 
   const charts = {};
+  // Django's JavaScript catalog (/jsi18n/, loaded first): the words in the reader's language
+  const gettext = window.gettext || ((t) => t);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
   const WIN = "#0b5d4b";
   const HOLD = "#c07a00";
 
@@ -22,8 +25,8 @@
       data: {
         labels,
         datasets: [
-          { type: "bar", label: `Rounds win (${currency})`, data: win, backgroundColor: WIN, yAxisID: "y" },
-          { type: "line", label: "Statistical hold % (rounds win ÷ handle)", data: hold, borderColor: HOLD, backgroundColor: HOLD, yAxisID: "y1", spanGaps: true, tension: 0.2 },
+          { type: "bar", label: fmt(gettext("Rounds win (%(currency)s)"), { currency }), data: win, backgroundColor: WIN, yAxisID: "y" },
+          { type: "line", label: gettext("Statistical hold % (rounds win ÷ handle)"), data: hold, borderColor: HOLD, backgroundColor: HOLD, yAxisID: "y1", spanGaps: true, tension: 0.2 },
         ],
       },
       options: {
@@ -32,8 +35,8 @@
         animation: false,
         interaction: { mode: "index", intersect: false },
         scales: {
-          y: { position: "left", title: { display: true, text: `Rounds win (${currency})` } },
-          y1: { position: "right", title: { display: true, text: "Statistical hold %" }, grid: { drawOnChartArea: false } },
+          y: { position: "left", title: { display: true, text: fmt(gettext("Rounds win (%(currency)s)"), { currency }) } },
+          y1: { position: "right", title: { display: true, text: gettext("Statistical hold %") }, grid: { drawOnChartArea: false } },
         },
       },
     };

@@ -7,6 +7,10 @@
 
   const root = document.querySelector("[data-slips-mode]");
   if (!root) return;
+  // Django's JavaScript catalog (/jsi18n/), where the page loads it: the words in the reader's language
+  const gettext = window.gettext || ((t) => t);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
+  const STATUS = { open: gettext("open"), paused: gettext("paused"), closed: gettext("closed") };
   const mode = root.dataset.slipsMode; // dealer, pit or page
   const digits = Number(root.dataset.digits || 2);
 
@@ -78,14 +82,14 @@
       }
       const data = await resp.json().catch(() => ({}));
       if (resp.ok) return data;
-      if (resp.status >= 500 && resp.status !== 503) throw new Error("The server failed; try again.");
+      if (resp.status >= 500 && resp.status !== 503) throw new Error(gettext("The server failed; try again."));
       if (resp.status === 503) {
         await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
         continue;
       }
-      throw new Error((data.error && data.error.message) || `Refused (${resp.status})`);
+      throw new Error((data.error && data.error.message) || fmt(gettext("Refused (%(status)s)"), { status: resp.status }));
     }
-    throw new Error("No answer from the server: check the connection and try again.");
+    throw new Error(gettext("No answer from the server: check the connection and try again."));
   }
 
   async function after() {
@@ -106,7 +110,7 @@
       const input = document.getElementById(`buy-in-${slipId}`);
       const amount = parseMoney(input && input.value);
       if (!amount || Number.isNaN(amount)) {
-        showError("Enter the cash amount, e.g. 500 or 500.00");
+        showError(gettext("Enter the cash amount, e.g. 500 or 500.00"));
         return;
       }
       body = { method: "cash", amount };
@@ -128,13 +132,13 @@
   if (form) {
     const seat = form.elements.seat;
     if (seat && seat.tagName === "SELECT") {
-      for (let n = 1; n <= Number(root.dataset.seats || 7); n += 1) seat.append(new Option(`Seat ${n}`, String(n)));
+      for (let n = 1; n <= Number(root.dataset.seats || 7); n += 1) seat.append(new Option(fmt(gettext("Seat %(seat)s"), { seat: n }), String(n)));
     }
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const estimate = parseMoney(form.elements.estimated_average_bet.value);
       if (Number.isNaN(estimate)) {
-        showError("The estimated average bet must be an amount, e.g. 25 or 25.00");
+        showError(gettext("The estimated average bet must be an amount, e.g. 25 or 25.00"));
         return;
       }
       const body = {
@@ -178,17 +182,18 @@
     const act = (action, label, cls) => h("button", { type: "button", class: `btn ${cls || ""}`, "data-slip-action": action,
       "data-slip-id": slip.id, text: label });
     return h("li", { "data-slip": slip.id },
-      h("strong", { text: `Seat ${slip.seat}` }), " ",
+      h("strong", { text: fmt(gettext("Seat %(seat)s"), { seat: slip.seat }) }), " ",
       h("span", { text: slip.player_name }), " ",
-      h("span", { class: "muted", text: `${slip.status} · ${played(f.active_seconds)} · avg ${money(f.average_bet)}` +
-        ` · buy-in ${money(slip.buy_in_cash + slip.buy_in_markers)}` }),
+      h("span", { class: "muted", text: fmt(gettext("%(status)s · %(played)s · average %(average)s · buy-in %(buy_in)s"), {
+        status: STATUS[slip.status] || slip.status, played: played(f.active_seconds), average: money(f.average_bet),
+        buy_in: money(slip.buy_in_cash + slip.buy_in_markers) }) }),
       h("span", { class: "slip-actions" },
-        slip.status === "open" ? act("pause", "Pause") : act("resume", "Resume"),
-        h("label", { class: "visually-hidden", for: `buy-in-${slip.id}`, text: `Cash buy-in at seat ${slip.seat}` }),
-        h("input", { id: `buy-in-${slip.id}`, inputmode: "decimal", size: "7", placeholder: "cash", autocomplete: "off" }),
-        act("buy-ins", "Buy-in"),
+        slip.status === "open" ? act("pause", gettext("Pause")) : act("resume", gettext("Resume")),
+        h("label", { class: "visually-hidden", for: `buy-in-${slip.id}`, text: fmt(gettext("Cash buy-in at seat %(seat)s"), { seat: slip.seat }) }),
+        h("input", { id: `buy-in-${slip.id}`, inputmode: "decimal", size: "7", placeholder: gettext("cash"), autocomplete: "off" }),
+        act("buy-ins", gettext("Buy-in")),
         h("button", { type: "button", class: "btn warn", "data-slip-action": "close", "data-slip-id": slip.id,
-          "data-confirm": `Close the slip at seat ${slip.seat} (${slip.player_name})?`, text: "Close" })));
+          "data-confirm": fmt(gettext("Close the slip at seat %(seat)s (%(player)s)?"), { seat: slip.seat, player: slip.player_name }), text: gettext("Close") })));
   }
 
   async function refresh() {
@@ -200,7 +205,7 @@
       if (!resp.ok) return;
       const data = await resp.json();
       const slips = data.results || data;
-      list.replaceChildren(...(slips.length ? slips.map(row) : [h("li", { class: "muted", text: "No open slip." })]));
+      list.replaceChildren(...(slips.length ? slips.map(row) : [h("li", { class: "muted", text: gettext("No open slip.") })]));
       const count = document.getElementById("slips-count");
       if (count) count.textContent = slips.length ? `(${slips.length})` : "";
     } catch (e) {
