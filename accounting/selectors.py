@@ -16,12 +16,14 @@ from accounting.models import (
     Account,
     Alert,
     CountKind,
+    CreditLine,
     DropCount,
     Entry,
     InventoryCount,
     LedgerTransaction,
     Marker,
     MarkerPayment,
+    MarkerWriteOff,
     ReconciliationStatus,
     Slip,
     SlipKind,
@@ -339,6 +341,47 @@ def corrections_by_table_shift(filtered: Callable[[QuerySet], QuerySet]) -> dict
         out.setdefault((reopening.shift_id, reopening.table.code), []).append(
             (reopening.reopened_at, reopening_words(reopening)))
     return {key: [words for _, words in sorted(found, key=lambda x: x[0])] for key, found in out.items()}
+
+
+@dataclass
+class CreditStanding:
+    """A player's credit line in force, what their markers use of it and what is left (never below 0)."""
+
+    player: str
+    line: CreditLine
+    used: int
+
+    @property
+    def available(self) -> int:
+        return max(self.line.limit - self.used, 0)
+
+
+def credit_line_in_force(player: str) -> CreditLine | None:
+    """The line in force: the player's latest approval (the name as on the markers, in any case)."""
+    return (CreditLine.objects.select_related("approver__user").filter(player__iexact=player.strip())
+            .order_by("-approved_at", "-id").first())
+
+
+def owed_on_markers(player: str) -> int:
+    """What the player owes on markers: issued, less paid, less written off."""
+    markers = Marker.objects.filter(player__iexact=player.strip())
+    issued = markers.aggregate(a=Sum("amount"), p=Sum("paid"))
+    written = MarkerWriteOff.objects.filter(marker__in=markers).aggregate(w=Sum("amount"))["w"] or 0
+    return int((issued["a"] or 0) - (issued["p"] or 0) - written)
+
+
+def credit_standing(player: str) -> CreditStanding | None:
+    line = credit_line_in_force(player) if player.strip() else None
+    return None if line is None else CreditStanding(player=line.player, line=line, used=owed_on_markers(player))
+
+
+def credit_standings(limit: int = 200) -> list[CreditStanding]:
+    """Every player's line in force (the latest approval per player, by name in any case), by name."""
+    latest: dict[str, CreditLine] = {}
+    for line in CreditLine.objects.select_related("approver__user").order_by("-approved_at", "-id")[:5 * limit]:
+        latest.setdefault(line.player.lower(), line)
+    lines = sorted(latest.values(), key=lambda x: x.player.lower())[:limit]
+    return [CreditStanding(player=line.player, line=line, used=owed_on_markers(line.player)) for line in lines]
 
 
 def close_of(table: Table, shift: Shift) -> TableShiftClose | None:

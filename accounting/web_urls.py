@@ -18,6 +18,7 @@ urlpatterns += [
     path("cage/slips/<int:pk>/", cage.slip_detail, name="cage-slip"),
     path("cage/drop/", cage.drop_screen, name="cage-drop"),
     path("cage/markers/", cage.marker_list, name="cage-markers"),
+    path("cage/credit/", cage.credit_lines, name="cage-credit"),
     path("cage/markers/<int:pk>/", cage.marker_detail, name="cage-marker"),
     path("shifts/", closes.shift_list, name="shifts"),
     path("shifts/<int:shift_id>/", closes.shift_detail, name="shift"),

@@ -14,11 +14,13 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from accounting.selectors import credit_standing
 from casino.core.roles import Role, has_role
 from players import reports, selectors
 from players.conf import knob
 from players.models import Player, PlayerStatus, RatingSlip
 from tables.selectors import current_shift, pit_tables
+from tables.wording import money
 
 
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
@@ -57,6 +59,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     slips = (
         RatingSlip.objects.filter(player=player).select_related("table", "player", "shift").order_by("-opened_at")[:50]
     )
+    # markers name the player by their card number or their name: the line in force under either
+    found = (credit_standing(player.card_number) if player.card_number else None) or credit_standing(player.name)
     return render(
         request,
         "players/player.html",
@@ -64,6 +68,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "rated": selectors.rate_slips(slips),
             "compliance": has_role(request.user, Role.COMPLIANCE),
+            "credit": found and {"line": money(found.line.limit), "used": money(found.used),
+                                 "available": money(found.available), "as": found.player},
+            "sets_credit": has_role(request.user, Role.PIT_MANAGER, Role.ACCOUNTANT),
         },
     )
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.conf import knob
-from accounting.models import CreditLine, Marker, MarkerWriteOff
+from accounting.models import CreditLine
 from accounting.money import money_text
+from accounting.selectors import credit_line_in_force, owed_on_markers
 from casino.audit.services import audit_log
 from casino.core.roles import Role, roles_of
 from casino.errors import Conflict, Forbidden, InvalidInput
@@ -43,15 +43,12 @@ def _player(player: Any) -> str:
 
 def credit_line_of(player: str) -> CreditLine | None:
     """The line in force: the player's latest approval (the name as on the markers, in any case)."""
-    return CreditLine.objects.filter(player__iexact=player.strip()).order_by("-approved_at", "-id").first()
+    return credit_line_in_force(player)
 
 
 def owed_by(player: str) -> int:
     """What the player owes on markers: issued, less paid, less written off."""
-    markers = Marker.objects.filter(player__iexact=player.strip())
-    issued = markers.aggregate(a=Sum("amount"), p=Sum("paid"))
-    written = MarkerWriteOff.objects.filter(marker__in=markers).aggregate(w=Sum("amount"))["w"] or 0
-    return (issued["a"] or 0) - (issued["p"] or 0) - written
+    return owed_on_markers(player)
 
 
 @transaction.atomic

@@ -31,7 +31,8 @@ from accounting.models import CountKind, DropCount, InventoryCount, Marker, Mark
 from accounting.money import digits, money_text
 from accounting.reports import Filters
 from accounting.reports.definitions import AGING_BUCKETS, MarkerAgingReport
-from accounting.services import counts, slips
+from accounting.selectors import credit_standing, credit_standings
+from accounting.services import counts, credit, slips
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
 from casino.idempotency import once_per_form
@@ -770,12 +771,77 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
     )
 
 
+# -- credit lines -----------------------------------------------------------------------------------
+
+
+def _credit_labels() -> dict[str, str]:
+    return {"approver": gettext("Your signature"), "limit": gettext("The credit line"),
+            "player": gettext("The player")}
+
+
+def standing_view(found: Any) -> dict[str, Any]:
+    """A player's credit line in force for the screens: the line, what their markers use, what is left."""
+    return {"player": found.player, "line": money(found.line.limit), "used": money(found.used),
+            "available": money(found.available), "approver": _who(found.line.approver),
+            "at": _when(found.line.approved_at), "over": found.used > found.line.limit}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@_once
+def credit_lines(request: HttpRequest) -> HttpResponse:
+    """Players' credit lines for markers: each line in force with what is used and left; a pit manager or an
+    accountant sets or changes one within the authority their signature carries (accounting/services/credit.py)."""
+    if (refused := _refused(request)) is not None:
+        return refused
+    place = _place(request)
+    may_set = has_role(request.user, *credit.APPROVERS)
+    data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
+    error = None
+    if request.method == "POST" and may_set:
+        try:
+            limit = _minor(request.POST.get("limit"), gettext("The credit line"))
+        except Refusal as exc:
+            error = str(exc)
+        else:
+            line, error = _attempt(
+                request,
+                lambda: credit.credit_line_set(actor=request.user, player=str(request.POST.get("player", "")),
+                                               limit=limit, approver={"username": request.user.get_username()},
+                                               reason=str(request.POST.get("reason", ""))),
+                _credit_labels(),
+            )
+            if error is None:
+                messages.success(request, gettext("Credit line of %(player)s set to %(line)s, approved by you.")
+                                 % {"player": line.player, "line": money(line.limit)})
+                return _back("cage-credit", place)
+    elif request.method == "POST":
+        error = gettext("Credit lines are set by pit managers and accountants.")
+    cap = credit.approval_limit(request.user) if may_set else 0
+    return _page(
+        request,
+        "credit.html",
+        place,
+        "credit",
+        error=error,
+        lines=[standing_view(found) for found in credit_standings()],
+        may_set=may_set,
+        cap=gettext("any amount") if cap is None else money(cap),
+        values={k: str(data.get(k, "") or request.GET.get(k, "")) for k in ("player", "limit", "reason")},
+    )
+
+
 # -- markers ----------------------------------------------------------------------------------------
 
 
 MARKER_LABELS = {"supervisor": "The supervisor's signature", "dealer": "The dealer's signature",
                  "accountant": "The accountant's signature", "second": "The second signature", "reason": "The reason",
                  "signer": "The signature of who takes the money", "amount": "The amount", "player": "The player"}
+
+
+def _standing_of(player: str) -> dict[str, Any] | None:
+    found = credit_standing(player) if player.strip() else None
+    return standing_view(found) if found is not None else None
 
 
 def _written_off(m: Marker) -> MarkerWriteOff | None:
@@ -868,7 +934,9 @@ def marker_list(request: HttpRequest) -> HttpResponse:
         states=[("outstanding", "Outstanding"), ("redeemed", "Redeemed"), ("written_off", "Written off"), ("all", "All")],
         may_issue=may_issue,
         aging=_aging(request),
-        values={k: str(data.get(k, "")) for k in ("player", "amount")},
+        credit_lines=[standing_view(found) for found in credit_standings()],
+        standing=_standing_of(str(data.get("player") or request.GET.get("player") or "")),
+        values={k: str(data.get(k, "") or request.GET.get(k, "")) for k in ("player", "amount")},
         supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
         dealer=_signer_box("dealer", "The dealer", "The table's dealer.", data, me=False),
     )
