@@ -80,3 +80,24 @@ def test_the_report_lists_the_counter_in_every_format_for_the_pit_and_refuses_ot
     cashier = as_user(UserFactory(username="cash1", roles=[Role.CASHIER]))
     assert cashier.get("/api/players/reports/advantage/").status_code == 403
     assert manager_api.get("/api/players/reports/advantage/", {"table": "1"}).status_code == 400
+
+
+def test_the_demos_day_includes_a_rated_counter(db):
+    from django.core.management import call_command
+
+    from players.demo import COUNTER_CARD
+    from players.models import Player
+    from tables.models import Round
+
+    # when the demo writes a short day
+    call_command("demo", "--quiet", "--rounds", "12", "--shifts", "0")
+    # then the counter is rated at the blackjack table, every round of theirs from a marked shoe
+    counter = Player.objects.get(card_number=COUNTER_CARD)
+    found = player_advantage(counter, since=timezone.now() - dt.timedelta(days=1))
+    assert found.rounds > 40
+    assert found.pattern is not None  # two shoes: the counter bets up only if the count rose (make run's day: ten)
+    assert found.pattern.min_bet == 1_000
+    assert Round.objects.filter(game="blackjack", shoe__isnull=False, status="settled").count() == found.rounds
+    # and writing the day again adds no second counter
+    call_command("demo", "--quiet", "--rounds", "12", "--shifts", "0")
+    assert Player.objects.filter(card_number=COUNTER_CARD).count() == 1
