@@ -97,6 +97,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
             links.append((_("Dealer screen"), reverse("dealer-home")))
         if has_role(user, Role.PIT_MANAGER):
             links.append((_("Pit dashboard"), reverse("pit-dashboard")))
+        elif Role.SHIFT_MANAGER in roles_of(user):  # no pit of their own: the day's screen is theirs (pit managers
+            links.append((_("The day"), reverse("pit-day")))  # reach it from the pit's menu)
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
             links.append((_("Accounting"), page) if page else (_("Reports"), reverse("reports-home")))
@@ -107,7 +109,8 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM) and _url(
                 "accounting-web:cage-counts"):
             links.append((_("Cage"), reverse("accounting-web:cage-counts")))
-        if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("accounting-web:shifts"):
+        if has_role(user, Role.PIT_MANAGER, Role.SHIFT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url(
+                "accounting-web:shifts"):
             links.append((_("Closing"), reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
             links.append((_("Card room"), reverse("cardroom-web:index")))

@@ -155,4 +155,8 @@ def test_a_shift_manager_signing_in_lands_on_the_days_screen(floor):
     home = client.get("/")
     # then they are sent to the gaming day's screen, which they may use
     assert (home.status_code, home["Location"]) == (302, "/pit/day/")
-    assert client.get("/pit/day/").status_code == 200
+    page = client.get("/pit/day/")
+    assert page.status_code == 200
+    # and their menu leads to the day's screen and to the closing screens (where they reopen a close)
+    assert 'href="/pit/day/"' in page.content.decode()
+    assert 'href="/accounting/shifts/"' in page.content.decode()
