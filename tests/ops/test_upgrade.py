@@ -93,7 +93,7 @@ def test_the_documented_upgrade_applies_a_new_migration_while_the_old_web_keeps_
     # given the service's environment file (as /etc/croupier/croupier.env) and the owner's (as owner.env)
     common = {"DATABASE_URL": scratch["DATABASE_URL"], "DEBUG": "false", "LOG_LEVEL": "WARNING",
               "STATIC_ROOT": str(tmp_path / "static"), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors"),
-              "OPS_WATCH_EVERY": "0"}
+              "OPS_WATCH_EVERY": "0", "WEB_CONCURRENCY": "1"}  # one worker per web: a reload still overlaps two
     old_env = {**scratch["base"], **common, "DJANGO_SETTINGS_MODULE": "casino.settings",
                "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "prom-old")}
     # the new release's code: the same environment file, its settings naming the release's new app
