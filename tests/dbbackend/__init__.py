@@ -4,9 +4,10 @@
 That role only builds the test database: it creates the owner and service roles (names containing the
 test database's name), migrates a **template** database as the owner and grants the service
 (casino/core/dbroles.py), then makes the test database a copy of it (``CREATE DATABASE … TEMPLATE``);
-every test then runs as the service. The template is built once per run: the xdist workers of one run
-(``PYTEST_XDIST_TESTRUNUID``) take turns under an advisory lock, the first migrates it and marks it
-with the run's id, the others only copy it. Between transactional tests the tables are emptied by the
+every test then runs as the service. The template is built once and kept while what it is built from
+stays the same (``base.schema_digest``: the migrations and what they import): the workers of a run take
+turns under an advisory lock, the first finding no template with that digest migrates one and marks it,
+the others — and later runs — only copy it. Between transactional tests the tables are emptied by the
 privileged role in a session of its own (``session_replication_role = replica``, a superuser's right),
 so no guard needs a way around it; their rows are deleted rather than truncated (a TRUNCATE of every
 table makes new files for every table and index: seconds, where deleting a test's few rows takes

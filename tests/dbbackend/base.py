@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-import os
+import hashlib
+import importlib.util
 import re
-import uuid
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -27,7 +28,29 @@ def template_name(test_database: str) -> str:
     return re.sub(r"_gw\d+$", "", test_database) + "_template"
 
 
-RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex  # the same in every worker of one run
+FIRST_PARTY = re.compile(r"\b(?:from|import)\s+((?:casino|tables|accounting|players|cardroom|slots|floor)(?:\.\w+)*)")
+
+
+def schema_digest() -> str:
+    """What the template is built from, as one digest: every installed app's migrations (Django's own
+    included), the first-party modules or packages they import (the triggers' SQL, partitions: a package
+    counts whole), the roles' grants and this file. A template marked with the same digest is the one these
+    would build, so a later run copies it without migrating (within a run it is the same, whatever the worker)."""
+    from django.apps import apps
+
+    files = {Path(__file__).resolve(), Path(dbroles.__file__).resolve()}
+    migrations = {path for app in apps.get_app_configs() for path in (Path(app.path) / "migrations").glob("*.py")}
+    for path in migrations:
+        for module in FIRST_PARTY.findall(path.read_text()):
+            spec = importlib.util.find_spec(module)
+            if spec is None or spec.origin is None:
+                continue
+            origin = Path(spec.origin).resolve()
+            files.update(origin.parent.glob("*.py") if origin.name == "__init__.py" else [origin])
+    digest = hashlib.sha256()
+    for path in sorted(files | migrations):
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def owner_conninfo(settings_dict: dict[str, Any], dbname: str) -> dict[str, Any]:
@@ -43,6 +66,7 @@ class DatabaseCreation(creation.DatabaseCreation):
         owner, service = test["OWNER"], test["SERVICE"]
         name = self._get_test_db_name()
         template = template_name(name)
+        built_from = schema_digest()
         self.connection.close()
         with psycopg.connect(**privileged_conninfo(sd, "postgres"), autocommit=True) as conn, conn.cursor() as cur:
             dbroles.ensure_roles(cur, owner=owner, service=service)
@@ -52,11 +76,11 @@ class DatabaseCreation(creation.DatabaseCreation):
                 cur.execute("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
                             [template])
                 built = cur.fetchone()
-                if built is None or built[0] != RUN:
+                if built is None or built[0] != built_from:
                     cur.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
                     cur.execute(f'CREATE DATABASE "{template}" OWNER "{owner}"')
                     self._migrate(template, owner=owner, service=service, verbosity=verbosity)
-                    cur.execute(f"COMMENT ON DATABASE \"{template}\" IS '{RUN}'")
+                    cur.execute(f"COMMENT ON DATABASE \"{template}\" IS '{built_from}'")
                 cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
                 cur.execute(f'CREATE DATABASE "{name}" OWNER "{owner}" TEMPLATE "{template}"')
             finally:
