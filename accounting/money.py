@@ -14,6 +14,10 @@ XLSX and PDF writers and the services' messages write money through it, and it t
 ('33.33', '-33.33', '0.01')
 >>> percent_text(Fraction(1, 80000)), percent_text(None), percent_text(Fraction(1, 80000), places=4)
 ('0.00', '', '0.0013')
+
+What a person reads (the screens, in the active language) is :func:`money_words`, :func:`percent_words`
+and :func:`chips_words`; what a person types as money is read by :func:`money_parse` (``casino.money``).
+The texts above without grouping are the exports' and the API's machine-readable figures.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ from decimal import Decimal
 from fractions import Fraction
 
 from accounting.conf import int_knob, knob
+from casino.money import MoneyInputError, money_amount, money_parse, number_words
 from casino.money import money_formatter as formatter
+
+__all__ = ["MoneyInputError", "chip_words", "chips_words", "money_parse", "money_words", "percent_words"]
 
 
 def digits() -> int:
@@ -84,3 +91,29 @@ def percent_decimal(value: Fraction | float | None, places: int = 2) -> Decimal 
     if value is None:
         return None
     return Decimal(round_half_away(_exact(value) * 100 * 10**places)).scaleb(-places)
+
+
+def money_words(minor: int, *, symbol: bool = True) -> str:
+    """Money as a person reads it in the active language: ``250000`` → ``€2,500.00`` (``casino.money``)."""
+    return money_amount(minor, places=digits(), symbol=symbol)
+
+
+def percent_words(value: Fraction | float | None, places: int = 2) -> str:
+    """A percentage as a person reads it: rounded as :func:`percent_text` (the tiles and the charts both),
+    written with the active language's separators (``17/32`` → ``53.13 %``); a dash when undefined."""
+    if value is None:
+        return "—"
+    return f"{number_words(round_half_away(_exact(value) * 100 * 10**places), places)} %"
+
+
+def chip_words(denomination: int) -> str:
+    """A chip's value: ``50000`` → ``€500``, ``250`` → ``€2.50`` (whole units without decimals)."""
+    places = digits()
+    if denomination % 10**places == 0:
+        return money_amount(denomination // 10**places, places=0)
+    return money_words(denomination)
+
+
+def chips_words(denomination: int, count: int) -> str:
+    """A count of chips of one value: ``(50000, 2)`` → ``2 × €500``."""
+    return f"{count} × {chip_words(denomination)}"

@@ -14,7 +14,9 @@ from typing import Any, Protocol, cast
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, DataError, IntegrityError, InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -146,8 +148,14 @@ def json_400(request: HttpRequest, exception: Exception | None = None) -> JsonRe
     return JsonResponse(error_body("bad_request", "bad request"), status=400)
 
 
-def json_403(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(error_body("forbidden", "you may not do this"), status=403)
+def json_403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A refusal: the JSON error body under ``/api/``; a screen's refusal page elsewhere, as every screen
+    refuses (registration/forbidden.html), never JSON in a person's browser."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("forbidden", "you may not do this"), status=403)
+    reason = str(exception or "").strip() if isinstance(exception, PermissionDenied) else ""
+    message = f"{reason[:1].upper()}{reason[1:].rstrip('.')}." if reason else gettext("Your role may not open this page.")
+    return render(request, "registration/forbidden.html", {"message": message}, status=403)
 
 
 def json_500(request: HttpRequest) -> JsonResponse:

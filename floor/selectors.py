@@ -21,7 +21,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounting import figures
+from accounting.labels import reconciliation_label
 from accounting.models import BigBet, Reconciliation, Slip, TableHourFigures, TableShiftClose
+from accounting.money import percent_decimal
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
 from casino.core.roles import Role
@@ -220,12 +222,14 @@ def count_rows(rows: Iterable[TableRow], shift: Shift | None) -> list[CountRow]:
     ids = [r.table.pk for r in counted]
     closed = set(TableShiftClose.objects.standing().filter(shift=shift, table_id__in=ids).values_list("table_id", flat=True))
     status = dict(Reconciliation.objects.filter(shift=shift, table_id__in=ids).values_list("table_id", "status"))
-    return [CountRow(r.table, r.figures, r.table.pk in closed, status.get(r.table.pk, ""))
+    return [CountRow(r.table, r.figures, r.table.pk in closed, reconciliation_label(status.get(r.table.pk, "")))
             for r in counted if r.figures is not None]
 
 
 def _pct(value: Fraction | None) -> float | None:
-    return None if value is None else round(float(value * 100), 2)
+    """The chart's percentage: the tile's, rounded the same way (``accounting.money.percent_decimal``)."""
+    exact = percent_decimal(value)
+    return None if exact is None else float(exact)
 
 
 def win_by_hour(tables: Iterable[Table], shift: Shift | None) -> list[dict[str, Any]]:
@@ -333,6 +337,7 @@ class RoundTrail:
     lines: dict[int, Any]
     steps: list[TrailStep]
     audit: list[AuditRecord] = field(default_factory=list)
+    bet_specs: dict[str, Any] = field(default_factory=dict)  # the engine's bet types: labels and fields
 
 
 def round_trail(rnd: Round) -> RoundTrail:
@@ -364,7 +369,7 @@ def round_trail(rnd: Round) -> RoundTrail:
             Q(object_type="round", object_id=str(rnd.pk)) | Q(object_type="bet", object_id__in=bet_ids)
         ).order_by("created_at", "id")
     )
-    return RoundTrail(rnd, bets, lines, steps, audit)
+    return RoundTrail(rnd, bets, lines, steps, audit, engine.describe()["bet_types"])
 
 
 # -- the pit manager's paperwork: voids, alerts, dealers, chips -----------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +25,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounting.models import Alert, CountKind, InventoryCount
-from accounting.money import currency, money_text
+from accounting.money import MoneyInputError, currency, money_parse, money_words
 from accounting.money import digits as money_digits
 from accounting.reports.definitions import REPORTS
 from accounting.services import alerts as alert_services
@@ -110,7 +109,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def reports_home(request: HttpRequest) -> HttpResponse:
     """The accountant's landing until the accounting pages exist: the reports the API serves."""
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "reports are for accountants")
+        return _forbidden(request, gettext("Reports are for accountants."))
     page = accounting_home()
     if page:
         return redirect(page)
@@ -131,7 +130,7 @@ def reports_home(request: HttpRequest) -> HttpResponse:
 def dealer_home(request: HttpRequest) -> HttpResponse:
     """The dealer's screen opens on the table they are assigned to now, and only that one."""
     if not has_role(request.user, Role.DEALER, Role.PIT_MANAGER):
-        return _forbidden(request, "the dealer screen is for dealers")
+        return _forbidden(request, gettext("The dealer screen is for dealers."))
     assignment = dashboard.dealer_assignment(request.user)
     if assignment is not None:
         return redirect("dealer-table", code=assignment.table.code)
@@ -209,7 +208,7 @@ def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
 @require_GET
 def pit_dashboard(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "the pit dashboard is for pit managers")
+        return _forbidden(request, gettext("The pit dashboard is for pit managers."))
     return render(request, "pit/dashboard.html", _floor(request.user, request.GET.get("shift")))
 
 
@@ -223,7 +222,7 @@ def pit_live(request: HttpRequest) -> HttpResponse:
             return HttpResponse(status=204, headers={"HX-Redirect": login})
         return redirect(login)
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "the pit dashboard is for pit managers")
+        return _forbidden(request, gettext("The pit dashboard is for pit managers."))
     # with the menu (its count of new alerts) swapped in beside the live part: htmx's out-of-band swap
     return render(request, "pit/_live.html", {**_floor(request.user, request.GET.get("shift")), "oob": True})
 
@@ -234,7 +233,7 @@ def pit_table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's rounds, newest first; each opens to its full trail."""
     table = dashboard.visible_table(request.user, code) if has_role(request.user, *FLOOR_VIEWERS) else None
     if table is None:
-        return _forbidden(request, f"You may not see table {code}: it is not one of your pits' tables.")
+        return _forbidden(request, gettext("You may not see table %(table)s: it is not one of your pits' tables.") % {"table": code})
     page = Paginator(dashboard.round_history(table), 50).get_page(request.GET.get("page"))
     shift = current_shift()
     manages = manages_table(request.user, table)
@@ -267,7 +266,8 @@ def pit_round(request: HttpRequest, pk: int) -> HttpResponse:
                                                           "void_refused_by"), pk=pk)
     table = dashboard.visible_table(request.user, rnd.table.code) if has_role(request.user, *FLOOR_VIEWERS) else None
     if table is None:
-        return _forbidden(request, f"You may not see table {rnd.table.code}: it is not one of your pits' tables.")
+        return _forbidden(request, gettext("You may not see table %(table)s: it is not one of your pits' tables.")
+                          % {"table": rnd.table.code})
     return render(request, "pit/round.html", {
         "trail": dashboard.round_trail(rnd), "round": rnd, "manages": manages_table(request.user, rnd.table),
         "live": rnd.status in LIVE_STATUSES, "reasons": VOID_REASONS,
@@ -286,12 +286,14 @@ PIT_WORDS = {
 
 
 def _words(exc: DomainError) -> str:
+    if exc.code == "bad_amount_text":  # the money parser's own words: what was typed, and how to write it
+        return exc.message
     return PIT_WORDS.get(exc.code) or wording.say(exc.code, exc.params)
 
 
 def _not_your_pit(request: HttpRequest, table: Table) -> HttpResponse:
-    return _forbidden(request, f"Table {table.code} is in {table.pit.name}, which is not one of your pits: "
-                               "only its own pit managers can act there.")
+    return _forbidden(request, gettext("Table %(table)s is in %(pit)s, which is not one of your pits: only its own "
+                                       "pit managers can act there.") % {"table": table.code, "pit": table.pit.name})
 
 
 def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) -> HttpResponse:
@@ -310,14 +312,14 @@ def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) 
 
 def _managed_table(request: HttpRequest, code: str) -> Table | HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     table = get_object_or_404(Table.objects.select_related("pit"), code=code)
     return table if manages_table(request.user, table) else _not_your_pit(request, table)
 
 
 def _managed_round(request: HttpRequest, pk: int) -> Round | HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     rnd = get_object_or_404(Round.objects.select_related("table__pit"), pk=pk)
     return rnd if manages_table(request.user, rnd.table) else _not_your_pit(request, rnd.table)
 
@@ -329,16 +331,12 @@ def _step() -> str:
 
 
 def _minor(text: str, what: str) -> int:
-    """An amount typed in major units (``25`` or ``25.00``) in minor units; refused in words if it is not one."""
-    digits = money_digits()
+    """Money as typed (``25``, ``1,000.00``, ``€1,000.00``: accounting.money.money_parse) in minor units;
+    refused in words if it is not one amount."""
     try:
-        value = Decimal((text or "").strip().replace(",", "."))
-    except InvalidOperation:
-        raise InvalidInput(f"{what}: not an amount", code="bad_amount_text") from None
-    minor = value * (10**digits)
-    if not value.is_finite() or minor != minor.to_integral_value():
-        raise InvalidInput(f"{what}: not an amount", code="bad_amount_text")
-    return int(minor)
+        return money_parse(text)
+    except MoneyInputError as exc:
+        raise InvalidInput(f"{what}: {exc.message}", code="bad_amount_text", field=what) from None
 
 
 @login_required
@@ -346,7 +344,7 @@ def _minor(text: str, what: str) -> int:
 def pit_voids(request: HttpRequest) -> HttpResponse:
     """Voids asked for at the pit manager's tables, each with its round's trail one tap away; and the latest decided."""
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     tables = list(pit_tables(request.user))
     return render(request, "pit/voids.html", {
         "pending": dashboard.pending_voids(tables), "decided": dashboard.decided_voids(tables),
@@ -399,14 +397,14 @@ def pit_void_refuse(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def pit_alerts(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     return render(request, "pit/alerts.html",
                   {"alerts": dashboard.pit_alerts(request.user, pit_tables(request.user))})
 
 
 def _alert_for(request: HttpRequest, pk: int) -> Any:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     alert = get_object_or_404(Alert.objects.select_related("table__pit"), pk=pk)
     if alert.table is not None and not manages_table(request.user, alert.table):
         return _not_your_pit(request, alert.table)
@@ -462,8 +460,8 @@ def pit_table_limits(request: HttpRequest, code: str) -> HttpResponse:
 
     def change() -> None:
         floor_services.table_update(table_id=table.pk, actor=request.user,
-                                    min_bet=_minor(request.POST.get("min_bet", ""), "minimum"),
-                                    max_bet=_minor(request.POST.get("max_bet", ""), "maximum"))
+                                    min_bet=_minor(request.POST.get("min_bet", ""), gettext("Minimum bet")),
+                                    max_bet=_minor(request.POST.get("max_bet", ""), gettext("Maximum bet")))
 
     return _act(request, reverse("pit-table", args=[table.code]), change, f"{table.code}'s limits are changed.")
 
@@ -506,7 +504,7 @@ def pit_relieve(request: HttpRequest, pk: int) -> HttpResponse:
 def pit_dealers(request: HttpRequest) -> HttpResponse:
     """Each of the pit manager's pits: its tables and who deals at each now; relieve, rotate."""
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     tables = list(pit_tables(request.user))
     pits: dict[int, dict[str, Any]] = {}
     for table in tables:
@@ -519,10 +517,11 @@ def pit_dealers(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pit_rotate(request: HttpRequest, code: str) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "These screens are for pit managers.")
+        return _forbidden(request, gettext("These screens are for pit managers."))
     pit = get_object_or_404(Pit, code=code)
     if not has_role(request.user) and not pit.managers.filter(pk=getattr(request.user, "pk", 0)).exists():
-        return _forbidden(request, f"{pit.name} is not one of your pits: only its own pit managers can act there.")
+        return _forbidden(request, gettext("%(pit)s is not one of your pits: only its own pit managers can act there.")
+                          % {"pit": pit.name})
     incoming = str(request.POST.get("dealer") or "")
     if request.POST.get("confirm") != "yes":
         messages.error(request, gettext("Nobody moved: tick the box to confirm the rotation of %(pit)s first.")
@@ -610,7 +609,7 @@ def _day_rows(user: Any, shift: Any) -> list[dict[str, Any]]:
 
 
 def money_amount(minor: int) -> str:
-    return f"{money_text(minor, grouping=True)} {currency()}"
+    return money_words(minor)
 
 
 @login_required

@@ -12,11 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounting import figures
 from accounting.models import ReportExport, TableShiftClose
-from accounting.money import currency, money_text, percent_text
+from accounting.money import currency, money_words, percent_words
 from accounting.reports import REPORTS, WRITERS, Filters
 from accounting.selectors import visible_alerts
 from casino.core.roles import Role, has_role
@@ -31,7 +32,7 @@ FILTER_FIELDS = ("date_from", "date_to", "table", "pit", "game")
 def index(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.ACCOUNTANT):
         return render(
-            request, "registration/forbidden.html", {"message": "the accounting pages are for accountants"}, status=403
+            request, "registration/forbidden.html", {"message": gettext("The accounting pages are for accountants.")}, status=403
         )
     error = None
     try:
@@ -60,14 +61,14 @@ def index(request: HttpRequest) -> HttpResponse:
         closes.append(
             {
                 "table": c.table.code,
-                "shift": str(c.shift),
-                "drop": money_text(c.drop, grouping=True),
-                "count_win": money_text(c.count_win, grouping=True),
-                "hold": percent_text(figures.hold(c.count_win, c.drop)),
-                "marker_payments": money_text(c.marker_payments, grouping=True),
-                "rounds_win": money_text(c.rounds_win, grouping=True),
-                "pool_change": money_text(c.pool_change, grouping=True),
-                "variance": money_text(c.variance, grouping=True),
+                "shift": c.shift,
+                "drop": money_words(c.drop, symbol=False),
+                "count_win": money_words(c.count_win, symbol=False),
+                "hold": percent_words(figures.hold(c.count_win, c.drop)),
+                "marker_payments": money_words(c.marker_payments, symbol=False),
+                "rounds_win": money_words(c.rounds_win, symbol=False),
+                "pool_change": money_words(c.pool_change, symbol=False),
+                "variance": money_words(c.variance, symbol=False),
                 "short": c.variance < 0,
             }
         )
@@ -86,7 +87,8 @@ def index(request: HttpRequest) -> HttpResponse:
             "alerts": open_alerts[:20],
             "alert_count": open_alerts.count(),
             "tables": Table.objects.order_by("code").values_list("pk", "code"),
-            "pits": Pit.objects.order_by("code").values_list("code", flat=True),
+            "pits": Pit.objects.order_by("code").values_list("code", "name"),
+            "report_titles": {name: r.title for name, r in REPORTS.items()},
         },
     )
 
@@ -103,7 +105,7 @@ def live(request: HttpRequest) -> HttpResponse:
         return redirect(login)
     if not has_role(request.user, Role.ACCOUNTANT):
         return render(
-            request, "registration/forbidden.html", {"message": "the accounting pages are for accountants"}, status=403
+            request, "registration/forbidden.html", {"message": gettext("The accounting pages are for accountants.")}, status=403
         )
     open_alerts = visible_alerts(request.user).filter(acknowledged_at__isnull=True)
     return render(request, "accounting/_live.html",

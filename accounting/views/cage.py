@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,7 +27,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounting import signing
 from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
-from accounting.money import digits, money_text
+from accounting.money import MoneyInputError, chip_words, chips_words, money_parse, money_words
 from accounting.reports import Filters
 from accounting.reports.definitions import AGING_BUCKETS, MarkerAgingReport
 from accounting.selectors import credit_standing, credit_standings
@@ -36,10 +35,11 @@ from accounting.services import counts, credit, slips
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
 from casino.idempotency import once_per_form
+from casino.words import shift_words, when_words
 from tables.access import manages_table
 from tables.models import Shift, Table
 from tables.selectors import current_shift, visible_tables
-from tables.wording import REFUSALS, money, say
+from tables.wording import REFUSALS, say
 from tables.wording import currency as house_currency
 
 CAGE = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM)  # admins hold every role
@@ -192,21 +192,13 @@ def _signer_box(prefix: str, title: str, hint: str, data: Mapping[str, Any], *, 
 
 
 def _minor(text: Any, title: str, *, required: bool = True) -> int:
-    """Major units as typed ("25", "25.50") → minor units, exactly."""
-    places = digits()
-    raw = str(text or "").strip().replace(" ", "")
-    if not raw:
-        if required:
-            raise Refusal(f"{title}: type an amount.")
+    """Money as typed ("25", "1,000.00", "€1,000.00": accounting.money.money_parse) → minor units, exactly."""
+    if not str(text or "").strip() and not required:
         return 0
-    pattern = r"(\d{1,12})" + (rf"(?:[.,](\d{{0,{places}}}))?" if places else "")
-    found = re.fullmatch(pattern, raw)
-    if found is None:
-        dec = f" with at most {places} decimals" if places else ", whole units"
-        raise Refusal(f"{title}: {text} is not an amount (write it like 25{'.50' if places else ''}{dec}).")
-    whole = int(found.group(1)) * 10**places
-    part = (found.group(2) or "") if places else ""
-    return whole + (int(part.ljust(places, "0")) if part else 0)
+    try:
+        return money_parse(text)
+    except MoneyInputError as exc:
+        raise Refusal(f"{title}: {exc.message}") from None
 
 
 def _chip_rows(table: Table | None, data: Mapping[str, Any], *, beside: Mapping[str, int] | None = None,
@@ -222,14 +214,14 @@ def _chip_rows(table: Table | None, data: Mapping[str, Any], *, beside: Mapping[
         total += d * count
         rows.append({
             "denomination": d,
-            "label": f"{money(d)} chips",
+            "label": f"{chip_words(d)} chips",
             "name": f"chips_{d}",
             "value": "" if typed is None else str(typed),
-            "amount": money(d * count),
+            "amount": money_words(d * count),
             "beside": (beside or {}).get(str(d), 0),
-            "beside_amount": money(d * (beside or {}).get(str(d), 0)),
+            "beside_amount": money_words(d * (beside or {}).get(str(d), 0)),
         })
-    return rows, money(total)
+    return rows, money_words(total)
 
 
 def _chips_posted(table: Table, data: Mapping[str, Any]) -> dict[str, int]:
@@ -239,7 +231,7 @@ def _chips_posted(table: Table, data: Mapping[str, Any]) -> dict[str, int]:
         if not raw:
             continue
         if not raw.isdigit() or len(raw) > 9:
-            raise Refusal(f"The count of {money(d)} chips must be a whole number of chips, 0 or more (not {raw}).")
+            raise Refusal(f"The count of {chip_words(d)} chips must be a whole number of chips, 0 or more (not {raw}).")
         if int(raw):
             chips[str(d)] = int(raw)
     return chips
@@ -247,7 +239,8 @@ def _chips_posted(table: Table, data: Mapping[str, Any]) -> dict[str, int]:
 
 def _chips_shown(chips: Mapping[str, int]) -> list[dict[str, Any]]:
     return [
-        {"label": f"{money(int(d))} chips", "count": q, "amount": money(int(d) * q)}
+        {"label": f"{chip_words(int(d))} chips", "count": q, "amount": money_words(int(d) * q),
+         "words": chips_words(int(d), q)}
         for d, q in sorted(chips.items(), key=lambda kv: -int(kv[0]))
     ]
 
@@ -257,7 +250,7 @@ def _who(profile: Any) -> str:
 
 
 def _when(moment: dt.datetime | None) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else "—"
+    return when_words(moment, empty="—")
 
 
 def _page(request: HttpRequest, template: str, place: Mapping[str, Any], section: str, **context: Any) -> HttpResponse:
@@ -287,9 +280,9 @@ def superseded_view(count: Any, by: Any) -> dict[str, Any]:
         signers = (by.counter_one, by.counter_two)
     return {
         "pk": count.pk,
-        "total": money(count.total),
+        "total": money_words(count.total),
         "at": _when(count.recorded_at),
-        "by_total": money(by.total),
+        "by_total": money_words(by.total),
         "reason": by.reason,
         "signed": gettext("%(one)s and %(two)s") % {"one": _who(signers[0]), "two": _who(signers[1])},
         "words": gettext("superseded by recount: %(reason)s, signed by %(one)s and %(two)s") % {
@@ -325,14 +318,14 @@ def _count_view(count: InventoryCount | None, *, may_recount: bool = False) -> d
         "reason": count.reason,
         "kind": CountKind(count.kind).label,
         "rows": _chips_shown(count.chips),
-        "total": money(count.total),
+        "total": money_words(count.total),
         "dealer": _who(count.dealer_signer),
         "supervisor": _who(count.supervisor_signer),
         "at": _when(count.recorded_at),
         "rolled": count.rolled,
-        "discrepancy": money(count.discrepancy_gross) if count.discrepancy_gross else None,
-        "net": money(count.discrepancy_net or 0),
-        "shift": str(count.shift),
+        "discrepancy": money_words(count.discrepancy_gross) if count.discrepancy_gross else None,
+        "net": money_words(count.discrepancy_net or 0),
+        "shift": shift_words(count.shift),
     }
 
 
@@ -389,10 +382,10 @@ def count_screen(request: HttpRequest) -> HttpResponse:
             if done.supersedes_id is not None:
                 messages.success(request, gettext("%(kind)s of %(table)s counted again: %(total)s. The count it "
                                                    "replaces is kept, struck through.") % {
-                    "kind": CountKind(done.kind).label, "table": table.code, "total": money(done.total)})
+                    "kind": CountKind(done.kind).label, "table": table.code, "total": money_words(done.total)})
             else:
                 messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: "
-                                          f"{money(done.total)}.")
+                                          f"{money_words(done.total)}.")
             return _back("cage-counts", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
@@ -415,7 +408,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         superseded={kind: [superseded_view(c, later[c.pk]) for c in chain if c.kind == kind and c.pk in later]
                     for kind in CountKind.values},
         recount=recount_of and {"pk": recount_of.pk, "kind": CountKind(recount_of.kind).label,
-                                "total": money(recount_of.total)},
+                                "total": money_words(recount_of.total)},
         reason=str(data.get("reason", "")),
         previous=_count_view(previous),
         due=due,
@@ -443,8 +436,8 @@ def _slip_row(slip: Slip) -> dict[str, Any]:
         "reference": slip.reference,
         "kind": SlipKind(slip.kind).label,
         "table": slip.table.code,
-        "shift": str(slip.shift),
-        "total": money(slip.total),
+        "shift": shift_words(slip.shift),
+        "total": money_words(slip.total),
         "status": SlipStatus(slip.status).label,
         "status_words": STATUS_WORDS[SlipStatus(slip.status)],
         "void_asked": slip.void_requested_by_id is not None and slip.status != SlipStatus.VOIDED,
@@ -497,7 +490,7 @@ def slip_list(request: HttpRequest) -> HttpResponse:
             )
             if error is None:
                 messages.success(request, f"{SlipKind(slip.kind).label.split(' ')[0]} slip {slip.reference} "
-                                          f"requested for {table.code}: {money(slip.total)}.")
+                                          f"requested for {table.code}: {money_words(slip.total)}.")
                 return _back("cage-slip", place, pk=slip.pk)
     elif request.method == "POST":
         error = "Only a pit manager of this table requests fills and credits."
@@ -735,9 +728,9 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
                 if drop.supersedes_id is not None:
                     messages.success(request, gettext("Drop box of %(table)s counted again: %(total)s. The count it "
                                                        "replaces is kept, struck through.") % {
-                        "table": table.code, "total": money(drop.total)})
+                        "table": table.code, "total": money_words(drop.total)})
                 else:
-                    messages.success(request, f"Drop box of {table.code} counted: {money(drop.total)}.")
+                    messages.success(request, f"Drop box of {table.code} counted: {money_words(drop.total)}.")
                 return _back("cage-drop", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
@@ -750,8 +743,8 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
         "drop",
         error=error,
         recorded=recorded and {
-            "cash": money(recorded.cash), "chips": money(recorded.chips), "markers": money(recorded.markers),
-            "total": money(recorded.total), "one": _who(recorded.counter_one), "two": _who(recorded.counter_two),
+            "cash": money_words(recorded.cash), "chips": money_words(recorded.chips), "markers": money_words(recorded.markers),
+            "total": money_words(recorded.total), "one": _who(recorded.counter_one), "two": _who(recorded.counter_two),
             "at": _when(recorded.recorded_at), "pk": recorded.pk, "reason": recorded.reason,
             "recount_of": recorded.supersedes_id,
         },
@@ -759,13 +752,14 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
         may_recount=may_recount,
         recounting=recounting,
         reason=str(data.get("reason", "")),
-        recent=[{"table": d.table.code, "shift": str(d.shift), "total": money(d.total),
+        recent=[{"table": d.table.code, "shift": shift_words(d.shift), "total": money_words(d.total),
                  "counters": f"{_who(d.counter_one)}, {_who(d.counter_two)}", "at": _when(d.recorded_at)}
                 for d in recent],
         may_count=may_count,
         values={k: str(data.get(k, "")) for k in ("cash", "chips", "markers")} if data or recorded is None
-        or not recounting else {"cash": money_text(recorded.cash), "chips": money_text(recorded.chips),
-                                "markers": money_text(recorded.markers)},
+        or not recounting else {"cash": money_words(recorded.cash, symbol=False),
+                                "chips": money_words(recorded.chips, symbol=False),
+                                "markers": money_words(recorded.markers, symbol=False)},
         one=_signer_box("counter_one", "The first counter", "A member of the count team.", data, me=True),
         two=_signer_box("counter_two", "The second counter", "Another member of the count team.", data, me=False),
     )
@@ -854,9 +848,9 @@ def _written_off(m: Marker) -> MarkerWriteOff | None:
 def _marker_row(m: Marker) -> dict[str, Any]:
     written_off = _written_off(m)
     return {
-        "pk": m.pk, "reference": m.reference, "player": m.player, "table": m.table.code, "shift": str(m.shift),
-        "amount": money(m.amount), "paid": money(m.paid),
-        "due": money(0 if written_off else m.amount - m.paid),
+        "pk": m.pk, "reference": m.reference, "player": m.player, "table": m.table.code, "shift": shift_words(m.shift),
+        "amount": money_words(m.amount), "paid": money_words(m.paid),
+        "due": money_words(0 if written_off else m.amount - m.paid),
         "state": "Written off" if written_off else "Redeemed" if m.paid >= m.amount
         else "Part paid" if m.paid else "Outstanding",
         "issued_at": _when(m.issued_at),
@@ -871,8 +865,8 @@ def _aging(request: HttpRequest) -> dict[str, Any]:
         if row[2] in seen:
             for i, value in enumerate(row[7:]):
                 totals[i] += value or 0
-    return {"buckets": [{"label": label, "owed": money(total)} for (label, _, _), total in zip(AGING_BUCKETS, totals)],
-            "total": money(sum(totals))}
+    return {"buckets": [{"label": label, "owed": money_words(total)} for (label, _, _), total in zip(AGING_BUCKETS, totals)],
+            "total": money_words(sum(totals))}
 
 
 def _visible_markers(request: HttpRequest) -> Any:
@@ -919,7 +913,7 @@ def marker_list(request: HttpRequest) -> HttpResponse:
             )
             if error is None:
                 messages.success(request, f"Marker {marker.reference} issued to {marker.player} at {table.code}: "
-                                          f"{money(marker.amount)}.")
+                                          f"{money_words(marker.amount)}.")
                 return _back("cage-marker", place, pk=marker.pk)
     elif request.method == "POST":
         error = "Only a pit manager of this table issues markers."
@@ -971,7 +965,7 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 MARKER_LABELS,
             )
             if error is None:
-                messages.success(request, f"Marker {marker.reference} written off: {money(done.amount)}.")
+                messages.success(request, f"Marker {marker.reference} written off: {money_words(done.amount)}.")
                 return _back("cage-marker", place, pk=marker.pk)
     elif request.method == "POST":
         at_table = request.POST.get("where") == "table"
@@ -988,7 +982,7 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 MARKER_LABELS,
             )
             if error is None:
-                messages.success(request, f"{money(amount)} paid on marker {marker.reference}"
+                messages.success(request, f"{money_words(amount)} paid on marker {marker.reference}"
                                           f"{' at the table' if at_table else ' at the cage'}.")
                 return _back("cage-marker", place, pk=marker.pk)
     written_off = _written_off(marker)
@@ -996,7 +990,7 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         written_off = MarkerWriteOff.objects.select_related("accountant_signer__user", "second_signer__user").get(
             pk=written_off.pk)
     payments = [
-        {"amount": money(p.amount), "where": f"At the table {p.table.code}" if p.at_table and p.table else "At the cage",
+        {"amount": money_words(p.amount), "where": f"At the table {p.table.code}" if p.at_table and p.table else "At the cage",
          "signer": _who(p.signer), "received_by": str(p.received_by), "at": _when(p.paid_at)}
         for p in marker.payments.select_related("signer__user", "table", "received_by").order_by("paid_at", "id")
     ]
@@ -1013,13 +1007,13 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
         may_pay=marker.paid < marker.amount and written_off is None and has_role(request.user, *CAGE),
         may_write_off=marker.paid < marker.amount and written_off is None and has_role(request.user, Role.ACCOUNTANT),
         written_off=written_off and {
-            "amount": money(written_off.amount), "reason": written_off.reason, "at": _when(written_off.written_off_at),
+            "amount": money_words(written_off.amount), "reason": written_off.reason, "at": _when(written_off.written_off_at),
             "accountant": _who(written_off.accountant_signer), "second": _who(written_off.second_signer),
         },
         reason=str(data.get("reason", "")),
         accountant=_signer_box("accountant", "The accountant", "An accountant.", data, me=True),
         second=_signer_box("second", "The second person", "A pit manager or another accountant.", data, me=False),
-        left=money_text(marker.amount - marker.paid),  # as typed: major units, no currency
+        left=money_words(marker.amount - marker.paid, symbol=False),  # as typed: no currency
         where=str(data.get("where", "cage")),
         amount_value=str(data.get("amount", "")),
         signer=_signer_box("signer", "Who takes the money",
@@ -1032,7 +1026,7 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _desk_row(slip: Slip) -> dict[str, Any]:
     return {**_slip_row(slip), "pit": slip.table.pit.name, "requested_by": _who(slip.request_signer),
-            "chips": ", ".join(f"{r['count']} × {r['label']}" for r in _chips_shown(slip.chips))}
+            "chips": ", ".join(r["words"] for r in _chips_shown(slip.chips))}
 
 
 def _desk(request: HttpRequest) -> dict[str, Any]:

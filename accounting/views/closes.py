@@ -37,8 +37,9 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting import figures
+from accounting import figures, labels
 from accounting.conf import int_knob
+from accounting.labels import reconciliation_label
 from accounting.models import (
     Alert,
     DropCount,
@@ -52,7 +53,7 @@ from accounting.models import (
     SlipKind,
     TableShiftClose,
 )
-from accounting.money import currency, money_text, percent_text
+from accounting.money import money_words, percent_words
 from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, get_report, parse_filters
 from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
 from accounting.selectors import TableShiftFigures, accountant_queue, table_shift_figures_many, tables_active_in
@@ -63,6 +64,7 @@ from casino.audit.services import audit_export_logged
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError
 from casino.idempotency import once_per_form
+from casino.words import shift_words, when_words
 from tables.access import manages_table
 from tables.models import Pit, Shift, ShiftStatus, Table
 from tables.selectors import visible_tables
@@ -109,16 +111,6 @@ FILTER_WORDS = {
     "date_from": "start date", "date_to": "end date", "shift": "shift", "table": "table", "pit": "pit",
     "game": "game", "dealer": "dealer", "group": "grouping", "kind": "kind of slip", "threshold": "threshold",
 }
-CAUSE_WORDS = {
-    "missing_count": "A count was missing: {detail}.",
-    "unposted_round": "Round {number} is not in the ledger as it was settled.",
-    "mismatch": "Round {number}: playing its cards again gives another result than the one paid.",
-    "live_round": "Round {number} was still in play.",
-    "round_after_close": "Round {number} was settled after the table closed: {amount}, not in the close's figures.",
-    "count_variance": "The counts and the rounds differ by {amount}.",
-    "hold_outside_interval": "The hold is outside what the games' odds allow for (95 % interval).",
-}
-RECONCILED: dict[str, str] = {ReconciliationStatus.BALANCED: "balanced", ReconciliationStatus.VARIANCE: "differences found"}
 
 
 def refusal_text(exc: DomainError) -> str:
@@ -140,12 +132,12 @@ def refusal_text(exc: DomainError) -> str:
 
 
 def amount(minor: int | None) -> str:
-    """Minor units in major units with the currency (``9000`` → ``90.00 EUR``); a dash when undefined."""
-    return "—" if minor is None else f"{money_text(minor, grouping=True)} {currency()}"
+    """Money in the one format (``9000`` → ``€90.00``: accounting.money.money_words); a dash when undefined."""
+    return "—" if minor is None else money_words(minor)
 
 
 def percent(value: Any) -> str:
-    return "—" if value is None else f"{percent_text(value)} %"
+    return percent_words(value)
 
 
 def who(user: Any) -> str:
@@ -158,7 +150,7 @@ def who(user: Any) -> str:
 
 
 def when(moment: dt.datetime | None) -> str:
-    return "" if moment is None else timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+    return when_words(moment, empty="")
 
 
 def missing_words(found: TableShiftFigures) -> list[str]:
@@ -209,7 +201,7 @@ def shift_list(request: HttpRequest) -> HttpResponse:
             "status": "open" if s.status == ShiftStatus.OPEN else f"closed {when(s.closed_at)} by {who(s.closed_by)}",
             "tables": active,
             "tables_closed": closed.get(s.pk, 0),
-            "reconciliation": RECONCILED.get(r.status, r.status) if r else None,
+            "reconciliation": reconciliation_label(r.status) if r else None,
         })
     return render(request, "accounting/closes/shifts.html", {"rows": rows})
 
@@ -322,11 +314,10 @@ def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, 
 
 
 def _cause_text(cause: dict[str, Any]) -> str:
-    template = CAUSE_WORDS.get(cause.get("cause", ""), "Something else was found.")
+    template = str(labels.CAUSES.get(cause.get("cause", ""), labels.OTHER_CAUSE))
     detail = cause.get("detail", "")
     if cause.get("cause") == "missing_count":
-        detail = {"opening inventory count": "the opening chip count", "closing inventory count":
-                  "the closing chip count", "soft count of the drop": "the soft count of the drop"}.get(detail, detail)
+        detail = str(labels.MISSING_COUNTS.get(detail, detail))
     raw = cause.get("amount")
     return template.format(number=cause.get("number", ""), detail=detail,
                            amount=amount(raw if isinstance(raw, int) else None))
@@ -349,7 +340,7 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
         alert = accepted.get(r.table_id)
         rows.append({
             "table": r.table,
-            "status": RECONCILED.get(r.status, r.status),
+            "status": reconciliation_label(r.status),
             "balanced": r.status == ReconciliationStatus.BALANCED,
             "rounds_win": amount(r.rounds_win),
             "count_win": amount(r.count_win),
@@ -385,7 +376,7 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
             pending = {"since": when(asked.created_at), "waited": timesince(asked.created_at)}
     return {
         "run": run,
-        "status": RECONCILED.get(run.status, run.status) if run else None,
+        "status": reconciliation_label(run.status) if run else None,
         "at": when(run.created_at) if run else "",
         "rows": rows,
         "balanced": sum(1 for row in rows if row["balanced"]),
@@ -418,7 +409,7 @@ def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
         "accounting/closes/shift.html",
         {
             "shift": shift,
-            "label": str(shift),
+            "label": shift_words(shift),
             "is_open": is_open,
             "closed_at": when(shift.closed_at),
             "closed_by": who(shift.closed_by) if shift.closed_by else "",
@@ -760,10 +751,10 @@ def queue(request: HttpRequest) -> HttpResponse:
         "voids": [{"slip": s, "kind": SlipKind(s.kind).label, "asked_by": who(s.void_requested_by),
                    "asked_at": when(s.void_requested_at), "total": amount(s.total),
                    "mine": s.void_requested_by_id == request.user.pk} for s in found.slip_voids],
-        "variances": [{"alert": a, "table": a.table.code if a.table else "", "shift": str(a.shift) if a.shift else "",
+        "variances": [{"alert": a, "table": a.table.code if a.table else "", "shift": shift_words(a.shift, empty=""),
                        "variance": amount(a.data.get("variance") if isinstance(a.data.get("variance"), int) else None),
                        "at": when(a.created_at)} for a in found.variances],
-        "soft_counts": [{"count": c, "table": c.table.code, "shift": str(c.shift), "closer": amount(c.total),
+        "soft_counts": [{"count": c, "table": c.table.code, "shift": shift_words(c.shift), "closer": amount(c.total),
                          "at": when(c.recorded_at)} for c in found.soft_counts],
         "reconciliations": [{"shift": s, "label": str(s), "closed": s.status == ShiftStatus.CLOSED,
                              "ended": when(s.ends_at)} for s in found.reconciliations],

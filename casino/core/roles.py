@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext_lazy as _
 
 
 class Role(StrEnum):
@@ -31,6 +32,28 @@ class Role(StrEnum):
     CASHIER = "cashier"
     COUNT_TEAM = "count_team"
     ADMIN = "admin"
+
+
+# each role as a person reads it (the screens, the audit trail): the one place a role's code is worded
+ROLE_LABELS = {
+    Role.DEALER: _("Dealer"),
+    Role.PIT_MANAGER: _("Pit manager"),
+    Role.SHIFT_MANAGER: _("Shift manager"),
+    Role.ACCOUNTANT: _("Accountant"),
+    Role.AUDITOR: _("Auditor"),
+    Role.COMPLIANCE: _("Compliance officer"),
+    Role.CASHIER: _("Cashier"),
+    Role.COUNT_TEAM: _("Count team"),
+    Role.ADMIN: _("Administrator"),
+}
+
+
+def role_label(code: object) -> str:
+    """A role's code (``pit_manager``) as a person reads it (``Pit manager``); an unknown code unchanged."""
+    try:
+        return str(ROLE_LABELS[Role(str(code))])
+    except ValueError:
+        return str(code or "")
 
 
 def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> frozenset[Role]:

@@ -9,13 +9,15 @@ from typing import Any
 
 from django import template
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from accounting.money import money_text, percent_text
-from casino.core.roles import Role, has_role, roles_of
+from accounting.money import chip_words, chips_words, money_words, percent_words
+from casino.core.roles import Role, has_role, role_label, roles_of
 from casino.idempotency import FORM_FIELD, new_form_key
+from casino.words import shift_words as words_of_shift
+from casino.words import when_words
 from floor.selectors import waiting_for
-from tables.wording import money as money_with_currency
 
 register = template.Library()
 
@@ -26,24 +28,45 @@ RANK_NAMES = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
 
 @register.filter
 def money(value: Any) -> str:
-    """Minor units as the currency's decimal text; blank for None."""
+    """Minor units as money in the one format (``accounting.money.money_words``: ``250000`` → ``€2,500.00``,
+    by the active language); a dash for None."""
     if value is None or value == "":
         return "—"
-    return money_text(int(value))
+    return money_words(int(value))
 
 
 @register.filter
 def currency(value: Any) -> str:
-    """Minor units in major units with the house currency (``2500`` → ``€25.00``); a dash for None."""
+    """The same as :func:`money` (the screens once had two formats; both names write the one)."""
+    return money(value)
 
+
+@register.filter
+def number(value: Any) -> str:
+    """Minor units as the number alone, for a column whose heading names the currency; a dash for None."""
     if value is None or value == "":
         return "—"
-    return money_with_currency(int(value))
+    return money_words(int(value), symbol=False)
 
 
 @register.filter
 def percent(value: Fraction | None) -> str:
-    return "—" if value is None else f"{percent_text(value)} %"
+    return percent_words(value)
+
+
+@register.filter
+def chip(value: Any) -> str:
+    """A chip's value: ``50000`` → ``€500`` (``accounting.money.chip_words``)."""
+    return "—" if value is None or value == "" else chip_words(int(value))
+
+
+@register.filter
+def chips(value: Any) -> str:
+    """A slip's or count's chips, ``{"50000": 2, "2500": 4}`` → ``2 × €500, 4 × €25`` (highest value first)."""
+    if not isinstance(value, dict):
+        return "—" if not value else str(value)
+    pairs = sorted(((int(d), int(n)) for d, n in value.items() if int(n)), reverse=True)
+    return ", ".join(chips_words(d, n) for d, n in pairs) or "—"
 
 
 @register.filter
@@ -62,6 +85,84 @@ def card_name(code: Any) -> str:
     if len(text) == 2 and text[1] in SUITS:
         return f"{RANK_NAMES.get(text[0], text[0])} of {SUIT_NAMES[text[1]]}"
     return text
+
+
+@register.filter
+def person(user: Any) -> str:
+    """A member of staff by name, as they sign (their profile's display name, else their full name, else their
+    username); never their employee id. A dash for nobody."""
+    if user is None or user == "":
+        return "—"
+    profile = getattr(user, "staff", None)
+    name = getattr(profile, "display_name", "") if profile is not None else ""
+    full = user.get_full_name() if hasattr(user, "get_full_name") else ""
+    return str(name or full or user.get_username())
+
+
+@register.filter
+def role(code: Any) -> str:
+    """A role's code as a person reads it (``casino.core.roles.role_label``)."""
+    return role_label(code) if code else "—"
+
+
+@register.filter
+def words(code: Any) -> str:
+    """A code the casino has no label for yet as words (``house_way`` → ``House way``): never the code."""
+    text = str(code or "").replace("_", " ").replace(".", " · ").strip()
+    return text[:1].upper() + text[1:]
+
+
+RESULTS = {"win": _("Won"), "lose": _("Lost"), "loss": _("Lost"), "push": _("Push (stake returned)"),
+           "blackjack": _("Blackjack"), "tie": _("Tie"), "void": _("Voided"), "returned": _("Returned"),
+           "surrender": _("Surrendered"), "forfeit": _("Forfeited"), "anted": _("Anted"), "split": _("Split"),
+           "foul": _("Foul"), "copy": _("Copy (goes to the banker)"), "bust": _("Bust")}
+
+
+@register.filter
+def result_words(code: Any) -> str:
+    """A settled bet's result as the pit reads it (``push`` → ``Push (stake returned)``)."""
+    if code is None or code == "":
+        return "—"
+    found = RESULTS.get(str(code))
+    return str(found) if found is not None else words(code)
+
+
+@register.filter
+def bet_words(bet: Any, specs: Any) -> str:
+    """A bet's type and what it is on, in the layout's words: ``Rank 10 · Coppered (bet to lose)``."""
+    spec = (specs or {}).get(getattr(bet, "type", "")) if isinstance(specs, dict) else None
+    name = (spec or {}).get("label") or words(getattr(bet, "type", ""))
+    extra = getattr(bet, "extra", None) or {}
+    if not isinstance(extra, dict) or not extra:
+        return str(name)
+    labels = {f.get("name"): f for f in (spec or {}).get("fields", [])}
+    parts = [str(name)]
+    for key, value in extra.items():
+        fld = labels.get(key) or {}
+        label = fld.get("label") or words(key)
+        if isinstance(value, bool):
+            if value:
+                parts.append(str(label))
+            continue
+        shown = {str(r.get("value")): r.get("label") for r in fld.get("ranks", []) if isinstance(r, dict)}
+        if isinstance(value, list):
+            text = ", ".join(shown.get(str(v)) or card(v) for v in value)
+        else:
+            text = shown.get(str(value)) or (money(value) if fld.get("kind") == "money" else card(value))
+        parts.append(f"{label} {text}")
+    return " · ".join(parts)
+
+
+@register.filter
+def shift_words(shift: Any) -> str:
+    """A shift as the casino names it (``casino.words.shift_words``: ``Nov. 27, 2026 · Day``)."""
+    return words_of_shift(shift)
+
+
+@register.filter
+def when(moment: Any) -> str:
+    """A moment in the casino's time zone and the language's date format (``casino.words.when_words``)."""
+    return when_words(moment)
 
 
 @register.filter
@@ -155,8 +256,22 @@ def event_text(payload: Any) -> str:
         return f"{who}{hand}: {str(payload['action']).replace('_', ' ')}{more}"
     if isinstance(payload.get("bet"), dict):
         bet = payload["bet"]
-        return f"Bet: seat {bet.get('seat')} {bet.get('type')} {money(bet.get('amount'))}"
-    return as_json(payload)
+        return gettext("Bet: seat %(seat)s %(type)s %(amount)s") % {
+            "seat": bet.get("seat"), "type": words(bet.get("type")), "amount": money(bet.get("amount"))}
+    return " · ".join(f"{words(key)}: {_value_words(value)}" for key, value in payload.items())
+
+
+def _value_words(value: Any) -> str:
+    """A value of an event as read: cards as cards, lists joined, codes as words (never JSON)."""
+    if isinstance(value, list):
+        return ", ".join(_value_words(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{words(k)} {_value_words(v)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, str):
+        return card(value) if len(value) == 2 and value[1] in SUITS else words(value)
+    return str(value)
 
 
 @register.filter

@@ -48,7 +48,7 @@ def test_a_signing_pin_is_taken_as_a_pin(floor):
 def test_a_count_that_is_not_a_number_is_refused_before_anything(floor):
     answer = signed_in(floor.manager).post(COUNTS, opener_form(floor, chips_2500="four"))
     assert answer.status_code == 400
-    assert "The count of €25.00 chips must be a whole number of chips" in answer.content.decode()
+    assert "The count of €25 chips must be a whole number of chips" in answer.content.decode()
     assert not InventoryCount.objects.exists()
     assert not AuditRecord.objects.filter(action="signature.refused").exists()
 

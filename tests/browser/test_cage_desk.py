@@ -39,7 +39,7 @@ def test_a_fill_requested_at_the_pit_is_issued_at_the_cage_desk_and_received_at_
     screens.login(pit, "pm")
     pit.get_by_role("link", name="Cage", exact=True).click()
     pit.get_by_role("link", name="Fills and credits").click()
-    fill_ref = slip_request(pit, "Fill: chips from the cage", {"€25.00 chips": "20"})
+    fill_ref = slip_request(pit, "Fill: chips from the cage", {"€25 chips": "20"})
     # the pit's screen says the cage signs next, and offers no cage signature of its own
     expect()(pit.get_by_text("The cage signs next")).to_be_visible()
     expect()(pit.get_by_role("button", name="Sign: chips issued")).to_have_count(0)
@@ -97,13 +97,13 @@ def test_the_cage_receives_a_credit_and_refuses_a_request_on_its_desk(screens: A
     _cashier()
     pit = screens.page("pm", at="/accounting/cage/slips/")
     # given a credit requested and handed over by the table's dealer at the pit
-    credit_ref = slip_request(pit, "Credit: chips from the table", {"€5.00 chips": "10"})
+    credit_ref = slip_request(pit, "Credit: chips from the table", {"€5 chips": "10"})
     sign_as_other(pit, "The table's dealer", "dealer", "pass")
     pit.get_by_role("button", name="Sign: chips issued").click()
     expect()(pit.get_by_text(f"Slip {credit_ref} issued.")).to_be_visible()
     # and a fill the cage will refuse
     pit.goto("/accounting/cage/slips/")
-    fill_ref = slip_request(pit, "Fill: chips from the cage", {"€100.00 chips": "1"})
+    fill_ref = slip_request(pit, "Fill: chips from the cage", {"€100 chips": "1"})
 
     # when the cashier receives the credit from the desk with their PIN
     desk = screens.page("cashier1")

@@ -58,8 +58,8 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     check_screen(screens, page, "cage-opener")
 
     # when the chips are counted on the grid, the amounts and the total follow on screen
-    page.get_by_label("€25.00 chips", exact=True).fill("40")
-    page.get_by_label("€5.00 chips", exact=True).fill("60")
+    page.get_by_label("€25 chips", exact=True).fill("40")
+    page.get_by_label("€5 chips", exact=True).fill("60")
     expect()(page.locator("[data-total]")).to_have_text("€1300.00")
     # and the dealer types a wrong password
     sign_as_other(page, "The dealer", "dealer", "not-it")
@@ -68,7 +68,7 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     # then it is refused in words and nothing is written
     expect()(page.get_by_role("alert")).to_contain_text("the password or PIN of dealer is wrong")
     assert not InventoryCount.objects.exists()
-    assert page.get_by_label("€25.00 chips", exact=True).input_value() == "40"  # what was typed stays
+    assert page.get_by_label("€25 chips", exact=True).input_value() == "40"  # what was typed stays
 
     # when the dealer signs with the right password
     page.get_by_label("The dealer: password or PIN").fill("pass")
@@ -82,9 +82,9 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     assert opener.recorded_by == floor.manager
 
     # when the closer is counted and signed
-    page.get_by_label("€25.00 chips", exact=True).fill("38")
-    page.get_by_label("€5.00 chips", exact=True).fill("60")
-    page.get_by_label("€100.00 chips", exact=True).fill("1")
+    page.get_by_label("€25 chips", exact=True).fill("38")
+    page.get_by_label("€5 chips", exact=True).fill("60")
+    page.get_by_label("€100 chips", exact=True).fill("1")
     sign_as_other(page, "The dealer", "dealer", "pass")
     page.get_by_role("button", name="Sign and record the closer").click()
 
@@ -109,8 +109,8 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
 
     # then the last closer is shown beside the new opener and filled in
     expect()(page.get_by_role("columnheader", name="Last closer")).to_be_visible()
-    assert page.get_by_label("€25.00 chips", exact=True).input_value() == "38"
-    assert page.get_by_label("€100.00 chips", exact=True).input_value() == "1"
+    assert page.get_by_label("€25 chips", exact=True).input_value() == "38"
+    assert page.get_by_label("€100 chips", exact=True).input_value() == "1"
     expect()(page.locator("[data-total]")).to_have_text("€1350.00")
     check_screen(screens, page, "cage-opener-from-closer")
 
@@ -135,7 +135,7 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
     # when a fill is requested, issued by the cage cashier at the cage and received by the dealer
     cashier = UserFactory(username="cashier1", roles=[Role.CASHIER])
     StaffProfile.objects.filter(user=cashier).update(pin_hash=make_password("4821"))
-    fill_ref = slip_request(page, "Fill: chips from the cage", {"€25.00 chips": "20"})
+    fill_ref = slip_request(page, "Fill: chips from the cage", {"€25 chips": "20"})
     check_screen(screens, page, "cage-slip-requested")
     cage = screens.page("cashier1", at=page.url)
     cage.get_by_label("Your signing PIN, cashier1").fill("4821")
@@ -154,7 +154,7 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
 
     # when a credit goes the other way: issued by the dealer, received by the cage
     page.get_by_role("link", name="Back to the slips").click()
-    credit_ref = slip_request(page, "Credit: chips from the table", {"€5.00 chips": "10"})
+    credit_ref = slip_request(page, "Credit: chips from the table", {"€5 chips": "10"})
     sign_as_other(page, "The table's dealer", "dealer", "pass")
     page.get_by_role("button", name="Sign: chips issued").click()
     expect()(page.get_by_text(f"Slip {credit_ref} issued.")).to_be_visible()
@@ -168,7 +168,7 @@ def test_fill_and_credit_through_every_step_and_a_void_by_a_second_person(screen
 
     # when a second fill is asked to be voided by the pit manager
     page.get_by_role("link", name="Back to the slips").click()
-    void_ref = slip_request(page, "Fill: chips from the cage", {"€100.00 chips": "1"})
+    void_ref = slip_request(page, "Fill: chips from the cage", {"€100 chips": "1"})
     page.get_by_label("Reason for the void").fill("Asked for the wrong table")
     page.get_by_role("button", name="Ask for the void").click()
     expect()(page.get_by_text(f"Slip {void_ref} void asked for")).to_be_visible()

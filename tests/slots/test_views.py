@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.test import Client
 
+from accounting.money import money_words
 from slots.services import bonus
 from tests.slots.helpers import machine, progressive, read
 
@@ -35,8 +36,8 @@ def test_the_pit_manager_sees_hold_liabilities_and_the_forms(floor):
     html = page.content.decode()
     assert '<tr data-machine="CD-1">' in html
     assert "7.00 %" in html
-    assert "2015.00" in html  # the progressive's liability
-    assert 'Total owed: <span id="total-liability">2165.00</span>' in html  # and the piggy bank's 150 credits at $1
+    assert money_words(201500) in html  # the progressive's liability
+    assert f'Total owed: <span id="total-liability">{money_words(216500)}</span>' in html  # and the piggy bank's 150 credits at $1
     for form in ("/api/slots/machines/{machine}/readings/", "/api/slots/progressives/{progressive}/hit/",
                  'data-api="/api/slots/progressives/"', 'data-api="/api/slots/machines/"'):
         assert form in html
