@@ -12,6 +12,7 @@ screen, with the currency's symbol) both write amounts through :func:`money_form
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.utils.formats import get_format
@@ -46,7 +47,7 @@ SPACES = "\u00a0\u202f\u2009 "
 
 
 def _house() -> tuple[str, int]:
-    croupier = settings.CROUPIER
+    croupier: dict[str, Any] = settings.CROUPIER
     return str(croupier["CURRENCY"]), int(croupier["MINOR_UNIT_DIGITS"])
 
 
@@ -156,3 +157,13 @@ def money_parse(text: object, *, places: int | None = None) -> int:
     if len(whole) > 15:
         raise MoneyInputError(gettext("“%(text)s” is too large an amount.") % {"text": raw})
     return sign * (int(whole) * 10**places + (int(part.ljust(places, "0")) if part else 0))
+
+
+def format_conf(*, places: int | None = None) -> dict[str, object]:
+    """The one format as the screens' JavaScript needs it (static/croupier/money.js): the same separators,
+    symbol and decimals as :func:`money_amount`, for totals shown while a person types."""
+    code, digits = _house()
+    decimal, group, size = separators()
+    return {"decimal": decimal, "group": group, "size": size, "symbol": SYMBOLS.get(code, ""), "code": code,
+            "after": (get_language() or "en").split("-")[0] in SYMBOL_AFTER,
+            "digits": digits if places is None else places}

@@ -209,7 +209,21 @@ def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
 def pit_dashboard(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, gettext("The pit dashboard is for pit managers."))
+    unknown = _unknown_shift(request)
+    if unknown is not None:
+        return unknown
     return render(request, "pit/dashboard.html", _floor(request.user, request.GET.get("shift")))
+
+
+def _unknown_shift(request: HttpRequest) -> HttpResponse | None:
+    """``?shift=`` naming no shift is refused in words (never the open shift shown in its place)."""
+    asked = request.GET.get("shift", "")
+    if asked in ("", None) or (str(asked).isdigit() and Shift.objects.filter(pk=int(asked)).exists()):
+        return None
+    return render(request, "registration/forbidden.html", {
+        "title": gettext("No such shift"),
+        "message": gettext("There is no shift “%(shift)s”: choose one from the list of shifts on the pit dashboard.")
+        % {"shift": asked}}, status=404)
 
 
 @require_GET

@@ -9,15 +9,18 @@ from typing import Any
 
 from django import template
 from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounting.money import chip_words, chips_words, money_words, percent_words
 from casino.core.roles import Role, has_role, role_label, roles_of
 from casino.idempotency import FORM_FIELD, new_form_key
+from casino.money import format_conf
 from casino.words import shift_words as words_of_shift
 from casino.words import when_words
 from floor.selectors import waiting_for
+from tables import wording
 
 register = template.Library()
 
@@ -39,6 +42,13 @@ def money(value: Any) -> str:
 def currency(value: Any) -> str:
     """The same as :func:`money` (the screens once had two formats; both names write the one)."""
     return money(value)
+
+
+@register.simple_tag
+def money_conf() -> str:
+    """The one money format for the screens' JavaScript, as a ``data-money`` attribute (casino.money.format_conf,
+    read by static/croupier/money.js)."""
+    return format_html('data-money="{}"', json.dumps(format_conf()))
 
 
 @register.filter
@@ -131,7 +141,7 @@ def result_words(code: Any) -> str:
 def bet_words(bet: Any, specs: Any) -> str:
     """A bet's type and what it is on, in the layout's words: ``Rank 10 · Coppered (bet to lose)``."""
     spec = (specs or {}).get(getattr(bet, "type", "")) if isinstance(specs, dict) else None
-    name = (spec or {}).get("label") or words(getattr(bet, "type", ""))
+    name = wording.label_words((spec or {}).get("label") or words(getattr(bet, "type", "")))
     extra = getattr(bet, "extra", None) or {}
     if not isinstance(extra, dict) or not extra:
         return str(name)
@@ -139,7 +149,7 @@ def bet_words(bet: Any, specs: Any) -> str:
     parts = [str(name)]
     for key, value in extra.items():
         fld = labels.get(key) or {}
-        label = fld.get("label") or words(key)
+        label = wording.label_words(fld.get("label") or words(key))
         if isinstance(value, bool):
             if value:
                 parts.append(str(label))
@@ -195,38 +205,38 @@ def role_links(context: dict[str, Any]) -> list[dict[str, Any]]:
     links: list[tuple[str, str]] = []  # labels in the reader's language
     if user is not None and roles_of(user):
         if Role.DEALER in roles_of(user):
-            links.append((_("Dealer screen"), reverse("dealer-home")))
+            links.append((gettext("Dealer screen"), reverse("dealer-home")))
         if has_role(user, Role.PIT_MANAGER):
-            links.append((_("Pit dashboard"), reverse("pit-dashboard")))
+            links.append((gettext("Pit dashboard"), reverse("pit-dashboard")))
         elif Role.SHIFT_MANAGER in roles_of(user):  # no pit of their own: the day's screen is theirs (pit managers
-            links.append((_("The day"), reverse("pit-day")))  # reach it from the pit's menu)
+            links.append((gettext("The day"), reverse("pit-day")))  # reach it from the pit's menu)
         if has_role(user, Role.ACCOUNTANT):
             page = accounting_home()
-            links.append((_("Accounting"), page) if page else (_("Reports"), reverse("reports-home")))
+            links.append((gettext("Accounting"), page) if page else (gettext("Reports"), reverse("reports-home")))
             if _url("accounting-web:queue"):
-                links.append((_("Queue"), reverse("accounting-web:queue")))
+                links.append((gettext("Queue"), reverse("accounting-web:queue")))
         if Role.CASHIER in roles_of(user) and _url("accounting-web:cage-desk"):
-            links.append((_("Cage desk"), reverse("accounting-web:cage-desk")))
+            links.append((gettext("Cage desk"), reverse("accounting-web:cage-desk")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM) and _url(
                 "accounting-web:cage-counts"):
-            links.append((_("Cage"), reverse("accounting-web:cage-counts")))
+            links.append((gettext("Cage"), reverse("accounting-web:cage-counts")))
         if has_role(user, Role.PIT_MANAGER, Role.SHIFT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url(
                 "accounting-web:shifts"):
-            links.append((_("Closing"), reverse("accounting-web:shifts")))
+            links.append((gettext("Closing"), reverse("accounting-web:shifts")))
         if has_role(user, Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT) and _url("cardroom-web:index"):
-            links.append((_("Card room"), reverse("cardroom-web:index")))
+            links.append((gettext("Card room"), reverse("cardroom-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR) and _url("slots-web:index"):
-            links.append((_("Slots"), reverse("slots-web:index")))
+            links.append((gettext("Slots"), reverse("slots-web:index")))
         if has_role(user, Role.PIT_MANAGER, Role.COMPLIANCE) and _url("players-directory"):
-            links.append((_("Players"), reverse("players-directory")))
+            links.append((gettext("Players"), reverse("players-directory")))
         if has_role(user, Role.COMPLIANCE) and _url("players-compliance"):
-            links.append((_("Cash log"), reverse("players-compliance")))
+            links.append((gettext("Cash log"), reverse("players-compliance")))
         if has_role(user, Role.AUDITOR):
             audit = _url("audit-index")
             if audit:
-                links.append((_("Audit trail"), audit))
+                links.append((gettext("Audit trail"), audit))
         if has_role(user, Role.PIT_MANAGER) and _url("staff-lockouts"):
-            links.append((_("Lockouts"), reverse("staff-lockouts")))
+            links.append((gettext("Lockouts"), reverse("staff-lockouts")))
     path = getattr(request, "path", "")
     here = max((url for _, url in links if path.startswith(url)), key=len, default=None)  # the most specific
     return [{"label": label, "url": url, "current": url == here} for label, url in links]
@@ -295,7 +305,10 @@ def state_say(state: Any) -> str:
     if not isinstance(state, dict):
         return ""
     nxt = state.get("next") or {}
-    return str(nxt.get("say") or state.get("say") or state.get("status") or "")
+    say = nxt.get("say") or state.get("say")
+    if say:
+        return wording.prompt(str(say))  # the engine's words in the reader's language (tables.wording)
+    return words(state.get("status") or "")
 
 
 @register.filter
@@ -306,8 +319,6 @@ def get_line(lines: dict[int, Any], bet_id: int) -> Any:
 @register.simple_tag
 def form_key() -> str:
     """A form's hidden once-only key (casino.idempotency.once_per_form): submitted twice, it writes once."""
-    from django.utils.html import format_html
-
 
     return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, new_form_key())
 

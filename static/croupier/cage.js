@@ -6,16 +6,8 @@
   "use strict";
 
   function formatter(el) {
-    const digits = Number(el.dataset.digits || 2);
-    const symbol = el.dataset.symbol || "";
-    const code = el.dataset.code || "";
-    return (minor) => {
-      const unit = 10 ** digits;
-      const sign = minor < 0 ? "-" : "";
-      const abs = Math.abs(minor);
-      const text = digits ? `${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}` : String(abs);
-      return symbol ? `${sign}${symbol}${text}` : `${sign}${text} ${code}`;
-    };
+    const conf = window.CroupierMoney.conf(el); // the one format (static/croupier/money.js)
+    return (minor) => window.CroupierMoney.format(minor, conf);
   }
 
   for (const tray of document.querySelectorAll("[data-chip-tray]")) {
@@ -38,11 +30,14 @@
 
   for (const box of document.querySelectorAll("[data-drop]")) {
     const money = formatter(box);
-    const digits = Number(box.dataset.digits || 2);
+    const conf = window.CroupierMoney.conf(box);
     const parse = (text) => {
-      const m = new RegExp(`^\\s*(\\d+)(?:[.,](\\d{0,${digits}}))?\\s*$`).exec(text);
-      if (!m) return text.trim() ? NaN : 0;
-      return Number(m[1]) * 10 ** digits + Number((m[2] || "").padEnd(digits, "0") || 0);
+      if (!String(text || "").trim()) return 0;
+      try {
+        return window.CroupierMoney.parse(text, conf);
+      } catch (e) {
+        return NaN;
+      }
     };
     const update = () => {
       let total = 0;

@@ -47,9 +47,11 @@
   /** "25", "25.5", "25.50" → minor units (exact); null if blank; NaN if not an amount. */
   function parseMoney(text) {
     if (!String(text || "").trim()) return null;
-    const m = new RegExp(`^\\s*(\\d+)(?:[.,](\\d{0,${digits}}))?\\s*$`).exec(String(text));
-    if (!m) return NaN;
-    return Number(m[1]) * 10 ** digits + Number((m[2] || "").padEnd(digits, "0") || 0);
+    try { // the one parser of typed money (static/croupier/money.js)
+      return window.CroupierMoney.parse(text, { ...window.CroupierMoney.conf(), digits });
+    } catch (e) {
+      return NaN;
+    }
   }
 
   function played(seconds) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from accounting.money import money_words
 from casino.core.roles import Role
 from floor.templatetags.croupier import accounting_home
 from tables.models import Round
@@ -128,7 +129,7 @@ def test_the_dashboard_shows_each_table_of_the_managers_pits_and_no_other(floor)
         "dealer",
     )
     body = page.content.decode()
-    assert '<dd data-field="win">-13.75</dd>' in body
+    assert f'<dd data-field="win">{money_words(-1375)}</dd>' in body
     assert '<dd data-field="hold">-39.29 %</dd>' in body  # −1375 / 3500 = −39.2857… %
     assert page.context["charts"]["by_table"] == [
         {"table": "BAC1", "win": -1375, "handle": 3500, "rounds": 1, "hold_pct": -39.29, "hold_basis": "handle"}

@@ -100,3 +100,18 @@ def test_a_role_refused_a_screen_reads_the_refusal_as_a_page(floor):
     api = client.get("/api/audit/records/")
     assert api.status_code in (401, 403)
     assert api["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("asked", ["999999", "abc"])
+def test_a_shift_that_does_not_exist_is_refused_in_words_not_replaced_by_the_open_one(floor, asked):
+    # given a pit manager
+    client = Client()
+    client.force_login(floor.manager)
+    # when they ask the dashboard for a shift that is not there
+    answer = client.get("/pit/", {"shift": asked})
+    # then they are told so, and no shift's figures are shown in its place
+    assert answer.status_code == 404
+    body = answer.content.decode()
+    assert "No such shift" in body
+    assert f"There is no shift “{asked}”" in body
+    assert 'data-table="' not in body

@@ -21,14 +21,11 @@
   }
 
   function minorUnits(text, digits, label) {
-    const match = /^(\d+)(?:\.(\d*))?$/.exec(text);
-    if (!match || (match[2] || "").length > digits) {
-      throw new Error(`${label}: an amount with at most ${digits} decimals`);
+    try { // the one parser of typed money (static/croupier/money.js), the server's rules
+      return window.CroupierMoney.parse(text, { ...window.CroupierMoney.conf(), digits });
+    } catch (e) {
+      throw new Error(`${label}: ${e.message}`);
     }
-    const units = `${match[1]}${(match[2] || "").padEnd(digits, "0")}`.replace(/^0+(?=\d)/, "");
-    const value = Number(units);
-    if (!Number.isSafeInteger(value)) throw new Error(`${label} is too large`);
-    return value;
   }
 
   function build(form) {
