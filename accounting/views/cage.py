@@ -775,8 +775,8 @@ def _credit_labels() -> dict[str, str]:
 
 def standing_view(found: Any) -> dict[str, Any]:
     """A player's credit line in force for the screens: the line, what their markers use, what is left."""
-    return {"player": found.player, "line": money(found.line.limit), "used": money(found.used),
-            "available": money(found.available), "approver": _who(found.line.approver),
+    return {"player": found.player, "line": money_words(found.line.limit), "used": money_words(found.used),
+            "available": money_words(found.available), "approver": _who(found.line.approver),
             "at": _when(found.line.approved_at), "over": found.used > found.line.limit}
 
 
@@ -807,7 +807,7 @@ def credit_lines(request: HttpRequest) -> HttpResponse:
             )
             if error is None:
                 messages.success(request, gettext("Credit line of %(player)s set to %(line)s, approved by you.")
-                                 % {"player": line.player, "line": money(line.limit)})
+                                 % {"player": line.player, "line": money_words(line.limit)})
                 return _back("cage-credit", place)
     elif request.method == "POST":
         error = gettext("Credit lines are set by pit managers and accountants.")
@@ -820,7 +820,7 @@ def credit_lines(request: HttpRequest) -> HttpResponse:
         error=error,
         lines=[standing_view(found) for found in credit_standings()],
         may_set=may_set,
-        cap=gettext("any amount") if cap is None else money(cap),
+        cap=gettext("any amount") if cap is None else money_words(cap),
         values={k: str(data.get(k, "") or request.GET.get(k, "")) for k in ("player", "limit", "reason")},
     )
 
