@@ -12,12 +12,16 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tables.engines.base import Bet as EngineBet
 from tables.engines.registry import GAME_MODULES
 from tables.engines.result import RoundResult
+from tables.wording import GAME_NAMES
 
-GAME_CHOICES = [(name, name.replace("_", " ").title()) for name in GAME_MODULES]
+# each game's name in the reader's language (tables/wording.py GAME_NAMES)
+GAME_CHOICES = [(name, GAME_NAMES.get(name, name.replace("_", " ").title())) for name in GAME_MODULES]
 
 
 class Pit(models.Model):
@@ -33,8 +37,8 @@ class Pit(models.Model):
 
 
 class TableStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", pgettext_lazy("table", "Open")
+    CLOSED = "closed", pgettext_lazy("table", "Closed")
 
 
 class Table(models.Model):
@@ -77,8 +81,8 @@ class ShiftType(models.Model):
 
 
 class ShiftStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", pgettext_lazy("shift", "Open")
+    CLOSED = "closed", pgettext_lazy("shift", "Closed")
 
 
 class Shift(models.Model):
@@ -154,11 +158,11 @@ class Shoe(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    OPEN = "open", "Open for bets"
-    BETTING_CLOSED = "betting_closed", "Betting closed"
-    DEALING = "dealing", "Dealing"
-    SETTLED = "settled", "Settled"
-    VOIDED = "voided", "Voided"
+    OPEN = "open", _("Open for bets")
+    BETTING_CLOSED = "betting_closed", _("Betting closed")
+    DEALING = "dealing", _("Dealing")
+    SETTLED = "settled", _("Settled")
+    VOIDED = "voided", _("Voided")
 
 
 LIVE_STATUSES = (RoundStatus.OPEN, RoundStatus.BETTING_CLOSED, RoundStatus.DEALING)

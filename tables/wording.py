@@ -152,6 +152,15 @@ REFUSALS: dict[str, tuple[Any, ...]] = {
     "tray_not_empty": (_("The tray is said to be empty, but chips are counted: one or the other."),),
     "shift_not_open": (_("That shift is not open."),),
     "bad_language": (_("Choose one of the languages offered."),),
+    # -- the shoe: a new one marked, its cards counted -------------------------------------------------
+    "not_a_shoe_game": (_("This table is not dealt from a shoe."),),
+    "bad_burn": (_("The burn is from 0 to {most} cards."), _("That burn is not possible with this shoe.")),
+    "bad_cut_card": (_("The cut card goes after the burn and inside the shoe: from {least} to {most} cards."),
+                     _("The cut card must go after the burn and inside the shoe.")),
+    "card_not_in_shoe": (_("Every {card:card} this shoe holds is already out: check the card, or mark a new shoe "
+                           "if this one was changed."),
+                         _("That card is already out as many times as this shoe holds it: check the card, or mark a "
+                           "new shoe if this one was changed.")),
     "unknown_shift_type": (_("That shift does not exist."),),
     "not_a_dealer": (_("That person is not a dealer."),),
     "dealer_busy": (_("That dealer is assigned to another table at that time."),),
@@ -528,7 +537,7 @@ def odds_words(odds: str) -> str:
         return gettext("evens")
     if odds == "no bets":
         return gettext("no bets")
-    return gettext("{n} to 1").format(n=odds.split("-")[0])
+    return gettext("{n}-1").format(n=odds.split("-")[0])
 
 
 def hand_words(name: str) -> str:
@@ -794,3 +803,13 @@ GAME_TITLES: dict[str, Any] = {
 def game_title(title: str) -> str:
     """A game's name as the engine titles it, in the reader's language."""
     return str(GAME_TITLES.get(title, title))
+
+
+GAME_NAMES: dict[str, Any] = {  # a game's name on the floor's lists (the table's game, a report's column)
+    "baccarat": _("Baccarat"), "chemin_de_fer": _("Chemin De Fer"), "blackjack": _("Blackjack"),
+    "pontoon": _("Pontoon"), "pai_gow_poker": _("Pai Gow Poker"), "pusoy": _("Pusoy"),
+    "caribbean_stud": _("Caribbean Stud"), "let_it_ride": _("Let It Ride"), "red_dog": _("Red Dog"),
+    "in_between": _("In Between"), "faro": _("Faro"), "stuss": _("Stuss"), "trente_et_quarante": _("Trente Et Quarante"),
+    "carousel": _("Carousel"), "pony": pgettext_lazy("game", "Pony"), "merry_go_round": _("Merry Go Round"),
+    "horse_race": _("Horse Race"), "calcutta_horse_race": _("Calcutta Horse Race"),
+}
