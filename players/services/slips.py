@@ -31,6 +31,7 @@ from players.models import (
 )
 from players.selectors import comp_rule, rate_slips
 from players.services import cash
+from players.services.advantage import advantage_check
 from players.services.common import (
     amount_of,
     current_shift,
@@ -318,7 +319,10 @@ def slip_rate(*, slip_id: int) -> SlipRating | None:
     slip = RatingSlip.objects.select_related("table", "player").filter(pk=slip_id).first()
     if slip is None or slip.status != SlipStatus.CLOSED:
         return None
-    return _rate(slip, compute_edges=True)
+    rated = _rate(slip, compute_edges=True)
+    if rated is not None:
+        advantage_check(slip=slip)  # an alert for the pit when the count flags are over the casino's threshold
+    return rated
 
 
 @transaction.atomic

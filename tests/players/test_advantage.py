@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from accounting.models import Alert
 from casino.core.roles import Role
 from players.advantage import pit_advantage, player_advantage
+from players.demo import COUNTER_CARD
+from players.models import Player, RatingSlip
+from players.services.advantage import advantage_check
+from players.services.slips import slip_rate
+from tables.models import Round
 from tests.factories import UserFactory
 from tests.fixtures import as_user
 from tests.players.advantage_helpers import record_counter
@@ -83,12 +90,6 @@ def test_the_report_lists_the_counter_in_every_format_for_the_pit_and_refuses_ot
 
 
 def test_the_demos_day_includes_a_rated_counter(db):
-    from django.core.management import call_command
-
-    from players.demo import COUNTER_CARD
-    from players.models import Player
-    from tables.models import Round
-
     # when the demo writes a short day
     call_command("demo", "--quiet", "--rounds", "12", "--shifts", "0")
     # then the counter is rated at the blackjack table, every round of theirs from a marked shoe
@@ -101,3 +102,24 @@ def test_the_demos_day_includes_a_rated_counter(db):
     # and writing the day again adds no second counter
     call_command("demo", "--quiet", "--rounds", "12", "--shifts", "0")
     assert Player.objects.filter(card_number=COUNTER_CARD).count() == 1
+
+
+def test_a_rated_slip_over_the_casinos_threshold_raises_one_alert_and_under_it_none(floor, settings):
+    # given the counter's slip, closed
+    _, player, slip = record_counter(floor)
+    RatingSlip.objects.filter(pk=slip.pk).update(status="closed", closed_at=timezone.now(), closed_by=floor.manager)
+    # when the casino's threshold is a chance of 1 in a million, the rating job raises nothing
+    settings.CROUPIER = {**settings.CROUPIER, "ADVANTAGE_ALERT_P_PPM": 1}
+    assert slip_rate(slip_id=slip.pk) is not None
+    assert not Alert.objects.filter(kind="advantage_play").exists()
+    # and at 1 in 100 the same figures raise one alert, which names what was seen and accuses no one
+    settings.CROUPIER = {**settings.CROUPIER, "ADVANTAGE_ALERT_P_PPM": 10_000}
+    slip.refresh_from_db()
+    alert = advantage_check(slip=slip)
+    assert alert is not None
+    assert advantage_check(slip=slip) == alert
+    assert (alert.kind, alert.severity, alert.table.code) == ("advantage_play", "info", "BJ1")
+    assert alert.message.startswith("Advantage play to watch: Carl Counter over ")
+    assert "bets follow the count" in alert.message
+    assert alert.message.endswith("A flag, not an accusation.")
+    assert alert.data["player"] == player.pk
