@@ -42,7 +42,9 @@ from tables.models import (
     ShiftStatus,
     Table,
 )
-from tables.selectors import current_shift, current_shoe, pit_tables, shoe_decks
+from tables.protection.betting import DEFAULT_ALPHA
+from tables.protection.dealers import dealer_profiles
+from tables.selectors import current_shift, current_shoe, dealer_activity, pit_tables, shoe_decks
 
 # -- the dealer's table ----------------------------------------------------------------------
 
@@ -472,3 +474,17 @@ def waiting_for(user: Any) -> dict[str, int]:
     alerts = visible_alerts(user).filter(acknowledged_at__isnull=True).filter(
         Q(table__isnull=True) | Q(table__in=tables)).count()
     return {"voids": voids, "alerts": alerts}
+
+
+def dealer_protection(tables: Iterable[Table], *, hours: int = 24) -> list[dict[str, Any]]:
+    """Each dealer of these tables over the last ``hours``, by game, against the other dealers of the same game
+    (docs/game_protection.md, "Dealers"): pace, undos, voids, corrections and withdrawn bets per 100 rounds, and
+    what stands out at the flag level."""
+    now = timezone.now()
+    found = dealer_activity(list(tables), since=now - dt.timedelta(hours=hours), until=now)
+    out = []
+    for game, team in sorted(found.items()):
+        for profile in dealer_profiles(team):
+            out.append({"game": game, "profile": profile, "flags": profile.flags(DEFAULT_ALPHA),
+                        "alone": len(team) < 2})
+    return out

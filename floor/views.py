@@ -524,7 +524,8 @@ def pit_dealers(request: HttpRequest) -> HttpResponse:
     for table in tables:
         pit = pits.setdefault(table.pit_id, {"pit": table.pit, "rows": []})
         pit["rows"].append({"table": table, "on_duty": dashboard.on_duty(table)})
-    return render(request, "pit/dealers.html", {"pits": list(pits.values()), "free_dealers": dashboard.free_dealers()})
+    return render(request, "pit/dealers.html", {"pits": list(pits.values()), "free_dealers": dashboard.free_dealers(),
+                                                "protection": dashboard.dealer_protection(tables)})
 
 
 @login_required

@@ -6,7 +6,7 @@ import datetime as dt
 from collections import Counter
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from casino.core.roles import Role, has_role, roles_of
@@ -18,7 +18,19 @@ from tables.engines.cards import parse_card
 from tables.engines.errors import EngineError
 from tables.engines.profile import TableNow
 from tables.engines.registry import get_engine
-from tables.models import Assignment, Pit, Round, RoundStatus, Shift, ShiftStatus, Shoe, Table
+from tables.models import (
+    Assignment,
+    BetWithdrawal,
+    Pit,
+    Round,
+    RoundEvent,
+    RoundStatus,
+    Shift,
+    ShiftStatus,
+    Shoe,
+    Table,
+)
+from tables.protection.dealers import DealerActivity
 
 
 def visible_tables(user: Any) -> QuerySet[Table]:
@@ -183,3 +195,46 @@ def card_text(card: str) -> str:
         return str(parse_card(card, allow_joker=True))
     except EngineError:
         return card
+
+
+def dealer_activity(tables: list[Table], *, since: dt.datetime, until: dt.datetime) -> dict[str, list[DealerActivity]]:
+    """Each dealer's rounds, hours dealt, undos, voids, corrected and withdrawn bets at these tables in the period,
+    by game (docs/game_protection.md, "Dealers"). Pay lists a supervisor later corrected are not recorded apart
+    from voids, so that count is 0."""
+    ids = [t.pk for t in tables]
+    games = {t.pk: t.game for t in tables}
+    window = Q(opened_at__gte=since, opened_at__lt=until)
+    key_rounds: dict[tuple[str, str], dict[str, float]] = {}
+
+    def row(dealer: str, game: str) -> dict[str, float]:
+        return key_rounds.setdefault((game, dealer), {"rounds": 0, "hours": 0.0, "undos": 0, "voids": 0,
+                                                      "corrections": 0, "withdrawn": 0})
+
+    for r in (Round.objects.filter(window, table_id__in=ids).values("dealer__username", "game")
+              .annotate(n=Count("id"), voids=Count("id", filter=Q(status=RoundStatus.VOIDED)))):
+        got = row(r["dealer__username"], r["game"])
+        got["rounds"], got["voids"] = r["n"], r["voids"]
+    for u in (RoundEvent.objects.filter(round__table_id__in=ids, undone_at__gte=since, undone_at__lt=until)
+              .values("round__dealer__username", "round__game").annotate(n=Count("id"))):
+        row(u["round__dealer__username"], u["round__game"])["undos"] = u["n"]
+    for w in (BetWithdrawal.objects.filter(bet__round__table_id__in=ids, withdrawn_at__gte=since,
+                                           withdrawn_at__lt=until)
+              .values("bet__round__dealer__username", "bet__round__game")
+              .annotate(corrected=Count("id", filter=Q(replaced_by__isnull=False)),
+                        taken=Count("id", filter=Q(replaced_by__isnull=True)))):
+        got = row(w["bet__round__dealer__username"], w["bet__round__game"])
+        got["corrections"], got["withdrawn"] = w["corrected"], w["taken"]
+    for a in Assignment.objects.filter(table_id__in=ids, starts_at__lt=until, ends_at__gt=since).select_related(
+            "dealer"):
+        end = min(a.relieved_at or a.ends_at, a.ends_at, until, timezone.now())
+        seconds = (end - max(a.starts_at, since)).total_seconds()
+        if seconds > 0:
+            row(a.dealer.get_username(), games[a.table_id])["hours"] += seconds / 3600
+    out: dict[str, list[DealerActivity]] = {}
+    for (game, dealer), f in sorted(key_rounds.items()):
+        if not f["rounds"]:
+            continue
+        out.setdefault(game, []).append(DealerActivity(
+            dealer, int(f["rounds"]), f["hours"], undos=int(f["undos"]), voids=int(f["voids"]),
+            corrections=int(f["corrections"]), withdrawn=int(f["withdrawn"])))
+    return out

@@ -80,3 +80,12 @@ def pct(value: Any, places: int = 2) -> str:
         return f"{float(value) * 100:.{int(places)}f}"
     except (TypeError, ValueError):
         return "—"
+
+
+@register.filter
+def lookup_p(values: Any, key: Any) -> Any:
+    """``values[key]`` of a dict in a template (a dealer's p-value by the count's name)."""
+    try:
+        return values[key]
+    except (KeyError, TypeError):
+        return None
