@@ -34,6 +34,8 @@ ERROR_CODES: dict[str, str] = {
     "impossible_card": "a card the rules say cannot come now (the peek said otherwise)",
     "out_of_turn": "something other than what is due next: a card for a choice, another seat, another place",
     "illegal_action": "an action the rules do not allow here",
+    "no_such_bet": "a correction or withdrawal names no bet in play",
+    "correction_too_late": "a bet placed between stages corrected after a card has followed it",
     "bad_set": "a hand set from cards that are not the seat's",
     "no_set": "the game has no hands to set",
     "no_house_edge": "the game has no house-edge calculation",

@@ -7,10 +7,10 @@ pool of pool and pot games. :meth:`RoundResult.to_json` is the round's answer as
 it, ``settle_round`` prints it and a round stores it (docs/round_format.md, "The answer").
 
 >>> row = {"id": "b1", "seat": 1, "type": "player", "amount": 100, "result": "win", "net": 100, "commission": 0}
->>> house = House({"net": -100, "commission": 0, "rake": 0})
->>> result = RoundResult(Status.SETTLED, None, {}, {"winner": "player"}, (Line(row),), house, {})
->>> result.lines[0].net, result.house.net, result.to_json()["bets"][0] == row
-(100, -100, True)
+>>> result = round_result(Status.SETTLED, None, hands={}, outcome={"winner": "player"}, bets=[row],
+...                       house={"net": -100, "commission": 0, "rake": 0}, more={})
+>>> result.lines[0].net, result.house.net, result.outcome.get("winner"), result.to_json()["bets"][0] == row
+(100, -100, 'player', True)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 Json = dict[str, Any]
 
@@ -149,35 +149,123 @@ class House:
         return dict(self.doc)
 
 
+class PoolTotals(TypedDict):
+    """A pot's or pool's chips in a round: ``carry_in + stakes == paid + rake + carry_out``."""
+
+    carry_in: int
+    stakes: int
+    paid: int
+    rake: int
+    carry_out: int
+
+
+def pool_totals(doc: Any) -> PoolTotals | None:
+    """A pool's totals read from its JSON form (None: not a pool's totals)."""
+    if not isinstance(doc, Mapping):
+        return None
+    return PoolTotals(carry_in=_int(doc.get("carry_in")), stakes=_int(doc.get("stakes")), paid=_int(doc.get("paid")),
+                      rake=_int(doc.get("rake")), carry_out=_int(doc.get("carry_out")))
+
+
+def pool_change_of(pool: PoolTotals) -> int:
+    """What a round left in the pot or pool beyond what it found: carry out − carry in (the one
+    definition of a pool change; ``accounting.figures`` sums the same in SQL over stored answers)."""
+    return pool["carry_out"] - pool["carry_in"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hands:
+    """The hands as the game deals them, by name (``player``, ``seat:2``, ``hand:4``, ``turns``…): each
+    game's own shape, read by name; :meth:`to_json` is the answer's ``hands``."""
+
+    doc: Mapping[str, Any]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(str(name) for name in self.doc)
+
+    def get(self, name: str) -> Any:
+        """One hand's facts (its cards, total…), or None."""
+        return self.doc.get(name)
+
+    def to_json(self) -> Json:
+        return dict(self.doc)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What decided a settled round (the winner, the banker's total, the turns…): each game's own
+    facts, read by name; :meth:`to_json` is the answer's ``outcome``."""
+
+    doc: Mapping[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.doc.get(key, default)
+
+    def to_json(self) -> Json:
+        return dict(self.doc)
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """The rest of an answer, the game's own keys (``say``, ``pool``, ``pools``, ``pot``, ``casekeeper``,
+    ``dice``…), with the ones accounting reads typed: the pool and the named pools."""
+
+    doc: Mapping[str, Any]
+
+    @property
+    def say(self) -> str | None:
+        say = self.doc.get("say")
+        return say if isinstance(say, str) else None
+
+    @property
+    def pool(self) -> PoolTotals | None:
+        """Pool and pot games: the round's pot or pools together."""
+        return pool_totals(self.doc.get("pool"))
+
+    @property
+    def pools(self) -> dict[str, PoolTotals]:
+        """The named pools (Carousel's count, pony, high card), by name: empty when the game names none."""
+        pools = self.doc.get("pools")
+        if not isinstance(pools, Mapping):
+            return {}
+        named = {str(name): pool_totals(p) for name, p in pools.items()}
+        return {name: totals for name, totals in named.items() if totals is not None}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.doc.get(key, default)
+
+    def to_json(self) -> Json:
+        return dict(self.doc)
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """The engine's whole answer for a round document."""
 
     status: Status
     next: Step | None
-    hands: Json
-    outcome: Json | None
+    hands: Hands
+    outcome: Outcome | None
     lines: tuple[Line, ...]
     house: House | None
-    more: Mapping[str, Any]  # the game's own keys: ``say``, ``pool``, ``pot``, ``casekeeper``, ``dice``…
+    more: GameFacts  # the game's own keys: ``say``, ``pool``, ``pot``, ``casekeeper``, ``dice``…
 
     @property
     def settled(self) -> bool:
         return self.status is Status.SETTLED
 
     @property
-    def pool(self) -> Json | None:
+    def pool(self) -> PoolTotals | None:
         """Pool and pot games: ``carry_in``, ``stakes``, ``paid``, ``rake``, ``carry_out``."""
-        pool = self.more.get("pool")
-        return pool if isinstance(pool, dict) else None
+        return self.more.pool
 
     @property
     def say(self) -> str | None:
         """The dealer's words: the next step's, or the settled round's call."""
         if self.next is not None:
             return self.next.say
-        say = self.more.get("say")
-        return say if isinstance(say, str) else None
+        return self.more.say
 
     @property
     def pool_change(self) -> int:
@@ -185,17 +273,13 @@ class RoundResult:
         The figures, the ledger and the reconciliation read it here; ``accounting.figures`` sums the
         same definition over stored answers in SQL."""
         pool = self.pool
-        return 0 if pool is None else _int(pool.get("carry_out")) - _int(pool.get("carry_in"))
+        return 0 if pool is None else pool_change_of(pool)
 
     @property
     def pool_changes(self) -> dict[str, int]:
         """The change of each named pool (Carousel's count, pony, high card) by name: empty when the
         game names none (one pot: :attr:`pool_change`)."""
-        pools = self.more.get("pools")
-        if not isinstance(pools, Mapping):
-            return {}
-        return {str(name): _int(p.get("carry_out")) - _int(p.get("carry_in"))
-                for name, p in pools.items() if isinstance(p, Mapping)}
+        return {name: pool_change_of(pool) for name, pool in self.more.pools.items()}
 
     def handle(self) -> int:
         """Everything the round's bets put at risk: Σ each line's :attr:`Line.staked` (the one
@@ -207,14 +291,15 @@ class RoundResult:
         """A stored answer (:meth:`to_json`, e.g. a settlement's document) read back as the typed result."""
         next_step = doc.get("next")
         house = doc.get("house")
+        outcome = doc.get("outcome")
         return cls(
             Status(doc["status"]),
             Step(next_step) if isinstance(next_step, Mapping) else None,
-            dict(doc.get("hands") or {}),
-            doc.get("outcome"),
+            Hands(dict(doc.get("hands") or {})),
+            Outcome(outcome) if isinstance(outcome, Mapping) else None,
             tuple(Line(row) for row in doc.get("bets") or ()),
             House(house) if isinstance(house, Mapping) else None,
-            {k: v for k, v in doc.items() if k not in ANSWER_KEYS},
+            GameFacts({k: v for k, v in doc.items() if k not in ANSWER_KEYS}),
         )
 
     def to_json(self) -> Json:
@@ -223,12 +308,12 @@ class RoundResult:
         doc: Json = {
             "status": self.status.value,
             "next": self.next.fields if self.next is not None else None,
-            "hands": self.hands,
-            "outcome": self.outcome,
+            "hands": self.hands.doc,
+            "outcome": self.outcome.doc if self.outcome is not None else None,
             "bets": [line.row for line in self.lines],
             "house": self.house.doc if self.house is not None else None,
         }
-        doc.update(self.more)
+        doc.update(self.more.doc)
         return doc
 
 
@@ -238,9 +323,9 @@ def round_result(status: Status, next_step: Mapping[str, Any] | None, *, hands: 
     return RoundResult(
         status,
         Step(next_step) if next_step is not None else None,
-        hands,
-        outcome,
+        Hands(hands),
+        Outcome(outcome) if outcome is not None else None,
         tuple(map(Line, bets)),
         House(house) if house is not None else None,
-        more,
+        GameFacts(more),
     )

@@ -332,7 +332,7 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
     listeners.settlement_post(settlement=settlement)  # the ledger posting, atomic with the settlement
     audit_log(actor=actor, action="round.settle", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": RoundStatus.DEALING},
-              after={"status": RoundStatus.SETTLED, "house": house.to_json(), "outcome": result.outcome,
+              after={"status": RoundStatus.SETTLED, "house": house.to_json(), "outcome": result.outcome.to_json() if result.outcome is not None else None,
                      "bets": [{"id": line.id, "result": line.result, "net": line.net, "commission": line.commission}
                               for line in result.lines]})
     listeners.round_settled(settlement=settlement)  # in this transaction: accounting's large-loss check

@@ -149,3 +149,4 @@ def test_carousel_count_bets_go_in_order_from_the_button():
     assert now.seat(4).why == "Seat 4 bets before seat 5: the button is at seat 3"
     assert now.seat(5).bets == ()
     assert now.seat(7).bets == ("count",)
+
