@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from cardroom import selectors
@@ -33,6 +34,33 @@ FORMS = {
     "carousel_rummy": "rummy",
     "crazy_casino": "casino",
 }
+
+
+def _words(code: Any) -> str:
+    text = str(code).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def setting_fields(game: Any) -> list[dict[str, Any]]:
+    """A game's settings as labelled fields (its own words and limits), for the sheet's opening form:
+    nobody types JSON. The score sheet's engine still judges every value (a refusal is shown in words)."""
+    fields = []
+    for s in game.settings:
+        kind = s.kind.value
+        limits = ""
+        if s.minimum is not None and s.maximum is not None:
+            limits = gettext("from {low} to {high}").format(low=s.minimum, high=s.maximum)
+        elif s.minimum is not None:
+            limits = gettext("at least {low}").format(low=s.minimum)
+        elif s.maximum is not None:
+            limits = gettext("at most {high}").format(high=s.maximum)
+        fields.append({
+            "name": s.name, "label": _words(s.name), "kind": kind, "default": s.default, "help": s.help,
+            "minimum": s.minimum, "maximum": s.maximum, "limits": limits,
+            "choices": [(c, _words(c)) for c in s.choices],
+            "entries": [(k, _words(k), v) for k, v in s.default.items()] if isinstance(s.default, dict) else [],
+        })
+    return fields
 
 
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
@@ -65,7 +93,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "ended_sheets": sheets.exclude(status=SheetStatus.OPEN)[:30],
             "tournaments": Tournament.objects.select_related("pit").order_by("-id")[:20],
             "tables": tables,
-            "games": [g.describe() for _, g in sorted(all_games().items())],
+            "games": [{**g.describe(), "fields": setting_fields(g)} for _, g in sorted(all_games().items())],
         },
     )
 

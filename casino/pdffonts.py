@@ -4,6 +4,7 @@ DejaVu Sans Condensed (Debian's ``fonts-dejavu-core``) draws text and figures; c
 (Chinese, Japanese, Korean names) are drawn with a fallback: Droid Sans Fallback (Debian's
 ``fonts-droid-fallback``) or WenQuanYi Micro Hei when installed, embedded like DejaVu, else
 reportlab's built-in CID font STSong-Light (not embedded: the reader's Asian font pack draws it).
+Right-to-left names (Arabic) are shaped and put in visual order before drawing (``casino.scripts``).
 TrueType fonts are subset: a PDF carries only the glyphs it uses. No font file is kept in the
 repository: ``.ci/run`` installs both Debian packages, and docs/accounting.md says so.
 """
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
+
+from casino.scripts import visual
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +104,7 @@ class Text:
         self._width = stringWidth
 
     def width(self, text: str, size: float, *, bold: bool = False) -> float:
-        return sum(self._width(piece, font, size) for font, piece in self.fonts.runs(text, bold=bold))
+        return sum(self._width(piece, font, size) for font, piece in self.fonts.runs(visual(text), bold=bold))
 
     def wrap(self, text: str, room: float, size: float, *, bold: bool = False) -> list[str]:
         """Lines no wider than ``room``: at spaces, and inside a word only when the word alone is wider."""
@@ -126,9 +129,10 @@ class Text:
 
     def draw(self, canvas: Any, x: float, y: float, text: str, size: float, *, bold: bool = False,
              right: bool = False) -> None:
+        """One line at (x, y), in visual order: Arabic joined and read from the right (``casino.scripts``)."""
         if right:
             x -= self.width(text, size, bold=bold)
-        for font, piece in self.fonts.runs(text, bold=bold):
+        for font, piece in self.fonts.runs(visual(text), bold=bold):
             canvas.setFont(font, size)
             canvas.drawString(x, y, piece)
             x += self._width(piece, font, size)

@@ -122,6 +122,12 @@ def recent_shifts(limit: int = 9) -> list[Shift]:
                 .order_by("-starts_at")[:limit])
 
 
+def shift_exists(shift_id: Any) -> bool:
+    """Whether ``?shift=`` names a shift there is (a number, of a shift in the database)."""
+    text = str(shift_id)
+    return text.isdigit() and len(text) < 19 and Shift.objects.filter(pk=int(text)).exists()
+
+
 def chosen_shift(shift_id: Any, recent: list[Shift] | None = None) -> Shift | None:
     """The shift asked for (``?shift=<id>``), else the one open now, else the latest that started.
 
@@ -193,7 +199,9 @@ def floor_rows(tables: Iterable[Table], shift: Shift | None) -> list[TableRow]:
         )
     # the latest assignment of each table wins (values_list keeps the last of each key)
     dealers = dict(on_duty.order_by("table_id", "starts_at").values_list("table_id", "dealer__username"))
-    in_play = list(Round.objects.filter(table_id__in=ids, status__in=LIVE_STATUSES).order_by("number"))
+    # the rounds in play of this shift only: a closed shift's tiles never show today's live round
+    in_play = list(Round.objects.filter(table_id__in=ids, status__in=LIVE_STATUSES,
+                                        shift_id=shift.pk if shift is not None else None).order_by("number"))
     live = {r.table_id: r for r in in_play}
     # one query per kind, not per table; the rounds in play are the ones just read
     found = table_shift_figures_many(tables, shift, live_rounds=in_play) if shift is not None else {}
@@ -407,9 +415,10 @@ def pit_alerts(user: Any, tables: Iterable[Table], *, resolved_limit: int = 20) 
     alerts = visible_alerts(user).filter(Q(table__isnull=True) | Q(table__in=list(tables))).select_related(
         "resolved_by")
     return PitAlerts(
-        open=list(alerts.filter(acknowledged_at__isnull=True).order_by("-created_at", "-id")),
-        acknowledged=list(alerts.filter(acknowledged_at__isnull=False, resolved_at__isnull=True)
-                          .order_by("-acknowledged_at", "-id")),
+        # querysets: the screen pages them (a busy night raises hundreds)
+        open=alerts.filter(acknowledged_at__isnull=True).order_by("-created_at", "-id"),
+        acknowledged=alerts.filter(acknowledged_at__isnull=False, resolved_at__isnull=True)
+        .order_by("-acknowledged_at", "-id"),
         resolved=list(alerts.filter(resolved_at__isnull=False).order_by("-resolved_at", "-id")[:resolved_limit]),
     )
 

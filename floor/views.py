@@ -178,6 +178,9 @@ def dealer_table(request: HttpRequest, code: str) -> HttpResponse:
 # -- the pit manager -------------------------------------------------------------------------------
 
 
+ALERTS_PER_PAGE = 20
+
+
 def _floor(user: Any, shift_id: Any = None) -> dict[str, Any]:
     shifts = dashboard.recent_shifts()
     shift = dashboard.chosen_shift(shift_id, shifts)
@@ -412,8 +415,10 @@ def pit_void_refuse(request: HttpRequest, pk: int) -> HttpResponse:
 def pit_alerts(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, gettext("These screens are for pit managers."))
-    return render(request, "pit/alerts.html",
-                  {"alerts": dashboard.pit_alerts(request.user, pit_tables(request.user))})
+    alerts = dashboard.pit_alerts(request.user, pit_tables(request.user))
+    pages = {name: Paginator(getattr(alerts, name), ALERTS_PER_PAGE).get_page(request.GET.get(f"{name}_page"))
+             for name in ("open", "acknowledged")}
+    return render(request, "pit/alerts.html", {"alerts": alerts, "pages": pages})
 
 
 def _alert_for(request: HttpRequest, pk: int) -> Any:

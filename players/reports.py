@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
@@ -37,32 +38,32 @@ class RatingsReport(Report):
     """Every closed, rated slip: who, where, how long, how much, the theoretical and actual win, comps."""
 
     name = "ratings"
-    title = "Player ratings"
+    title = _("Player ratings")
     filters_used = ("date_from", "date_to", "table", "pit")
     columns = (
-        Column("slip", "Slip", INT, identifier=True),
-        Column("gaming_date", "Gaming date", DATE),
-        Column("player", "Player"),
-        Column("card", "Card"),
-        Column("table", "Table"),
-        Column("seat", "Seat", INT, identifier=True),
-        Column("opened_at", "Opened", DATETIME),
-        Column("closed_at", "Closed", DATETIME),
-        Column("minutes", "Minutes played", INT, total=True),
-        Column("decisions", "Decisions", INT, total=True),
-        Column("per_hour", "Decisions per hour"),
-        Column("handle", "Handle", MONEY, total=True),
-        Column("average_bet", "Average bet", MONEY),
-        Column("source", "Average bet from"),
-        Column("estimate", "Floor estimate", MONEY),
-        Column("edge", "House edge %", PERCENT, places=4),
-        Column("theo", "Theoretical win", MONEY, total=True),
-        Column("actual", "Actual win", MONEY, total=True),
-        Column("buy_in_cash", "Cash buy-in", MONEY, total=True),
-        Column("buy_in_markers", "Marker buy-in", MONEY, total=True),
-        Column("comp_value", "Comp value", MONEY, total=True),
-        Column("comp_points", "Comp points", INT, total=True),
-        Column("flags", "Flags"),
+        Column("slip", _("Slip"), INT, identifier=True),
+        Column("gaming_date", _("Gaming date"), DATE),
+        Column("player", _("Player")),
+        Column("card", _("Card")),
+        Column("table", _("Table")),
+        Column("seat", _("Seat"), INT, identifier=True),
+        Column("opened_at", _("Opened"), DATETIME),
+        Column("closed_at", _("Closed"), DATETIME),
+        Column("minutes", _("Minutes played"), INT, total=True),
+        Column("decisions", _("Decisions"), INT, total=True),
+        Column("per_hour", _("Decisions per hour")),
+        Column("handle", _("Handle"), MONEY, total=True),
+        Column("average_bet", _("Average bet"), MONEY),
+        Column("source", _("Average bet from")),
+        Column("estimate", _("Floor estimate"), MONEY),
+        Column("edge", _("House edge %"), PERCENT, places=4),
+        Column("theo", _("Theoretical win"), MONEY, total=True),
+        Column("actual", _("Actual win"), MONEY, total=True),
+        Column("buy_in_cash", _("Cash buy-in"), MONEY, total=True),
+        Column("buy_in_markers", _("Marker buy-in"), MONEY, total=True),
+        Column("comp_value", _("Comp value"), MONEY, total=True),
+        Column("comp_points", _("Comp points"), INT, total=True),
+        Column("flags", _("Flags")),
     )
 
     def queryset(self) -> QuerySet[SlipRating]:
@@ -116,19 +117,19 @@ class CompsReport(Report):
     """Per player and gaming day: slips, time, theoretical win and the comps it earned."""
 
     name = "comps"
-    title = "Comps by player and gaming day"
+    title = _("Comps by player and gaming day")
     filters_used = ("date_from", "date_to", "table", "pit")
     columns = (
-        Column("gaming_date", "Gaming date", DATE),
-        Column("player", "Player"),
-        Column("card", "Card"),
-        Column("slips", "Slips", INT, total=True),
-        Column("minutes", "Minutes played", INT, total=True),
-        Column("handle", "Handle", MONEY, total=True),
-        Column("theo", "Theoretical win", MONEY, total=True),
-        Column("actual", "Actual win", MONEY, total=True),
-        Column("comp_value", "Comp value", MONEY, total=True),
-        Column("comp_points", "Comp points", INT, total=True),
+        Column("gaming_date", _("Gaming date"), DATE),
+        Column("player", _("Player")),
+        Column("card", _("Card")),
+        Column("slips", _("Slips"), INT, total=True),
+        Column("minutes", _("Minutes played"), INT, total=True),
+        Column("handle", _("Handle"), MONEY, total=True),
+        Column("theo", _("Theoretical win"), MONEY, total=True),
+        Column("actual", _("Actual win"), MONEY, total=True),
+        Column("comp_value", _("Comp value"), MONEY, total=True),
+        Column("comp_points", _("Comp points"), INT, total=True),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -180,21 +181,21 @@ class CashTransactionLogReport(Report):
     """The multiple transaction log: every cash in and out, in order, with who, where and the gaming day."""
 
     name = "cash_transactions"
-    title = "Multiple transaction log"
+    title = _("Multiple transaction log")
     filters_used = ("date_from", "date_to", "table")
     columns = (
-        Column("id", "Id", INT, identifier=True),
-        Column("gaming_date", "Gaming date", DATE),
-        Column("recorded_at", "Time", DATETIME),
-        Column("player", "Player"),
-        Column("card", "Card"),
-        Column("description", "Description"),
-        Column("direction", "Direction"),
-        Column("kind", "Kind"),
-        Column("amount", "Amount", MONEY),
-        Column("location", "Location"),
-        Column("slip", "Slip", INT, identifier=True),
-        Column("recorded_by", "Recorded by"),
+        Column("id", _("Id"), INT, identifier=True),
+        Column("gaming_date", _("Gaming date"), DATE),
+        Column("recorded_at", _("Time"), DATETIME),
+        Column("player", _("Player")),
+        Column("card", _("Card")),
+        Column("description", _("Description")),
+        Column("direction", _("Direction")),
+        Column("kind", _("Kind")),
+        Column("amount", _("Amount"), MONEY),
+        Column("location", _("Location")),
+        Column("slip", _("Slip"), INT, identifier=True),
+        Column("recorded_by", _("Recorded by")),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -225,19 +226,19 @@ class CashReportLinesReport(Report):
     """Cash transaction report lines: a player's cash in or out above the threshold in a gaming day."""
 
     name = "cash_reports"
-    title = "Cash transaction report"
+    title = _("Cash transaction report")
     filters_used = ("date_from", "date_to")
     columns = (
-        Column("gaming_date", "Gaming date", DATE),
-        Column("player", "Player"),
-        Column("card", "Card"),
-        Column("documents", "Identity documents"),
-        Column("direction", "Direction"),
-        Column("total", "Total at crossing", MONEY),
-        Column("day_total", "Day total", MONEY),
-        Column("transactions", "Transactions", INT),
-        Column("threshold", "Threshold", MONEY),
-        Column("created_at", "Reported", DATETIME),
+        Column("gaming_date", _("Gaming date"), DATE),
+        Column("player", _("Player")),
+        Column("card", _("Card")),
+        Column("documents", _("Identity documents")),
+        Column("direction", _("Direction")),
+        Column("total", _("Total at crossing"), MONEY),
+        Column("day_total", _("Day total"), MONEY),
+        Column("transactions", _("Transactions"), INT),
+        Column("threshold", _("Threshold"), MONEY),
+        Column("created_at", _("Reported"), DATETIME),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -275,30 +276,30 @@ class AdvantageReport(Report):
     count, entering and leaving with it, and the measured skill; flags are for the pit to watch."""
 
     name = "advantage"
-    title = "Advantage play"
+    title = _("Advantage play")
     filters_used = ("date_from", "date_to", "pit")
     columns = (
-        Column("player", "Player"),
-        Column("card", "Card"),
-        Column("tables", "Tables"),
-        Column("rounds", "Rounds", INT, total=True),
-        Column("min_bet", "Smallest bet", MONEY),
-        Column("max_bet", "Largest bet", MONEY),
-        Column("spread", "Bet spread"),
-        Column("rho", "Rank correlation bet/true count"),
-        Column("changes", "Bet changes", INT),
-        Column("bets_p", "Bets follow the count: p"),
-        Column("gain", "Betting pattern vs flat, % of action"),
-        Column("entries", "Mid-shoe entries", INT),
-        Column("exits", "Mid-shoe exits", INT),
-        Column("entry_tc", "Mean true count at entry"),
-        Column("exit_tc", "Mean true count at exit"),
-        Column("back_p", "Back-counting: p"),
-        Column("decisions", "Decisions", INT, total=True),
-        Column("deviations", "Not basic strategy", INT, total=True),
-        Column("measured", "Measured house edge %"),
-        Column("basic", "Basic-strategy house edge %"),
-        Column("flags", "Flags"),
+        Column("player", _("Player")),
+        Column("card", _("Card")),
+        Column("tables", _("Tables")),
+        Column("rounds", _("Rounds"), INT, total=True),
+        Column("min_bet", _("Smallest bet"), MONEY),
+        Column("max_bet", _("Largest bet"), MONEY),
+        Column("spread", _("Bet spread")),
+        Column("rho", _("Rank correlation bet/true count")),
+        Column("changes", _("Bet changes"), INT),
+        Column("bets_p", _("Bets follow the count: p")),
+        Column("gain", _("Betting pattern vs flat, % of action")),
+        Column("entries", _("Mid-shoe entries"), INT),
+        Column("exits", _("Mid-shoe exits"), INT),
+        Column("entry_tc", _("Mean true count at entry")),
+        Column("exit_tc", _("Mean true count at exit")),
+        Column("back_p", _("Back-counting: p")),
+        Column("decisions", _("Decisions"), INT, total=True),
+        Column("deviations", _("Not basic strategy"), INT, total=True),
+        Column("measured", _("Measured house edge %")),
+        Column("basic", _("Basic-strategy house edge %")),
+        Column("flags", _("Flags")),
     )
 
     def period(self) -> tuple[dt.datetime, dt.datetime]:

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import Any, cast
 
+from django.utils.translation import gettext_lazy as _
+
 from accounting.reports.base import (
     INT,
     MONEY,
@@ -67,23 +69,23 @@ class LiabilitiesReport(Report):
     """Progressive jackpots and bonus-meter credits owed: the ledger's figure against what the floor shows."""
 
     name = "slot_liabilities"
-    title = "Slot liabilities: progressives and bonus meters"
+    title = _("Slot liabilities: progressives and bonus meters")
     filters_used = ()
     columns = (
-        Column("kind", "Kind"),
-        Column("code", "Code"),
-        Column("name", "Name"),
-        Column("machines", "Machines"),
-        Column("reset_value", "Reset value", MONEY),
-        Column("rate", "Rate (bp of coin in)", INT),
-        Column("hits", "Hits", INT, total=True),
-        Column("contributed", "Contributed from play", MONEY, total=True),
-        Column("funded", "Funded by the house", MONEY, total=True),
-        Column("paid", "Paid out", MONEY, total=True),
-        Column("released", "Released / other", MONEY, total=True),
-        Column("liability", "Liability (ledger)", MONEY, total=True),
-        Column("shown", "Shown on the floor", MONEY, total=True),
-        Column("carried", "Carried fraction of a minor unit"),
+        Column("kind", _("Kind")),
+        Column("code", _("Code")),
+        Column("name", _("Name")),
+        Column("machines", _("Machines")),
+        Column("reset_value", _("Reset value"), MONEY),
+        Column("rate", _("Rate (bp of coin in)"), INT),
+        Column("hits", _("Hits"), INT, total=True),
+        Column("contributed", _("Contributed from play"), MONEY, total=True),
+        Column("funded", _("Funded by the house"), MONEY, total=True),
+        Column("paid", _("Paid out"), MONEY, total=True),
+        Column("released", _("Released / other"), MONEY, total=True),
+        Column("liability", _("Liability (ledger)"), MONEY, total=True),
+        Column("shown", _("Shown on the floor"), MONEY, total=True),
+        Column("carried", _("Carried fraction of a minor unit")),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -107,23 +109,23 @@ class HoldReport(Report):
     """Each machine's meters and hold over the period."""
 
     name = "slot_hold"
-    title = "Slot machine hold"
+    title = _("Slot machine hold")
     filters_used = ("date_from", "date_to", "machine", "game")
     columns = (
-        Column("machine", "Machine"),
-        Column("game", "Game"),
-        Column("location", "Location"),
-        Column("denomination", "Denomination", MONEY),
-        Column("status", "Status", TEXT),
-        Column("readings", "Readings", INT, total=True),
-        Column("games_played", "Games played", INT, total=True),
-        Column("coin_in", "Coin in", MONEY, total=True),
-        Column("coin_out", "Coin out", MONEY, total=True),
-        Column("jackpots", "Jackpots", MONEY, total=True),
-        Column("win", "Win", MONEY, total=True),
-        Column("hold", "Hold % (2 dp, half away from zero)", PERCENT),
-        Column("drop", "Drop", MONEY, total=True),
-        Column("contributions", "Set aside for progressives", MONEY, total=True),
+        Column("machine", _("Machine")),
+        Column("game", _("Game")),
+        Column("location", _("Location")),
+        Column("denomination", _("Denomination"), MONEY),
+        Column("status", _("Status"), TEXT),
+        Column("readings", _("Readings"), INT, total=True),
+        Column("games_played", _("Games played"), INT, total=True),
+        Column("coin_in", _("Coin in"), MONEY, total=True),
+        Column("coin_out", _("Coin out"), MONEY, total=True),
+        Column("jackpots", _("Jackpots"), MONEY, total=True),
+        Column("win", _("Win"), MONEY, total=True),
+        Column("hold", _("Hold % (2 dp, half away from zero)"), PERCENT),
+        Column("drop", _("Drop"), MONEY, total=True),
+        Column("contributions", _("Set aside for progressives"), MONEY, total=True),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:

@@ -2,6 +2,11 @@
 the whole report in memory. CSV streams; XLSX uses openpyxl's write-only mode; PDF draws page by page
 (``accounting.reports.pdf``); ``accounting.reports.writers`` names the three by format.
 
+Each report says what it covers (``Report.scope``: closed table shifts only, or the open shift
+too, counted as it stands) and its filters in words: the screen's header, the CSV's and XLSX's first
+row, the PDF's header and the JSON's ``scope`` carry the same sentence (``Report.preamble``).
+Cells are words, not codes (``accounting.reports.labels``); times are in the casino's time zone.
+
 Money is carried as integer minor units until the writer formats it (``accounting.money``: exact, no
 floats); percentages as exact fractions, rounded half away from zero when written. Every money
 column's header names the currency; free text is neutralised against spreadsheet formulas
@@ -18,7 +23,11 @@ from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import IO, Any, ClassVar
 
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
+
 from accounting.money import currency, digits, money_decimal, money_formatter, percent_decimal, percent_text
+from accounting.reports import labels
 from casino.cells import neutralise
 from casino.errors import InvalidInput
 from tables.engines.registry import available_games
@@ -28,7 +37,7 @@ TEXT, INT, MONEY, PERCENT, DATE, DATETIME = "text", "int", "money", "percent", "
 Progress = Callable[[int], None]
 CHUNK_ROWS = 2_000  # rows per streamed CSV chunk and per progress report
 BOM = "\ufeff"
-NOT_FILTERS = frozenset({"format"})  # query parameters that choose the file, not the rows
+NOT_FILTERS = frozenset({"format", "page"})  # query parameters that choose the file or the page, not the rows
 
 
 @dataclass(frozen=True)
@@ -39,10 +48,11 @@ class Column:
     total: bool = False  # summed in the TOTAL row (only columns of like amounts)
     places: int = 2  # decimals of a percentage
     identifier: bool = False  # a number that names something (shift id, round, seat): no thousands separator
+    extra: bool = False  # on screen, one tap away ("All columns"): the files always hold every column
 
     def header(self) -> str:
         """The title as the files write it: a money column names its currency."""
-        return f"{self.title} ({currency()})" if self.kind == MONEY else self.title
+        return f"{self.title} ({currency()})" if self.kind == MONEY else str(self.title)
 
 
 def refuse_unknown(params: Any, known: Collection[str], allowed: Collection[str] | None, report: str) -> None:
@@ -151,15 +161,53 @@ class Filters:
         return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}
 
     def describe(self) -> str:
-        """The filters in words, for a document's header."""
-        return ", ".join(f"{k} {v}" for k, v in self.as_json().items()) or "none (everything)"
+        """The filters in words, for a document's header (names, never ids or codes)."""
+        return describe_filters(self.as_json())
+
+
+GROUP_WORDS = {
+    "shift": gettext_lazy("by shift"), "day": gettext_lazy("by gaming date"), "table": gettext_lazy("by table"),
+    "pit": gettext_lazy("by pit"), "game": gettext_lazy("by game"),
+}
+
+
+def describe_filters(data: dict[str, Any]) -> str:
+    """Filters (as ``Filters.as_json`` gives them) in a reader's words."""
+    out = []
+    if data.get("date_from") or data.get("date_to"):
+        out.append(gettext("gaming dates {start} to {end}").format(
+            start=data.get("date_from") or gettext("the first"), end=data.get("date_to") or gettext("today")))
+    if data.get("shift") is not None:
+        shift = Shift.objects.select_related("shift_type").filter(pk=data["shift"]).first()
+        out.append(gettext("the {date} {shift} shift").format(date=shift.gaming_date, shift=shift.shift_type.name)
+                   if shift else gettext("a shift that does not exist"))
+    if data.get("table") is not None:
+        table = Table.objects.filter(pk=data["table"]).first()
+        out.append(gettext("table {code}").format(code=table.code if table else "?"))
+    if data.get("pit"):
+        pit = Pit.objects.filter(code=data["pit"]).first()
+        out.append(gettext("pit {name}").format(name=pit.name if pit else labels.words(data["pit"])))
+    if data.get("game"):
+        out.append(gettext("game {name}").format(name=labels.game(data["game"])))
+    if data.get("dealer"):
+        out.append(gettext("dealer {name}").format(name=labels.Names().person(data["dealer"])))
+    if data.get("group"):
+        out.append(str(GROUP_WORDS.get(data["group"], labels.words(data["group"]))))
+    if data.get("kind"):
+        out.append({"fill": gettext("fills only"), "credit": gettext("credits only")}.get(
+            data["kind"], labels.words(data["kind"])))
+    if data.get("threshold") is not None:
+        out.append(gettext("at or above {amount}").format(amount=labels.money(int(data["threshold"]))))
+    return ", ".join(out) or gettext("no filter: every gaming date, every table")
 
 
 class Report:
     """A report: ``rows()`` yields tuples in column order, with raw values (ints for money)."""
 
     name: ClassVar[str]
-    title: ClassVar[str]
+    title: ClassVar[Any]  # a lazy translation
+    # what the report reads, in words: whether the open shift is in it, and how it is counted
+    scope: ClassVar[Any] = gettext_lazy("Every record matching the filters, open and closed shifts alike.")
     columns: tuple[Column, ...]  # a class attribute; a report whose columns depend on its filters sets its own
     filters_used: ClassVar[tuple[str, ...]] = ("date_from", "date_to", "shift", "table", "pit", "game")
 
@@ -180,7 +228,7 @@ class Report:
         """The TOTAL row from the summed columns; reports with ratios override to add them."""
         row: list[Any] = []
         for i, c in enumerate(self.columns):
-            row.append("TOTAL" if i == 0 else sums.get(c.key) if c.total else None)
+            row.append(gettext("TOTAL") if i == 0 else sums.get(c.key) if c.total else None)
         return tuple(row)
 
     def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
@@ -196,6 +244,17 @@ class Report:
 
     def header(self) -> list[str]:
         return [c.header() for c in self.columns]
+
+    def scope_text(self) -> str:
+        """What the report covers, in words (a report whose scope depends on its filters overrides)."""
+        return str(self.scope)
+
+    def preamble(self) -> str:
+        """The sentence every copy of the report starts with: what it is, what it covers, its filters,
+        the currency and the time zone."""
+        return gettext("{title}. Covers: {scope} Filters: {filters}. Amounts in {currency}; times in {zone}.").format(
+            title=self.title, scope=self.scope_text(), filters=self.filters.describe(), currency=currency(),
+            zone=labels.zone_name())
 
     def filename(self, fmt: str) -> str:
         return f"{self.name}.{fmt}"
@@ -237,9 +296,7 @@ def utc_text(value: dt.datetime) -> str:
 def _datetime_formatter(v: Any) -> Any:
     if v is None or isinstance(v, str):
         return v
-    if v.utcoffset():
-        v = v.astimezone(dt.UTC)
-    return v.isoformat()[:19] + "Z"  # YYYY-MM-DDTHH:MM:SS, as utc_text writes it (seconds, no fraction)
+    return labels.local_time(v)  # the casino's time zone, as the preamble names it
 
 
 def _text(v: Any) -> Any:
@@ -248,7 +305,7 @@ def _text(v: Any) -> Any:
 
 def column_formatter(c: Column, *, grouping: bool = False) -> Callable[[Any], Any]:
     """The column's text formatter (None stays None): money through ``accounting.money``, times in
-    UTC, percentages rounded half away from zero, free text neutralised. The TOTAL label passes."""
+    the casino's time zone, percentages rounded half away from zero, free text neutralised. The TOTAL label passes."""
     if c.kind == MONEY:
         money = money_formatter(digits(), grouping=grouping)
         return lambda v: v if v is None or isinstance(v, str) else money(v)
@@ -282,11 +339,14 @@ def json_body(report: Report) -> dict[str, Any]:
     fmt = cell_formatters(report)
     return {
         "report": report.name,
-        "title": report.title,
+        "title": str(report.title),
+        "scope": report.scope_text(),
+        "preamble": report.preamble(),
+        "time_zone": labels.zone_name(),
         "currency": currency(),
         "filters": report.filters.as_json(),
         "columns": [
-            {"key": c.key, "title": c.title, "kind": c.kind, **({"currency": currency()} if c.kind == MONEY else {})}
+            {"key": c.key, "title": str(c.title), "kind": c.kind, **({"currency": currency()} if c.kind == MONEY else {})}
             for c in report.columns
         ],
         "rows": [["" if v is None else v for v in text_row(fmt, row)] for row in report.rows()],
@@ -302,13 +362,15 @@ def _csv_line_writer() -> tuple[io.StringIO, Any]:
 
 
 def csv_chunks(report: Report, *, progress: Progress | None = None, use_copy: bool = True) -> Iterator[bytes]:
-    """The report as CSV, in chunks of bytes: a byte order mark and the header, data rows, the TOTAL row.
+    """The report as CSV, in chunks of bytes: a byte order mark, the preamble (one cell: what the report
+    is and covers, its filters), the header, data rows, the TOTAL row.
 
     On PostgreSQL a report with ``copy_sql`` streams its data rows straight from ``COPY … TO STDOUT``
     (the same text, built by the database); otherwise rows are formatted here, ``CHUNK_ROWS`` at a time.
     """
     buffer, writer = _csv_line_writer()
     buffer.write(BOM)
+    writer.writerow([neutralise(report.preamble())])
     writer.writerow(report.header())
     formatters = cell_formatters(report)
     copy = report.copy_sql() if use_copy else None
@@ -366,8 +428,9 @@ XLSX_WIDTHS = {MONEY: 15, PERCENT: 11, DATE: 12, DATETIME: 20, INT: 9, TEXT: 16}
 def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | None = None, **meta: Any) -> None:
     """openpyxl in write-only mode: rows go to a temporary file as they come, memory stays flat.
 
-    Numbers are numbers (money with the currency's decimals and thousands separators, percentages as
-    percentages), dates are dates, times UTC date-times; the header row is frozen; widths are set.
+    The first row is the preamble (what the report covers); then the header, frozen. Numbers are numbers
+    (money with the currency's decimals and thousands separators, percentages as percentages), dates are
+    dates, times date-times in the casino's time zone; widths are set.
     """
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
@@ -375,13 +438,17 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
     from openpyxl.utils import get_column_letter
 
     workbook = Workbook(write_only=True)
-    workbook.properties.title = report.title
+    workbook.properties.title = str(report.title)
+    workbook.properties.subject = report.preamble()
     workbook.properties.creator = str(meta.get("generated_by") or "Croupier")
-    sheet = workbook.create_sheet(title=report.title[:31])
-    sheet.freeze_panes = "A2"
+    sheet = workbook.create_sheet(title=str(report.title)[:31])
+    sheet.freeze_panes = "A3"
     for i, c in enumerate(report.columns, start=1):
         sheet.column_dimensions[get_column_letter(i)].width = max(XLSX_WIDTHS[c.kind], min(len(c.header()) + 2, 40))
     bold = Font(bold=True)
+    preamble = WriteOnlyCell(sheet, value=neutralise(report.preamble()))
+    preamble.font = bold
+    sheet.append([preamble])
     header = []
     for title in report.header():
         cell = WriteOnlyCell(sheet, value=title)
@@ -409,7 +476,7 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
                 cell = WriteOnlyCell(sheet, value=None if pct is None else pct.scaleb(-2))
                 cell.number_format = "0." + "0" * c.places + "%"
             elif c.kind == DATETIME:
-                cell = WriteOnlyCell(sheet, value=value.astimezone(dt.UTC).replace(tzinfo=None))
+                cell = WriteOnlyCell(sheet, value=timezone.localtime(value).replace(tzinfo=None))
                 cell.number_format = "yyyy-mm-dd hh:mm:ss"
             elif c.kind == DATE:
                 cell = WriteOnlyCell(sheet, value=value)

@@ -13,6 +13,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Abs
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounting import figures
 from accounting.conf import int_knob
@@ -29,10 +32,13 @@ from accounting.models import (
     TableShiftClose,
 )
 from accounting.money import digits
+from accounting.reports import labels
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, TEXT, Column, Filters, Report
 from accounting.selectors import corrections_by_table_shift
 from casino.cells import FORMULA_STARTS
+from casino.core.models import StaffProfile
 from casino.errors import InvalidInput
+from tables.engines.registry import available_games
 from tables.models import Bet, Pit, Round, Settlement, SettlementLine, Shift, Table
 
 ITERATOR_CHUNK = 5_000
@@ -61,31 +67,31 @@ def _filter(
 
 # -- revenue ------------------------------------------------------------------------------------
 
-GROUPS = {
+GROUPS = {  # the grouping keys; a title of None groups without a column (the shift's id keeps two days apart)
     "shift": (
-        ("shift__gaming_date", "Gaming date", DATE),
-        ("shift__shift_type__code", "Shift", TEXT),
-        ("shift_id", "Shift id", INT),
+        ("shift__gaming_date", _("Gaming date"), DATE),
+        ("shift__shift_type__code", _("Shift"), TEXT),
+        ("shift_id", None, INT),
     ),
-    "day": (("shift__gaming_date", "Gaming date", DATE),),
-    "table": (("table__code", "Table", TEXT), ("table__pit__code", "Pit", TEXT), ("table__game", "Game", TEXT)),
-    "pit": (("table__pit__code", "Pit", TEXT),),
-    "game": (("table__game", "Game", TEXT),),
+    "day": (("shift__gaming_date", _("Gaming date"), DATE),),
+    "table": (("table__code", _("Table"), TEXT), ("table__pit__code", _("Pit"), TEXT), ("table__game", _("Game"), TEXT)),
+    "pit": (("table__pit__code", _("Pit"), TEXT),),
+    "game": (("table__game", _("Game"), TEXT),),
 }
 # the closed table shifts' figures, fixed at the close by accounting.figures (docs/accounting.md)
 FIGURES = (
-    Column("tables", "Table shifts", INT, total=True),
-    Column("drop", "Drop", MONEY, total=True),
-    Column("count_win", "Count win", MONEY, total=True),
-    Column("hold", "Hold % (count win ÷ drop)", PERCENT),
-    Column("marker_payments", "Marker payments at the table (out of count win)", MONEY, total=True),
-    Column("rounds_win", "Rounds win", MONEY, total=True),
-    Column("commission", "Commission (in rounds win)", MONEY, total=True),
-    Column("rake", "Rake (in rounds win)", MONEY, total=True),
-    Column("pool_change", "Pool change", MONEY, total=True),
-    Column("variance", "Variance (count win − rounds win − pool change)", MONEY, total=True),
-    Column("handle", "Handle", MONEY, total=True),
-    Column("statistical_hold", "Statistical hold % (rounds win ÷ handle)", PERCENT),
+    Column("tables", _("Table shifts"), INT, total=True, extra=True),
+    Column("drop", _("Drop"), MONEY, total=True),
+    Column("count_win", _("Count win"), MONEY, total=True),
+    Column("hold", _("Hold % (count win ÷ drop)"), PERCENT),
+    Column("marker_payments", _("Marker payments at the table (out of count win)"), MONEY, total=True, extra=True),
+    Column("rounds_win", _("Rounds win"), MONEY, total=True),
+    Column("commission", _("Commission (in rounds win)"), MONEY, total=True, extra=True),
+    Column("rake", _("Rake (in rounds win)"), MONEY, total=True, extra=True),
+    Column("pool_change", _("Pool change"), MONEY, total=True, extra=True),
+    Column("variance", _("Variance (count win − rounds win − pool change)"), MONEY, total=True),
+    Column("handle", _("Handle"), MONEY, total=True),
+    Column("statistical_hold", _("Statistical hold % (rounds win ÷ handle)"), PERCENT),
 )
 
 
@@ -95,15 +101,29 @@ class RevenueReport(Report):
     read from the table shifts' running figures."""
 
     name = "revenue"
-    title = "Table games revenue"
+    title = _("Table games revenue")
+    scope = _("Closed table shifts only: a table's shift is counted here once it is closed; play on a table "
+              "still open is not yet counted.")
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "group")
+
+    def scope_text(self) -> str:
+        """The scope, with the table shifts the filters match that are still open (not yet counted)."""
+        closed = TableShiftClose.objects.filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
+        still_open = _filter(TableFigures.objects.exclude(Exists(closed)), self.filters, shift="shift", table="table")
+        count = still_open.count()
+        if not count:
+            return str(self.scope)
+        return str(self.scope) + " " + ngettext(
+            "Not yet counted: {count} table shift still open.",
+            "Not yet counted: {count} table shifts still open.", count).format(count=count)
 
     def validate(self) -> None:
         self.group = self.filters.group or "shift"
         if self.group not in GROUPS:
             raise InvalidInput(f"group must be one of {', '.join(GROUPS)}", code="bad_filter", field="group")
         self.keys = GROUPS[self.group]
-        self.columns = tuple(Column(k, t, kind, identifier=k == "shift_id") for k, t, kind in self.keys) + FIGURES
+        self.columns = tuple(Column(k, t, kind) for k, t, kind in self.keys if t is not None) + FIGURES
+        self.names = labels.Names()
 
     def queryset(self) -> QuerySet:
         # the closed table shifts' running rows: one row per table and shift, equal to what each close fixed
@@ -111,7 +131,7 @@ class RevenueReport(Report):
         # rows as table shifts, never the rounds (docs/accounting.md, "Running figures")
         closed = TableShiftClose.objects.standing().filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
         qs = _filter(TableFigures.objects.filter(Exists(closed)), self.filters, shift="shift", table="table")
-        keys = [k for k, _, _ in self.keys]
+        keys = [k for k, _t, _k in self.keys]
         return (
             qs.values(*keys)
             .annotate(
@@ -129,11 +149,20 @@ class RevenueReport(Report):
             .order_by(*keys)
         )
 
+    def key_cell(self, key: str, value: Any) -> Any:
+        if key == "table__pit__code":
+            return self.names.pit(value)
+        if key == "table__game":
+            return labels.game(value)
+        if key == "shift__shift_type__code":
+            return self.names.shift(value)
+        return value
+
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        keys = [k for k, _, _ in self.keys]
+        keys = [k for k, t, _ in self.keys if t is not None]
         for g in self.queryset().iterator(chunk_size=ITERATOR_CHUNK):
             yield (
-                *(g[k] for k in keys),
+                *(self.key_cell(k, g[k]) for k in keys),
                 g["tables"],
                 g["drop_sum"],
                 g["win"],
@@ -159,33 +188,35 @@ class RevenueReport(Report):
 
 
 def chips_text(chips: dict[str, int]) -> str:
-    return " ".join(f"{d}x{q}" for d, q in sorted(((int(d), q) for d, q in chips.items()), reverse=True))
+    return labels.chips(chips)
 
 
 class FillsCreditsReport(Report):
     """Every fill and credit slip in number order, with its signatures, status and void reason."""
 
     name = "fills_credits"
-    title = "Fills and credits log"
+    title = _("Fills and credits log")
+    scope = _("Every fill and credit slip of the filtered shifts, open and closed, whatever its status; the "
+              "fills and credits posted are the received slips only.")
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "kind")
     columns = (
-        Column("reference", "Slip"),
-        Column("kind", "Kind"),
-        Column("status", "Status"),
-        Column("table", "Table"),
-        Column("gaming_date", "Gaming date", DATE),
-        Column("shift", "Shift id", INT, identifier=True),
-        Column("chips", "Chips (denomination x count)"),
-        Column("amount", "Amount", MONEY),
-        Column("fills", "Fills posted", MONEY, total=True),
-        Column("credits", "Credits posted", MONEY, total=True),
-        Column("requested_at", "Requested", DATETIME),
-        Column("requester", "Requested by"),
-        Column("issued_at", "Issued", DATETIME),
-        Column("issuer", "Issued by"),
-        Column("received_at", "Received", DATETIME),
-        Column("receiver", "Received by"),
-        Column("void_reason", "Void reason"),
+        Column("reference", _("Slip")),
+        Column("kind", _("Kind")),
+        Column("status", _("Status")),
+        Column("table", _("Table")),
+        Column("gaming_date", _("Gaming date"), DATE, extra=True),
+        Column("shift", _("Shift"), extra=True),
+        Column("chips", _("Chips")),
+        Column("amount", _("Amount"), MONEY),
+        Column("fills", _("Fills posted"), MONEY, total=True),
+        Column("credits", _("Credits posted"), MONEY, total=True),
+        Column("requested_at", _("Requested"), DATETIME, extra=True),
+        Column("requester", _("Requested by"), extra=True),
+        Column("issued_at", _("Issued"), DATETIME, extra=True),
+        Column("issuer", _("Issued by"), extra=True),
+        Column("received_at", _("Received"), DATETIME, extra=True),
+        Column("receiver", _("Received by"), extra=True),
+        Column("void_reason", _("Void reason"), extra=True),
     )
 
     def validate(self) -> None:
@@ -194,6 +225,7 @@ class FillsCreditsReport(Report):
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
         qs = _filter(Slip.objects.all(), self.filters, shift="shift", table="table")
+        names = labels.Names()
         if self.filters.kind:
             qs = qs.filter(kind=self.filters.kind)
         qs = qs.order_by("kind", "year", "number").values_list(
@@ -203,7 +235,7 @@ class FillsCreditsReport(Report):
             "status",
             "table__code",
             "shift__gaming_date",
-            "shift_id",
+            "shift__shift_type__code",
             "chips",
             "total",
             "requested_at",
@@ -233,24 +265,26 @@ class FillsCreditsReport(Report):
             reason,
         ) in qs.iterator(chunk_size=ITERATOR_CHUNK):
             posted = status == SlipStatus.RECEIVED
+            if reason and status != SlipStatus.VOIDED:
+                reason = gettext("void asked, not approved: {reason}").format(reason=reason)
             yield (
                 f"{kind[0].upper()}{year}-{number:06d}",
-                kind,
-                status,
+                labels.label(labels.SLIP_KINDS, kind),
+                labels.label(labels.SLIP_STATUSES, status),
                 table,
                 date,
-                shift,
+                names.shift(shift),
                 chips_text(chips),
                 total,
                 total if posted and kind == SlipKind.FILL else None,
                 total if posted and kind == SlipKind.CREDIT else None,
                 req_at,
-                req,
+                names.employee(req),
                 iss_at,
-                iss,
+                names.employee(iss),
                 rec_at,
-                rec,
-                (reason if status == SlipStatus.VOIDED else f"void asked, not approved: {reason}") if reason else None,
+                names.employee(rec),
+                reason or None,
             )
 
 
@@ -262,26 +296,28 @@ class VarianceReport(Report):
     payments that explain part of the difference, the variance and its reconciliation."""
 
     name = "variance"
-    title = "Variance report"
+    title = _("Variance report")
+    scope = _("Closed table shifts only: each table's shift appears once it is closed; a table still open is "
+              "not yet counted.")
     columns = (
-        Column("gaming_date", "Gaming date", DATE),
-        Column("shift", "Shift id", INT, identifier=True),
-        Column("table", "Table"),
-        Column("pit", "Pit"),
-        Column("game", "Game"),
-        Column("opener", "Opener", MONEY),
-        Column("closer", "Closer", MONEY),
-        Column("fills", "Fills", MONEY, total=True),
-        Column("credits", "Credits", MONEY, total=True),
-        Column("drop", "Drop", MONEY, total=True),
-        Column("marker_payments", "Marker payments at the table (out of count win)", MONEY, total=True),
-        Column("count_win", "Count win", MONEY, total=True),
-        Column("rounds_win", "Rounds win", MONEY, total=True),
-        Column("pool_change", "Pool change", MONEY, total=True),
-        Column("variance", "Variance (count win − rounds win − pool change)", MONEY, total=True),
-        Column("reconciliation", "Reconciliation"),
-        Column("causes", "Causes"),
-        Column("corrections", "Corrections (recounts, reopened closes)"),
+        Column("gaming_date", _("Gaming date"), DATE),
+        Column("table", _("Table")),
+        Column("shift", _("Shift")),
+        Column("pit", _("Pit"), extra=True),
+        Column("game", _("Game"), extra=True),
+        Column("opener", _("Opener"), MONEY, extra=True),
+        Column("closer", _("Closer"), MONEY, extra=True),
+        Column("fills", _("Fills"), MONEY, total=True, extra=True),
+        Column("credits", _("Credits"), MONEY, total=True, extra=True),
+        Column("drop", _("Drop"), MONEY, total=True, extra=True),
+        Column("marker_payments", _("Marker payments at the table (out of count win)"), MONEY, total=True, extra=True),
+        Column("count_win", _("Count win"), MONEY, total=True),
+        Column("rounds_win", _("Rounds win"), MONEY, total=True),
+        Column("pool_change", _("Pool change"), MONEY, total=True, extra=True),
+        Column("variance", _("Variance (count win − rounds win − pool change)"), MONEY, total=True),
+        Column("reconciliation", _("Reconciliation")),
+        Column("causes", _("Causes")),
+        Column("corrections", _("Corrections (recounts, reopened closes)"), extra=True),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -293,8 +329,8 @@ class VarianceReport(Report):
             .order_by("shift__gaming_date", "shift_id", "table__code")
             .values_list(
                 "shift__gaming_date",
-                "shift_id",
                 "table__code",
+                "shift__shift_type__code",
                 "table__pit__code",
                 "table__game",
                 "opener_total",
@@ -309,13 +345,16 @@ class VarianceReport(Report):
                 "variance",
                 "rec_status",
                 "rec_causes",
+                "shift_id",
             )
         )
+        names = labels.Names()
         for row in qs.iterator(chunk_size=ITERATOR_CHUNK):
-            *figures, status, causes = row
-            names = sorted({c["cause"] for c in causes or []})
-            found = corrections.get((row[1], row[2]), [])
-            yield (*figures, status or "not run", ", ".join(names) or None, "; ".join(found) or None)
+            date, table, shift, pit, game, *amounts, status, causes, shift_id = row
+            found = sorted({labels.label(labels.CAUSES, c["cause"]) for c in causes or []})
+            fixed = corrections.get((shift_id, table), [])
+            yield (date, table, names.shift(shift), names.pit(pit), labels.game(game), *amounts,
+                   labels.label(labels.RECONCILIATION, status), "; ".join(found) or None, "; ".join(fixed) or None)
 
 
 # -- large transactions -------------------------------------------------------------------------
@@ -326,21 +365,23 @@ class LargeTransactionsReport(Report):
     in its own column, so every TOTAL adds like with like."""
 
     name = "large_transactions"
-    title = "Large transactions"
+    title = _("Large transactions")
+    scope = _("Bets settled, markers issued and slips received at or above the threshold, on open and closed "
+              "shifts alike.")
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "threshold")
     columns = (
-        Column("at", "Time", DATETIME),
-        Column("kind", "Kind"),
-        Column("table", "Table"),
-        Column("gaming_date", "Gaming date", DATE),
-        Column("reference", "Reference"),
-        Column("seat", "Seat", INT, identifier=True),
-        Column("detail", "Bet type or player"),
-        Column("stake", "Stake", MONEY, total=True),
-        Column("net", "Player net", MONEY, total=True),
-        Column("marker", "Marker", MONEY, total=True),
-        Column("fill", "Fill", MONEY, total=True),
-        Column("credit", "Credit", MONEY, total=True),
+        Column("at", _("Time"), DATETIME),
+        Column("kind", _("Kind")),
+        Column("table", _("Table")),
+        Column("gaming_date", _("Gaming date"), DATE, extra=True),
+        Column("reference", _("Reference")),
+        Column("seat", _("Seat"), INT, identifier=True, extra=True),
+        Column("detail", _("Bet or player")),
+        Column("stake", _("Stake"), MONEY, total=True),
+        Column("net", _("Player net"), MONEY, total=True),
+        Column("marker", _("Marker"), MONEY, total=True),
+        Column("fill", _("Fill"), MONEY, total=True),
+        Column("credit", _("Credit"), MONEY, total=True),
     )
 
     def threshold(self) -> int:
@@ -369,17 +410,21 @@ class LargeTransactionsReport(Report):
                 "bet__type",
                 "bet__amount",
                 "net",
+                "settlement__round__game",
             )
         )
-        for at, table, date, number, bet_id, seat, bet_type, amount, net in lines.iterator(chunk_size=ITERATOR_CHUNK):
-            yield at, "bet", table, date, f"round #{number} bet {bet_id}", seat, bet_type, amount, net, None, None, None
+        kinds = labels.TRANSACTION_KINDS
+        for at, table, date, number, _bet, seat, bet_type, amount, net, game in lines.iterator(
+                chunk_size=ITERATOR_CHUNK):
+            yield (at, str(kinds["bet"]), table, date, gettext("round {number}").format(number=number), seat,
+                   labels.bet_type(game, bet_type), amount, net, None, None, None)
         markers = (
             _filter(Marker.objects.filter(amount__gte=t), self.filters, shift="shift", table="table")
             .order_by("issued_at", "id")
             .values_list("issued_at", "table__code", "shift__gaming_date", "year", "number", "player", "amount")
         )
         for at, table, date, year, number, player, amount in markers.iterator(chunk_size=ITERATOR_CHUNK):
-            yield at, "marker", table, date, f"M{year}-{number:06d}", None, player, None, None, amount, None, None
+            yield at, str(kinds["marker"]), table, date, f"M{year}-{number:06d}", None, player, None, None, amount, None, None
         slips = (
             _filter(
                 Slip.objects.filter(status=SlipStatus.RECEIVED, total__gte=t),
@@ -393,7 +438,7 @@ class LargeTransactionsReport(Report):
         for at, kind, table, date, year, number, total in slips.iterator(chunk_size=ITERATOR_CHUNK):
             fill, credit = (total, None) if kind == SlipKind.FILL else (None, total)
             reference = f"{kind[0].upper()}{year}-{number:06d}"
-            yield at, kind, table, date, reference, None, None, None, None, None, fill, credit
+            yield at, labels.label(kinds, kind), table, date, reference, None, None, None, None, None, fill, credit
 
 
 # -- per dealer ----------------------------------------------------------------------------------
@@ -404,17 +449,18 @@ class DealerReport(Report):
     and rake, as :mod:`accounting.figures` defines them."""
 
     name = "dealers"
-    title = "Results per dealer"
+    title = _("Results per dealer")
+    scope = _("Every settled round, on open and closed shifts alike: the open shift's rounds count as they stand.")
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "dealer")
     columns = (
-        Column("dealer", "Dealer"),
-        Column("credential", "Credential"),
-        Column("rounds", "Rounds", INT, total=True),
-        Column("handle", "Handle", MONEY, total=True),
-        Column("win", "Rounds win (house net)", MONEY, total=True),
-        Column("hold", "Statistical hold % (rounds win ÷ handle)", PERCENT),
-        Column("commission", "Commission (in rounds win)", MONEY, total=True),
-        Column("rake", "Rake (in rounds win)", MONEY, total=True),
+        Column("dealer", _("Dealer")),
+        Column("credential", _("Credential"), extra=True),
+        Column("rounds", _("Rounds"), INT, total=True),
+        Column("handle", _("Handle"), MONEY, total=True),
+        Column("win", _("Rounds win (house net)"), MONEY, total=True),
+        Column("hold", _("Statistical hold % (rounds win ÷ handle)"), PERCENT),
+        Column("commission", _("Commission (in rounds win)"), MONEY, total=True, extra=True),
+        Column("rake", _("Rake (in rounds win)"), MONEY, total=True, extra=True),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -427,8 +473,9 @@ class DealerReport(Report):
             dealer="round__dealer",
         )
         groups = figures.round_figures(settlements, by=["round__dealer__username", "round__dealer__staff__employee_id"])
+        names = labels.Names()
         for (username, credential), r in sorted(groups.items(), key=lambda item: item[0][0]):
-            yield (username, credential, r.rounds, r.handle, r.rounds_win, r.statistical_hold, r.commission, r.rake)
+            yield (names.person(username), credential, r.rounds, r.handle, r.rounds_win, r.statistical_hold, r.commission, r.rake)
 
     def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
         return {"hold": figures.statistical_hold(sums.get("win"), sums.get("handle"))}
@@ -443,21 +490,22 @@ class BetsReport(Report):
     (tests/accounting/test_reports.py holds the two to the same bytes)."""
 
     name = "bets"
-    title = "Settled bets"
+    title = _("Settled bets")
+    scope = _("Every settled bet, on open and closed shifts alike.")
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "dealer")
     columns = (
-        Column("settled_at", "Settled", DATETIME),
-        Column("gaming_date", "Gaming date", DATE),
-        Column("table", "Table"),
-        Column("round", "Round", INT, identifier=True),
-        Column("bet", "Bet"),
-        Column("seat", "Seat", INT, identifier=True),
-        Column("type", "Type"),
-        Column("amount", "Stake as placed", MONEY, total=True),
-        Column("result", "Result"),
-        Column("net", "Player net", MONEY, total=True),
-        Column("commission", "Commission", MONEY, total=True),
-        Column("dealer", "Dealer"),
+        Column("settled_at", _("Settled"), DATETIME),
+        Column("gaming_date", _("Gaming date"), DATE, extra=True),
+        Column("table", _("Table")),
+        Column("round", _("Round"), INT, identifier=True),
+        Column("bet", _("Bet"), extra=True),
+        Column("seat", _("Seat"), INT, identifier=True, extra=True),
+        Column("type", _("Type")),
+        Column("amount", _("Stake as placed"), MONEY, total=True),
+        Column("result", _("Result")),
+        Column("net", _("Player net"), MONEY, total=True),
+        Column("commission", _("Commission"), MONEY, total=True, extra=True),
+        Column("dealer", _("Dealer"), extra=True),
     )
 
     def queryset(self) -> QuerySet:
@@ -484,8 +532,14 @@ class BetsReport(Report):
             "net",
             "commission",
             "settlement__round__dealer__username",
+            "settlement__round__game",
         )
-        yield from qs.iterator(chunk_size=ITERATOR_CHUNK)
+        names = labels.Names()
+        for *row, game in qs.iterator(chunk_size=ITERATOR_CHUNK):
+            row[6] = labels.bet_type(game, row[6])
+            row[8] = labels.result(row[8])
+            row[11] = names.person(row[11])
+            yield tuple(row)
 
     def count(self) -> int:
         return self.queryset().count()
@@ -527,13 +581,34 @@ class BetsReport(Report):
         def text(col: str) -> str:  # casino.cells.neutralise, in SQL (the CSV must be the Python writer's bytes)
             return f"(CASE WHEN left({col}, 1) IN ({starts}) THEN chr(39) || {col} ELSE {col} END)"
 
+        def words(col: str) -> str:  # labels.words, in SQL
+            spaced = f"replace({col}, '_', ' ')"
+            return f"(upper(left({spaced}, 1)) || substr({spaced}, 2))"
+
+        # the labels the Python rows use (accounting.reports.labels), as parameters of the query
+        select: list[Any] = [labels.zone_name()]
+        named = [(g, t, lab) for g in available_games() for t, lab in labels.bet_types_named(g).items()]
+        bet_type = words("b.type")
+        if named:
+            cases = " ".join("WHEN r.game = %s AND b.type = %s THEN %s" for _ in named)
+            bet_type = f"(CASE {cases} ELSE {bet_type} END)"
+            select += [x for triple in named for x in triple]
+        results = list(labels.RESULTS.items())
+        result = f"(CASE l.result {' '.join('WHEN %s THEN %s' for _ in results)} ELSE {words('l.result')} END)"
+        select += [x for code, lab in results for x in (code, str(lab))]
+        person = ("COALESCE(NULLIF(st.display_name, ''), NULLIF(btrim(u.first_name || ' ' || u.last_name), ''), "
+                  "u.username)")
+        staff = StaffProfile._meta.db_table
         sql = (
-            f"SELECT to_char(s.settled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
+            f"SELECT to_char(s.settled_at AT TIME ZONE %s, 'YYYY-MM-DD HH24:MI:SS'), "
             f"to_char(sh.gaming_date, 'YYYY-MM-DD'), {text('t.code')}, r.number, {text('b.client_id')}, b.seat, "
-            f"{text('b.type')}, {money('b.amount')}, {text('l.result')}, {money('l.net')}, {money('l.commission')}, "
-            f"{text('u.username')} {joins} WHERE {where} ORDER BY l.id"
+            f"{text('lab.bet_type')}, {money('b.amount')}, {text('lab.result')}, {money('l.net')}, "
+            f"{money('l.commission')}, {text('lab.person')} {joins} LEFT JOIN {staff} st ON st.user_id = u.id "
+            f"CROSS JOIN LATERAL (SELECT {bet_type} AS bet_type, {result} AS result, {person} AS person) lab "
+            f"WHERE {where} ORDER BY l.id"
         )
-        return sql, params
+        # the time zone comes first in the text; the labels' parameters are in the lateral join, after the joins
+        return sql, select[:1] + select[1:] + params
 
     def totals_sql(self) -> dict[str, int]:
         from django.db import connection
@@ -556,21 +631,22 @@ class StatisticalHoldReport(Report):
     theoretical hold from the engines' edges, with the 95 % interval and a flag."""
 
     name = "statistical_hold"
-    title = "Statistical hold"
+    title = _("Statistical hold")
+    scope = _("Every settled bet, on open and closed shifts alike.")
     columns = (
-        Column("table", "Table"),
-        Column("game", "Game"),
-        Column("family", "Family"),
-        Column("bets", "Bets", INT, total=True),
-        Column("handle", "Handle", MONEY, total=True),
-        Column("win", "Rounds win", MONEY, total=True),
-        Column("statistical", "Statistical hold % (rounds win ÷ handle)", PERCENT, places=4),
-        Column("theoretical_win", "Theoretical win", MONEY),
-        Column("theoretical", "Theoretical hold % (of handle)", PERCENT, places=4),
-        Column("low", "95 % low %", PERCENT, places=4),
-        Column("high", "95 % high %", PERCENT, places=4),
-        Column("flag", "Outside the interval"),
-        Column("uncovered", "Bet types without an edge"),
+        Column("table", _("Table")),
+        Column("game", _("Game")),
+        Column("family", _("Family"), extra=True),
+        Column("bets", _("Bets"), INT, total=True, extra=True),
+        Column("handle", _("Handle"), MONEY, total=True),
+        Column("win", _("Rounds win"), MONEY, total=True),
+        Column("statistical", _("Statistical hold % (rounds win ÷ handle)"), PERCENT, places=4),
+        Column("theoretical_win", _("Theoretical win"), MONEY, extra=True),
+        Column("theoretical", _("Theoretical hold % (of handle)"), PERCENT, places=4),
+        Column("low", _("95 % low %"), PERCENT, places=4, extra=True),
+        Column("high", _("95 % high %"), PERCENT, places=4, extra=True),
+        Column("flag", _("Outside the interval")),
+        Column("uncovered", _("Bet types without an edge"), extra=True),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
@@ -580,13 +656,13 @@ class StatisticalHoldReport(Report):
         ):
             low, high = r["ci95"] or (None, None)
             if r["ci95"]:
-                flag = "yes" if r["flag"] else "no"
+                flag = str(labels.YES_NO[bool(r["flag"])])
             else:
-                flag = "not banked" if "note" in r else "no edge"
+                flag = gettext("not banked") if "note" in r else gettext("no edge")
             yield (
                 r["table"],
-                r["game"],
-                r["family"],
+                labels.game(r["game"]),
+                labels.words(r["family"]),
                 r["bets"],
                 r["handle"],
                 r["win"],
@@ -596,7 +672,7 @@ class StatisticalHoldReport(Report):
                 low,
                 high,
                 flag,
-                ", ".join(r["uncovered_bet_types"]) or None,
+                ", ".join(labels.bet_type(r["game"], t) for t in r["uncovered_bet_types"]) or None,
             )
 
     def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
@@ -607,12 +683,13 @@ class StatisticalHoldReport(Report):
 
 # -- markers owed, by age ------------------------------------------------------------------------
 
-AGING_BUCKETS = (("0–30 days", 0, 30), ("31–60 days", 31, 60), ("61–90 days", 61, 90), ("over 90 days", 91, None))
+AGING_BUCKETS = ((_("0–30 days"), 0, 30), (_("31–60 days"), 31, 60), (_("61–90 days"), 61, 90),
+                 (_("over 90 days"), 91, None))
 
 
 def aging_bucket(days: int) -> int:
     """The bucket of a marker ``days`` old (0–30, 31–60, 61–90, over 90), by its index."""
-    for i, (_, low, high) in enumerate(AGING_BUCKETS):
+    for i, (_label, low, high) in enumerate(AGING_BUCKETS):
         if days >= low and (high is None or days <= high):
             return i
     return 0  # issued after the as-of date: not yet aged
@@ -623,17 +700,19 @@ class MarkerAgingReport(Report):
     over 90 days since issue, one column each, with totals."""
 
     name = "marker_aging"
-    title = "Markers owed by age"
+    title = _("Markers owed by age")
+    scope = _("Markers still owed (issued, less paid, less written off) as of the end date, or today.")
     filters_used = ("date_from", "date_to", "table", "pit")  # date_from: issued on or after; date_to: as of
     columns = (
-        Column("reference", "Marker"),
-        Column("player", "Player"),
-        Column("table", "Table"),
-        Column("issued", "Issued", DATE),
-        Column("age", "Age (days)", INT),
-        Column("amount", "Amount", MONEY, total=True),
-        Column("owed", "Owed", MONEY, total=True),
-        *(Column(f"aged_{i}", f"Owed {label}", MONEY, total=True) for i, (label, _, _) in enumerate(AGING_BUCKETS)),
+        Column("reference", _("Marker")),
+        Column("player", _("Player")),
+        Column("table", _("Table"), extra=True),
+        Column("issued", _("Issued"), DATE),
+        Column("age", _("Age (days)"), INT),
+        Column("amount", _("Amount"), MONEY, total=True, extra=True),
+        Column("owed", _("Owed"), MONEY, total=True),
+        *(Column(f"aged_{i}", format_lazy(_("Owed {age}"), age=bucket[0]), MONEY, total=True)
+          for i, bucket in enumerate(AGING_BUCKETS)),
     )
 
     def rows(self) -> Iterator[tuple[Any, ...]]:

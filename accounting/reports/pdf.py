@@ -16,8 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
+from django.utils import timezone
+from django.utils.translation import gettext
+
 from accounting.conf import knob
-from accounting.money import currency
+from accounting.reports import labels
 from accounting.reports.base import (
     CHUNK_ROWS,
     DATE,
@@ -41,15 +44,15 @@ PAGE_TOTAL_FORM = "croupier-page-total"
 
 
 def _pdf_formatter(c: Column) -> Callable[[Any], str]:
-    """Cells as the PDF prints them: money and counts with thousands separators, times in UTC
-    without the ``T``/``Z`` (the header says UTC), so a time can wrap between date and hour."""
+    """Cells as the PDF prints them: money and counts with thousands separators, times in the casino's
+    time zone (the header names it), so a time can wrap between date and hour."""
     if c.kind == DATETIME:
         def when(v: Any) -> str:
             if v is None:
                 return ""
             if isinstance(v, str):
                 return v
-            return v.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+            return labels.local_time(v)
         return when
     if c.kind == INT:
         grouped = "{:d}" if c.identifier else "{:,d}"
@@ -131,7 +134,9 @@ def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None
     formatters = [_pdf_formatter(c) for c in report.columns]
     columns = report.columns
     casino = str(knob("CASINO_NAME"))
-    at = (generated_at or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+    at = timezone.localtime(generated_at or dt.datetime.now(dt.UTC))
+    title = str(report.title)
+    preamble = report.preamble()
 
     # pass 1: measure every cell (the TOTAL row too); nothing is kept but the widths
     measure = Measure(text, columns)
@@ -147,22 +152,23 @@ def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None
     size = layout.size
     leading = size * 1.3
     canvas = Canvas(out, pagesize=(width, height), pageCompression=1)
-    canvas.setTitle(f"{casino}: {report.title}")
+    canvas.setTitle(f"{casino}: {title}")
     canvas.setAuthor(generated_by or casino)
-    canvas.setSubject(f"{report.title}; filters: {report.filters.describe()}")
+    canvas.setSubject(preamble)
+    by = generated_by or "Croupier"
+    generated = gettext("Generated {at} by {by}.").format(at=f"{at:%Y-%m-%d %H:%M:%S}", by=by)
     page = 0
 
     def start_page() -> float:
         nonlocal page
         page += 1
         y = height - margin
-        text.draw(canvas, margin, y - 11, f"{casino} — {report.title}", 12, bold=True)
+        text.draw(canvas, margin, y - 11, f"{casino} — {title}", 12, bold=True)
         y -= 26
-        for line in text.wrap(f"Filters: {report.filters.describe()}", width - 2 * margin, 7.5):
+        for line in text.wrap(f"{preamble} {generated}", width - 2 * margin, 7.5):
             text.draw(canvas, margin, y, line, 7.5)
             y -= 10
-        text.draw(canvas, margin, y, f"Generated {at:%Y-%m-%d %H:%M:%S} UTC by {generated_by or 'Croupier'}. "
-                  f"Amounts in {currency()}; times in UTC.", 7.5)
+        y += 4
         y -= 6
         canvas.setLineWidth(0.6)
         canvas.line(margin, y, width - margin, y)
@@ -175,8 +181,8 @@ def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None
         canvas.setLineWidth(0.4)
         canvas.line(margin, y, width - margin, y)
         # the foot: "page N of M", M a form defined once the last page is known
-        text.draw(canvas, margin, foot - 10, f"{casino} — {report.title} — generated {at:%Y-%m-%d %H:%M} UTC", 6.5)
-        label = f"Page {page} of "
+        text.draw(canvas, margin, foot - 10, f"{casino} — {title} — {at:%Y-%m-%d %H:%M}", 6.5)
+        label = gettext("Page {page} of ").format(page=page)
         right = width - margin - 24
         text.draw(canvas, right - text.width(label, 6.5), foot - 10, label, 6.5)
         canvas.saveState()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +26,7 @@ from casino.errors import InvalidInput
 from tables.models import Pit, Table
 
 FILTER_FIELDS = ("date_from", "date_to", "table", "pit", "game")
+CLOSES_PER_PAGE = 20
 
 
 @login_required
@@ -56,8 +58,20 @@ def index(request: HttpRequest) -> HttpResponse:
         for r in REPORTS.values()
     ]
     closes: list[dict[str, Any]] = []
-    recent = TableShiftClose.objects.select_related("table", "shift__shift_type").order_by("-closed_at")[:20]
-    for c in recent:
+    # the closed table shifts the page's filters choose, newest first, a page at a time
+    matching = TableShiftClose.objects.select_related("table", "shift__shift_type").order_by("-closed_at", "-id")
+    if filters.date_from:
+        matching = matching.filter(shift__gaming_date__gte=filters.date_from)
+    if filters.date_to:
+        matching = matching.filter(shift__gaming_date__lte=filters.date_to)
+    if filters.table is not None:
+        matching = matching.filter(table_id=filters.table)
+    if filters.pit:
+        matching = matching.filter(table__pit__code=filters.pit)
+    if filters.game:
+        matching = matching.filter(table__game=filters.game)
+    page = Paginator(matching, CLOSES_PER_PAGE).get_page(request.GET.get("page"))
+    for c in page.object_list:
         closes.append(
             {
                 "table": c.table.code,
@@ -82,6 +96,9 @@ def index(request: HttpRequest) -> HttpResponse:
             "filters": query,
             "error": error,
             "closes": closes,
+            "closes_page": page,
+            "closes_query": urlencode(query),
+            "filters_words": filters.describe(),
             "currency": currency(),
             "exports": exports,
             "alerts": open_alerts[:20],

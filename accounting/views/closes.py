@@ -604,25 +604,8 @@ def _exports_context(user: Any) -> dict[str, Any]:
 
 
 def _filters_words(filters: Filters) -> str:
-    """The filters as the user chose them, in words (never ids)."""
-    words = []
-    data = filters.as_json()
-    if "date_from" in data or "date_to" in data:
-        words.append(f"gaming dates {data.get('date_from', 'from the first')} to {data.get('date_to', 'today')}")
-    if "shift" in data:
-        shift = Shift.objects.select_related("shift_type").filter(pk=data["shift"]).first()
-        words.append(f"shift {shift}" if shift else "a shift")
-    if "table" in data:
-        table = Table.objects.filter(pk=data["table"]).first()
-        words.append(f"table {table.code}" if table else "a table")
-    for key in ("pit", "game", "dealer"):
-        if key in data:
-            words.append(f"{key} {str(data[key]).replace('_', ' ')}")
-    if "group" in data:
-        words.append(f"by {data['group']}")
-    if "kind" in data:
-        words.append(f"{data['kind']}s only")
-    return ", ".join(words) or "everything"
+    """The filters as the user chose them, in words (never ids): the reports' own words for them."""
+    return filters.describe()
 
 
 @login_required
@@ -635,13 +618,16 @@ def report_screen(request: HttpRequest) -> HttpResponse:
     if name not in REPORTS:
         name, error = next(iter(REPORTS)), "That report does not exist: here is the first one."
     cls = REPORTS[name]
-    params = {k: v for k in cls.filters_used if (v := request.GET.get(k))}
+    # every filter given is judged: one this report does not take is refused in words, never dropped
+    params = {k: v for k, v in request.GET.items() if k not in ("report", "page") and v}
     header: list[str] = []
     shown: list[list[Any]] = []
     total: list[Any] | None = None
     count = 0
     filters: Filters | None = None
     numeric: list[bool] = []
+    extra: list[bool] = []
+    scope = str(cls.scope)
     too_many = 0
     try:
         filters = parse_filters(name, params)
@@ -650,7 +636,9 @@ def report_screen(request: HttpRequest) -> HttpResponse:
         error = refusal_text(exc)
     else:
         header = report.header()
+        scope = report.scope_text()
         numeric = [c.kind in ("money", "percent", "int") for c in report.columns]
+        extra = [c.extra for c in report.columns]
         fmt = cell_formatters(report, grouping=True)
         sums: dict[str, int] = {}
         limit = int_knob("EXPORT_SYNC_MAX_ROWS")  # beyond it the screen stops reading: the export has it all
@@ -674,9 +662,11 @@ def report_screen(request: HttpRequest) -> HttpResponse:
             "controls": _choices(cls, params),
             "params": params,
             "error": error,
-            "header": list(zip(header, numeric)),
-            "rows": [list(zip(r, numeric)) for r in shown],
-            "total": list(zip(total, numeric)) if total else None,
+            "scope": scope,
+            "header": list(zip(header, numeric, extra)),
+            "rows": [list(zip(r, numeric, extra)) for r in shown],
+            "total": list(zip(total, numeric, extra)) if total else None,
+            "has_extra": any(extra),
             "count": count,
             "more": max(0, count - SHOWN_ROWS),
             "too_many": too_many,

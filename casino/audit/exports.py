@@ -16,12 +16,16 @@ import io
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from casino.audit.models import AuditRecord
 from casino.audit.record import FIELDS, csv_cells, json_text
 from casino.cells import neutralise
+from casino.money import money_formatter
 from casino.pdffonts import fonts
 
 CSV_COLUMNS = FIELDS
@@ -121,3 +125,88 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()
+
+
+# -- a record's change, for people ------------------------------------------------------------------
+
+# fields that hold money in minor units (and any field ending in one of MONEY_ENDINGS)
+MONEY_FIELDS = frozenset({
+    "amount", "paid", "total", "rake", "limit", "prize_pool", "written_off", "refunds", "stake", "net", "drop",
+    "win", "commission", "variance", "handle", "fills", "credits", "opener_total", "closer_total", "pool_change",
+    "marker_payments", "estimated_average_bet", "min_bet", "max_bet", "threshold", "balance", "buy_in", "payout",
+    "jackpot", "reset_value", "value", "cash", "tolerance", "entry_fee", "fee", "prize", "prizes",
+})
+MONEY_ENDINGS = ("_amount", "_total", "_bet", "_win", "_fee", "_limit", "_minor")
+CHANGE_ROWS = 12  # a record's change shows at most this many fields; the CSV holds everything
+
+
+def _money_field(key: str) -> bool:
+    return key in MONEY_FIELDS or key.endswith(MONEY_ENDINGS)
+
+
+def _field_words(path: list[str]) -> str:
+    return " › ".join(p.replace("_", " ").strip().capitalize() for p in path)
+
+
+def _flatten(value: Any, path: list[str], out: dict[tuple[str, ...], Any]) -> None:
+    if isinstance(value, Mapping) and value and not _chips_like(path, value):
+        for k, v in value.items():
+            _flatten(v, [*path, str(k)], out)
+    else:
+        out[tuple(path)] = value
+
+
+def _chips_like(path: list[str], value: Mapping[str, Any]) -> bool:
+    return bool(path) and path[-1] in ("chips", "denominations", "counts") and all(str(k).isdigit() for k in value)
+
+
+def _money(minor: int) -> str:
+    return f"{money_formatter(settings.CROUPIER['MINOR_UNIT_DIGITS'], grouping=True)(minor)} {settings.CROUPIER['CURRENCY']}"
+
+
+def value_words(key: str, value: Any) -> str:
+    """One recorded value as a person reads it: money in major units with the currency, chips as
+    "2 × 500.00 EUR", times in the casino's time zone, yes/no, lists joined; "—" for nothing."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "—"
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, int) and _money_field(key):
+        return _money(value)
+    if isinstance(value, Mapping):
+        if _chips_like([key], value):
+            pairs = sorted(((int(d), q) for d, q in value.items()), reverse=True)
+            return ", ".join(f"{q} × {_money(d)}" for d, q in pairs)
+        return ", ".join(f"{_field_words([str(k)])}: {value_words(str(k), v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(value_words(key, v) for v in value)
+    if isinstance(value, str) and len(value) >= 19 and value[4:5] == "-" and value[10:11] == "T":
+        moment = parse_datetime(value)
+        if moment is not None:
+            return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if timezone.is_aware(moment) else (
+                moment.strftime("%Y-%m-%d %H:%M:%S"))
+    if isinstance(value, str):
+        return value.replace("_", " ") if value.isidentifier() and "_" in value else value
+    return str(value)
+
+
+def change_rows(before: Any, after: Any) -> list[dict[str, str]]:
+    """A record's before and after as the fields that changed: field, was, now (in words).
+
+    A field the same before and after is left out; a record with only an after (a creation) lists
+    what was written, "was" empty. At most ``CHANGE_ROWS`` rows (the CSV export has the rest)."""
+    was: dict[tuple[str, ...], Any] = {}
+    now: dict[tuple[str, ...], Any] = {}
+    if before is not None:
+        _flatten(before, [], was)
+    if after is not None:
+        _flatten(after, [], now)
+    rows = []
+    for path in list(dict.fromkeys([*was, *now])):
+        a, b = was.get(path), now.get(path)
+        if path in was and path in now and a == b:
+            continue
+        key = path[-1] if path else ""
+        rows.append({"field": _field_words(list(path)) or "—", "was": value_words(key, a) if path in was else "",
+                     "now": value_words(key, b) if path in now else ""})
+    return rows[:CHANGE_ROWS]

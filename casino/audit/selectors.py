@@ -8,16 +8,18 @@ from typing import Any
 from django.db.models import Max, Q, QuerySet
 from rest_framework.exceptions import ValidationError
 
-from casino.audit.filters import AuditRecordFilter
+from casino.audit.filters import AuditPageFilter, AuditRecordFilter
 from casino.audit.models import AuditAlert, AuditCheckpoint, AuditRecord, AuditVerification, VerificationStatus
 
 
 def audit_records(params: Mapping[str, Any]) -> tuple[QuerySet[AuditRecord], dict[str, str]]:
     """The records matching ``params`` (see :class:`AuditRecordFilter`) and the filters applied.
 
-    Raises ``ValidationError`` (400, naming the field) on a filter that does not parse.
+    Raises ``ValidationError`` (400, naming the field) on a filter that does not parse. With
+    ``match=parts`` (the auditors' page's exports) text matches parts of codes, as on the page.
     """
-    filterset = AuditRecordFilter(params, queryset=AuditRecord.objects.all())
+    cls = AuditPageFilter if params.get("match") == "parts" else AuditRecordFilter
+    filterset = cls(params, queryset=AuditRecord.objects.all())
     if not filterset.is_valid():
         raise ValidationError(filterset.errors)
     applied = {name: str(params[name]) for name in filterset.filters if params.get(name) not in (None, "")}

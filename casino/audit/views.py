@@ -10,16 +10,28 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.audit import selectors
-from casino.audit.filters import AuditRecordFilter
+from casino.audit.exports import change_rows
+from casino.audit.filters import AuditPageFilter
 from casino.audit.models import AuditRecord, AuditVerification
 from casino.audit.record import json_text
 from casino.audit.verification import audit_verification_request
+from casino.core.models import StaffProfile
 from casino.core.roles import Role, has_role
 
-PAGE_SIZE = 100
+PAGE_SIZE = 25  # a page a person scrolls: each record shows its change as a few lines
+CHOICES_LISTED = 200  # the pick-lists' length (the text still matches any part of any code)
+
+ROLE_WORDS = {
+    "dealer": gettext_lazy("Dealer"), "pit_manager": gettext_lazy("Pit manager"),
+    "shift_manager": gettext_lazy("Shift manager"), "accountant": gettext_lazy("Accountant"),
+    "auditor": gettext_lazy("Auditor"), "compliance": gettext_lazy("Compliance"), "cashier": gettext_lazy("Cashier"),
+    "count_team": gettext_lazy("Count team"), "admin": gettext_lazy("Administrator"),
+    "system": gettext_lazy("The system"), "": gettext_lazy("No role"),
+}
 
 # why a chain broke (casino/audit/chain.py, ``Break.reason``), in an auditor's words
 REASON_WORDS = {
@@ -55,6 +67,35 @@ def _ensure_auditor(user: Any) -> None:
         raise PermissionDenied("the audit trail is for auditors")
 
 
+def _refused(request: HttpRequest) -> HttpResponse:
+    """The refusal as a page, like every other screen's (never the API's JSON)."""
+    return render(request, "registration/forbidden.html",
+                  {"message": gettext("The audit trail is for auditors.")}, status=403)
+
+
+def code_words(code: str) -> str:
+    """A code as words: ``round.void`` → "Round · void", ``pit_manager`` → "Pit manager"."""
+    parts = [p.replace("_", " ").strip() for p in str(code).split(".") if p]
+    text = " · ".join(parts)
+    return text[:1].upper() + text[1:] if text else "—"
+
+
+def _distinct(field: str) -> list[str]:
+    values = AuditRecord.objects.order_by(field).values_list(field, flat=True).distinct()[:CHOICES_LISTED]
+    return [v for v in values if v]
+
+
+def _pick_lists() -> dict[str, list[tuple[str, str]]]:
+    """The known values of the filters a person picks from, with their words."""
+    roles = sorted(set(_distinct("actor_role")) | {r.value for r in Role})
+    return {
+        "action": [(a, code_words(a)) for a in _distinct("action")],
+        "object_type": [(o, code_words(o)) for o in _distinct("object_type")],
+        "actor_role": [(r, str(ROLE_WORDS.get(r, code_words(r)))) for r in roles],
+        "table_code": [(t, t) for t in _distinct("table_code")],
+    }
+
+
 def _json(value: Any) -> str:
     return "" if value is None else json_text(value)
 
@@ -62,13 +103,24 @@ def _json(value: Any) -> str:
 @login_required
 @require_GET
 def audit_index(request: HttpRequest) -> HttpResponse:
-    _ensure_auditor(request.user)
-    filterset = AuditRecordFilter(request.GET, queryset=AuditRecord.objects.all())
+    if not has_role(request.user, Role.AUDITOR):
+        return _refused(request)
+    filterset = AuditPageFilter(request.GET, queryset=AuditRecord.objects.all())
     records = filterset.qs.order_by("-id") if filterset.is_valid() else AuditRecord.objects.none()
     page = Paginator(records, PAGE_SIZE).get_page(request.GET.get("page"))
     params = request.GET.copy()
     params.pop("page", None)
-    rows = [{"record": r, "before": _json(r.before), "after": _json(r.after)} for r in page.object_list]
+    names = dict(StaffProfile.objects.filter(
+        user__username__in={r.actor_username for r in page.object_list if r.actor_username}
+    ).values_list("user__username", "display_name"))
+    rows = [{
+        "record": r,
+        "action": code_words(r.action),
+        "object": code_words(r.object_type),
+        "role": str(ROLE_WORDS.get(r.actor_role, code_words(r.actor_role))),
+        "who": names.get(r.actor_username) or r.actor_username or gettext("the system"),
+        "changes": change_rows(r.before, r.after),
+    } for r in page.object_list]
     asked = request.GET.get("verification", "")
     verification = selectors.latest_verification()
     requested = AuditVerification.objects.filter(pk=int(asked)).first() if asked.isdigit() else None
@@ -76,7 +128,8 @@ def audit_index(request: HttpRequest) -> HttpResponse:
     return render(request, "audit/index.html", {
         "requested": requested, "requested_breaks": _breaks_in_words(requested),
         "breaks_in_words": _breaks_in_words(verification),
-        "filter": filterset, "page": page, "rows": rows, "query": params.urlencode(),
+        "filter": filterset, "page": page, "rows": rows, "query": params.urlencode(), "values": filterset.data,
+        "pick": _pick_lists(), "errors": filterset.errors if not filterset.is_valid() else {},
         "verification": verification, "checkpoints": selectors.latest_checkpoints(),
         "alerts": selectors.recent_alerts(10),
     })

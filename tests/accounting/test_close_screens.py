@@ -90,7 +90,9 @@ def test_an_export_is_downloaded_by_whoever_asked_for_it_only(floor, django_capt
     # then they download it
     response = signed_in(floor.accountant).get(url)
     assert response.status_code == 200
-    assert b"".join(response.streaming_content).decode("utf-8-sig").startswith("Gaming date,Shift,Shift id,")
+    lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
+    assert lines[0].startswith('"Table games revenue. Covers: Closed table shifts only')
+    assert lines[1].startswith("Gaming date,Shift,Table shifts,")
     # and another accountant does not even learn that it exists
     other = UserFactory(username="accountant2", roles=[Role.ACCOUNTANT])
     assert signed_in(other).get(url).status_code == 404
@@ -111,6 +113,51 @@ def test_a_report_too_long_for_the_screen_is_cut_and_points_to_the_export(floor,
     # when the accountant shows the settled bets
     text = page_text(signed_in(floor.accountant).get("/accounting/reports/?report=bets"))
     # then the screen stops reading after the limit, says so, and shows no total it did not compute
-    assert "More than 1 rows · everything · the first 100 are shown here; narrow the filters, or export it" in text
+    assert ("More than 1 rows · no filter: every gaming date, every table · the first 100 are shown here; narrow "
+            "the filters, or export it") in text
     assert "Total" not in text
     assert "Export as XLSX (Excel)" in text
+
+
+def test_a_report_on_screen_says_what_it_covers_and_refuses_a_filter_it_does_not_take(floor):
+    client = signed_in(floor.accountant)
+    # when the accountant opens the revenue report while the floor's table shift is still open
+    text = page_text(client.get("/accounting/reports/?report=revenue"))
+    # then its header says it counts closed table shifts only, and that one is not yet counted
+    assert "Covers: Closed table shifts only" in text
+    assert "Not yet counted: 1 table shift still open." in text
+    # and a filter the report does not take is refused in words, no figures shown
+    refused = client.get(f"/accounting/reports/?report=revenue&dealer={floor.dealer.username}")
+    assert "This report cannot be narrowed by dealer." in page_text(refused)
+    assert "Export as CSV" not in page_text(refused)
+
+
+def test_a_report_screen_shows_words_not_codes_with_the_other_columns_one_tap_away(floor):
+    # given a settled round
+    play_round(floor.table, floor.dealer, [(1, "banker", 2500), (2, "player", 1000)], BANKER_WINS)
+    response = signed_in(floor.accountant).get("/accounting/reports/?report=bets")
+    html = response.content.decode()
+    # then the screen's columns are shown, the rest marked extra behind "All columns"
+    assert 'id="all-columns"' in html
+    header = response.context["header"]
+    assert [h for h, _num, extra in header if not extra] == [
+        "Settled", "Table", "Round", "Type", "Stake as placed (EUR)", "Result", "Player net (EUR)"]
+    # and cells are words: bet types and results, the dealer by name, times without a Z
+    rows = [[v for v, _n, _e in r] for r in response.context["rows"]]
+    assert {r[6] for r in rows} == {"Banker", "Player"}
+    assert {r[8] for r in rows} <= {"Won", "Lost", "Push"}
+    assert all("T" not in r[0] and not r[0].endswith("Z") for r in rows)
+
+
+def test_the_accounting_pages_closed_shifts_follow_its_filters_and_page(floor):
+    # given the floor's table worked and closed for its shift
+    work_the_shift(floor)
+    shifts.table_shift_close(actor=floor.manager, table_id=floor.table.pk, shift_id=floor.shift.pk)
+    client = signed_in(floor.accountant)
+    everything = client.get("/accounting/")
+    assert [c["table"] for c in everything.context["closes"]] == [floor.table.code]
+    # when the page is filtered to another pit's table, or to days before the shift, the list follows
+    other = client.get(f"/accounting/?date_to={floor.shift.gaming_date.replace(year=2000)}")
+    assert other.context["closes"] == []
+    assert "No closed table shift matches these filters." in page_text(other)
+    assert client.get("/accounting/?page=2").status_code == 200

@@ -125,8 +125,11 @@ def test_a_large_export_job_refuses_a_bad_filter_when_asked_not_in_the_job(floor
 def test_each_pdf_has_a_header_page_numbers_and_right_aligned_figures(worked, name):
     text = pdf_text(body(get(as_user(worked.accountant), name, "pdf", date_from=str(worked.shift.gaming_date))))
     assert "Croupier — " in text
-    assert f"Filters: date_from {worked.shift.gaming_date}" in text
-    assert re.search(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC by accountant\. Amounts in EUR", text)
+    flat = " ".join(text.split())
+    assert f"Filters: gaming dates {worked.shift.gaming_date} to today" in flat
+    assert "Covers: " in flat
+    assert "Amounts in EUR; times in UTC." in flat
+    assert re.search(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d by accountant\.", flat)
     assert re.search(r"Page 1 of \d+", text)
     assert "TOTAL" in text
 
@@ -139,7 +142,7 @@ def test_the_pdf_prints_every_name_and_aligns_the_columns(worked):
     lines = [ln for ln in text.splitlines() if re.match(r"\s*\d{4}-\d\d-\d\d", ln)]
     assert len(lines) >= 5
     # the markers' amounts end at one column: the figures are right-aligned
-    ends = {m.end() for ln in lines if "marker" in ln for m in [re.search(r"\d[\d,]*\.\d\d(?!.*\d\.\d\d)", ln)] if m}
+    ends = {m.end() for ln in lines if "Marker" in ln for m in [re.search(r"\d[\d,]*\.\d\d(?!.*\d\.\d\d)", ln)] if m}
     assert len(ends) == 1, lines
     assert "6,000.00" in text
     assert "7,000.00" in text
@@ -170,10 +173,11 @@ def test_xlsx_has_numbers_percentages_and_dates_as_such_a_frozen_header_and_widt
     shifts.table_shift_close(actor=worked.manager, table_id=worked.table.pk, shift_id=worked.shift.pk)
     data = body(get(as_user(worked.accountant), "revenue", "xlsx", group="shift"))
     sheet = load_workbook(io.BytesIO(data)).active
-    assert sheet.freeze_panes == "A2"
+    assert sheet.freeze_panes == "A3"  # the preamble and the header stay in sight
     assert sheet.column_dimensions["A"].width >= 12
-    header = [c.value for c in sheet[1]]
-    row = dict(zip(header, sheet[2]))
+    assert sheet["A1"].value.startswith("Table games revenue. Covers: Closed table shifts only")
+    header = [c.value for c in sheet[2]]
+    row = dict(zip(header, sheet[3]))
     assert row["Gaming date"].is_date
     assert row["Gaming date"].number_format == "yyyy-mm-dd"
     assert row["Count win (EUR)"].value == 90
@@ -194,7 +198,7 @@ def test_a_formula_in_free_text_is_neutralised_in_csv_and_xlsx(worked):
     cells = [c for row in sheet.iter_rows() for c in row if isinstance(c.value, str) and "HYPERLINK" in c.value]
     assert [(c.value, c.data_type) for c in cells] == [("'" + FORMULA, "s")]  # text, not a formula
     # negative amounts stay numbers, and unneutralised
-    amounts = [r[8] for r in rows[1:-1] if r[8]]
+    amounts = [r[8] for r in rows[2:-1] if r[8]]
     assert "-100.00" in amounts
 
 

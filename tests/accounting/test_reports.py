@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import subprocess
+import tempfile
 
 import pytest
 from openpyxl import load_workbook
@@ -35,6 +37,13 @@ def minor(text: str) -> int:
     return sign * (int(whole) * 100 + int(part or 0))
 
 
+def pdf_text(body: bytes) -> str:
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(body)
+        f.flush()
+        return subprocess.run(["pdftotext", "-layout", f.name, "-"], capture_output=True, text=True, check=True).stdout
+
+
 def download(client, name: str, fmt: str, **filters) -> bytes:
     response = client.get(f"/api/accounting/reports/{name}/", {"format": fmt, **filters})
     assert response.status_code == 200, getattr(response, "content", b"")[:300]
@@ -44,30 +53,46 @@ def download(client, name: str, fmt: str, **filters) -> bytes:
 def total_row(client, name: str, **filters) -> dict[str, str]:
     rows = list(csv.reader(io.StringIO(download(client, name, "csv", **filters).decode("utf-8-sig"))))
     assert rows[-1][0] == "TOTAL"
-    return dict(zip(rows[0], rows[-1]))
+    return dict(zip(rows[1], rows[-1]))  # rows[0]: the preamble (what the report covers)
 
 
 @pytest.mark.parametrize("name", sorted(REPORTS))
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "pdf", "json"])
 def test_each_report_downloads_in_each_format(worked, name, fmt):
+    # given the worked shift; when each report is taken in each format
     client = as_user(worked.accountant)
-    body = download(client, name, fmt, date_from=str(worked.shift.gaming_date))
+    date = str(worked.shift.gaming_date)
+    body = download(client, name, fmt, date_from=date)
+    report = get_report(name, Filters(date_from=worked.shift.gaming_date))
+    scope = report.scope_text()
+    # then each copy says what the report covers, its filters in words, the currency and the time zone
     if fmt == "csv":
         assert body.startswith("\ufeff".encode())  # a byte order mark: spreadsheet tools read UTF-8
         rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
-        assert rows[0] == get_report(name, Filters()).header()
+        assert rows[0] == [report.preamble()]
+        assert f"Covers: {scope}" in rows[0][0]
+        assert f"gaming dates {date} to today" in rows[0][0]
+        assert rows[1] == report.header()
         assert rows[-1][0] == "TOTAL"
     elif fmt == "xlsx":
         sheet = load_workbook(io.BytesIO(body), read_only=True).active
         rows = list(sheet.iter_rows(values_only=True))
+        assert rows[0][0] == report.preamble()
+        assert list(rows[1]) == report.header()
         assert rows[-1][0] == "TOTAL"
     elif fmt == "pdf":
         assert body.startswith(b"%PDF-")
         assert body.rstrip().endswith(b"%%EOF")
+        text = " ".join(pdf_text(body).split())
+        assert f"Covers: {scope}" in text
+        assert "Amounts in EUR; times in" in text
     else:
         import json
 
-        assert json.loads(body)["report"] == name
+        data = json.loads(body)
+        assert data["report"] == name
+        assert data["scope"] == scope
+        assert data["preamble"] == report.preamble()
     assert AuditRecord.objects.filter(action="export", object_id=f"{name}.{fmt}").count() == 1
 
 
@@ -167,7 +192,7 @@ def test_large_xlsx_runs_as_a_job_with_progress_and_a_download_link(
     rows = list(
         load_workbook(io.BytesIO(b"".join(file.streaming_content)), read_only=True).active.iter_rows(values_only=True)
     )
-    assert len(rows) == 1 + 4 + 1
+    assert len(rows) == 1 + 1 + 4 + 1  # the preamble, the header, the rows, the TOTAL
     assert rows[-1][0] == "TOTAL"
     assert float(rows[-1][7]) == 140.0
     # a finished export is not written again when the job is delivered twice

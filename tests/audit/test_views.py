@@ -34,8 +34,8 @@ def test_the_auditor_sees_the_trail_filtered_with_export_links_and_status(floor,
     # then the page shows BAC1's record only, escaped, with export links carrying the filter
     assert response.status_code == 200
     html = response.content.decode()
-    assert "round.open" in html
-    assert "table.update" not in html
+    assert "Round · open" in html
+    assert "Table · update" not in html
     assert "&lt;script&gt;" in html
     assert "<script>alert" not in html
     assert 'href="/api/audit/records/export.csv?table_code=BAC1"' in html
@@ -102,3 +102,47 @@ def test_the_result_is_polled_until_the_job_has_walked_every_chain(floor, trail)
     assert "hx-get" not in html
     # and nobody but an auditor reads it
     assert browser(floor.manager).get(f"/audit/verify/{done.pk}/").status_code == 403
+
+
+def test_typed_words_match_parts_of_codes_and_the_change_reads_as_words(floor, trail):
+    # given a void among the records
+    with transaction.atomic():
+        audit_log(actor=floor.manager, action="round.void", object_type="round", object_id=7, table_code="BAC1",
+                  before={"status": "settled"}, after={"status": "voided", "reason": "misdeal"})
+    client = browser(floor.auditor)
+    # when the auditor types "void", as a person would
+    response = client.get("/audit/?action=void&match=parts")
+    # then the void is found, named in words, its change as field / was / now
+    html = response.content.decode()
+    assert response.context["page"].paginator.count == 1
+    assert "Round · void" in html
+    [row] = response.context["rows"]
+    assert row["changes"] == [{"field": "Status", "was": "settled", "now": "voided"},
+                              {"field": "Reason", "was": "", "now": "misdeal"}]
+    # and the table limit's change is money in major units with the currency, not minor units
+    [limit] = client.get("/audit/?action=update&match=parts").context["rows"]
+    assert limit["changes"] == [{"field": "Max bet", "was": "5,000.00 EUR", "now": "1,000.00 EUR"}]
+    # the pick-lists offer the actions, roles and tables recorded
+    pick = response.context["pick"]
+    assert ("round.void", "Round · void") in pick["action"]
+    assert ("BAC2", "BAC2") in pick["table_code"]
+    assert ("pit_manager", "Pit manager") in pick["actor_role"]
+    assert '<datalist id="pick-action">' in html
+
+
+def test_pages_are_of_a_height_a_person_scrolls(floor, trail):
+    with transaction.atomic():
+        for n in range(30):
+            audit_log(actor=floor.dealer, action="round.open", object_type="round", object_id=100 + n,
+                      table_code="BAC1", after={"number": n})
+    response = browser(floor.auditor).get("/audit/")
+    assert len(response.context["rows"]) == 25
+    assert response.context["page"].paginator.num_pages == 2
+    assert "older →" in response.content.decode()
+
+
+def test_the_refusal_is_a_page_not_json(floor, trail):
+    response = browser(floor.dealer).get("/audit/")
+    assert response.status_code == 403
+    assert response["Content-Type"].startswith("text/html")
+    assert "The audit trail is for auditors." in response.content.decode()

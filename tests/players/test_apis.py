@@ -179,7 +179,7 @@ def test_accountants_export_ratings_as_csv(floor, clock):
     assert response.status_code == 200
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     # then one line with the figures (theo 10,000 × 1.0579 % = 105.79 → 106), and the TOTAL row
-    header, line, total = rows
+    _preamble, header, line, total = rows  # the first row says what the report covers
     got = dict(zip(header, line))
     assert (got["Player"], got["Table"], got["Seat"], got["Minutes played"], got["Decisions"]) == (
         "Ada Lovelace",
@@ -310,7 +310,7 @@ def test_compliance_reads_the_log_the_day_totals_and_the_report_lines(floor):
     assert [(x["player_name"], x["total"], x["direction"]) for x in lines] == [("Ada Lovelace", 1_200_000, "in")]
     exported = officer.get("/api/players/reports/cash_transactions/?format=csv")
     rows = list(csv.reader(io.StringIO(b"".join(exported.streaming_content).decode())))
-    assert rows[1][3:9] == ["Ada Lovelace", "C1001", "", "in", "front_money_deposit", "12000.00"]
+    assert rows[2][3:9] == ["Ada Lovelace", "C1001", "", "in", "front_money_deposit", "12000.00"]
     xlsx = officer.get("/api/players/reports/cash_reports/?format=xlsx")
     assert xlsx.status_code == 200
     assert xlsx["Content-Type"].startswith("application/vnd.openxmlformats")

@@ -113,3 +113,12 @@ def test_demo_simulates_rounds_through_the_services(db):
     assert settled.count() >= 1
     assert LedgerTransaction.objects.filter(source_type="round").count() == Round.objects.filter(
         status="settled").count()
+    # and the day's card room is filled in: a sheet won, one under way, a tournament played and paid
+    from cardroom.models import ScoreSheet, Tournament
+
+    sheets = {s.status: s for s in ScoreSheet.objects.filter(tournament__isnull=True)}
+    assert sheets["finished"].winner
+    assert sheets["open"].deals == 3
+    cup = Tournament.objects.get()
+    assert cup.status == "finished"
+    assert cup.sheets.get().status == "finished"

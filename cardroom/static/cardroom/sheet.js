@@ -30,14 +30,44 @@
     }
   }
 
+  // the game's rules as labelled fields (no JSON to type): the fieldset of the chosen game, read by kind
+  function settingsOf(form) {
+    const set = form.querySelector(`fieldset.settings[data-game="${form.elements.game.value}"]`);
+    const config = {};
+    if (!set) return config;
+    for (const el of set.querySelectorAll("[name^='config:']")) {
+      const [, name, key] = el.name.split(":");
+      const kind = el.dataset.kind;
+      if (kind === "bool") config[name] = el.checked;
+      else if (kind === "int") config[name] = Number(el.value);
+      else if (kind === "chart") (config[name] = config[name] || {})[key] = Number(el.value);
+      else config[name] = el.value;
+    }
+    return config;
+  }
+
+  function showSettings(form) {
+    for (const set of form.querySelectorAll("fieldset.settings")) {
+      const mine = set.dataset.game === form.elements.game.value;
+      set.hidden = !mine;
+      set.disabled = !mine;
+    }
+  }
+  for (const form of document.querySelectorAll('form[data-build="open"]')) {
+    if (form.elements.game) {
+      form.elements.game.addEventListener("change", () => showSettings(form));
+      showSettings(form);
+    }
+  }
+
   const builders = {
     open(form) {
       const body = { table: Number(form.elements.table.value), players: split(form.elements.players.value, ",") };
       const tournament = form.elements.tournament.value.trim();
       if (tournament) body.tournament = Number(tournament);
       else body.game = form.elements.game.value;
-      const config = form.elements.config.value.trim();
-      if (config) body.config = json(config, "the settings");
+      const config = settingsOf(form);
+      if (!tournament && Object.keys(config).length) body.config = config;
       return body;
     },
     hearts(form, players) {

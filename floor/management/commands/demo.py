@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from accounting.demo import play_day
+from cardroom.demo import build_card_room
 from floor.templatetags.croupier import demo_day_writer
 from players.demo import play_counter
 from slots.demo import build_slot_floor
@@ -91,6 +92,7 @@ class Command(BaseCommand):
             finally:
                 if beside is not None:
                     beside.unlink(missing_ok=True)
+            build_card_room(demo.users)  # the day's card room: sheets and a tournament, filled in
         took = time.perf_counter() - started
         if options["quiet"]:
             return
