@@ -109,15 +109,17 @@ def file_bytes(client, name: str, fmt: str, **filters) -> bytes:
 
 def csv_rows(data: bytes) -> list[dict[str, str]]:
     assert data.startswith("\ufeff".encode())
-    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    text = data.decode("utf-8-sig")
+    assert text.split("\n", 1)[0].startswith('"')  # the preamble: what the report covers, one quoted cell
+    rows = list(csv.DictReader(io.StringIO(text.split("\n", 1)[1])))
     return [r for r in rows if list(r.values())[0] != "TOTAL"]
 
 
 def xlsx_rows(data: bytes) -> list[dict[str, object]]:
     sheet = load_workbook(io.BytesIO(data)).active
-    assert sheet.freeze_panes == "A2"  # the header row stays on screen
+    assert sheet.freeze_panes == "A3"  # the preamble and the header rows stay on screen
     values = list(sheet.iter_rows(values_only=True))
-    return [dict(zip(values[0], row)) for row in values[1:] if row[0] != "TOTAL"]
+    return [dict(zip(values[1], row)) for row in values[2:] if row[0] != "TOTAL"]
 
 
 def pdf_text(data: bytes) -> str:

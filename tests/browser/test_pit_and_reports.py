@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounting.models import Alert
+from accounting.reports.labels import Names
 from tables.models import Round
 from tables.services import rounds
 from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout
@@ -128,13 +129,16 @@ def test_an_accountant_downloads_a_report(screens, floor):
     # then a CSV arrives with the report's header and the round's two bets
     assert download.suggested_filename.endswith(".csv")
     lines = open(download.path(), encoding="utf-8-sig").read().splitlines()
-    assert lines[0] == (
+    # the first line says what the report covers; then the header, and the bets in words
+    assert lines[0].startswith('"Settled bets. Covers: Every settled bet, on open and closed shifts alike.')
+    assert lines[1] == (
         "Settled,Gaming date,Table,Round,Bet,Seat,Type,Stake as placed (EUR),Result,Player net (EUR),Commission (EUR),"
         "Dealer"
     )
-    assert [line.split(",")[2:] for line in lines[1:3]] == [
-        ["BAC1", "1", "b1", "1", "banker", "25.00", "win", "23.75", "1.25", "dealer"],
-        ["BAC1", "1", "b2", "2", "player", "10.00", "lose", "-10.00", "0.00", "dealer"],
+    dealer = Names().person(floor.dealer.username)
+    assert [line.split(",")[2:] for line in lines[2:4]] == [
+        ["BAC1", "1", "b1", "1", "Banker", "25.00", "Won", "23.75", "1.25", dealer],
+        ["BAC1", "1", "b2", "2", "Player", "10.00", "Lost", "-10.00", "0.00", dealer],
     ]
 
 
