@@ -30,7 +30,7 @@ def build_card_room(users: dict[str, Any]) -> dict[str, int]:
     manager = users["pitboss"]
     pit = Pit.objects.filter(managers=manager).order_by("code").first()
     tables = list(Table.objects.filter(pit=pit, status=TableStatus.OPEN).order_by("code")[:3]) if pit else []
-    if len(tables) < 3:
+    if pit is None or len(tables) < 3:
         return {}
     # a game to 26 points, won in two deals
     won = sheets.sheet_open(table_id=tables[0].pk, game=HEARTS, players=PLAYERS, config={"game_to": 26},

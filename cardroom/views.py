@@ -63,6 +63,16 @@ def setting_fields(game: Any) -> list[dict[str, Any]]:
     return fields
 
 
+def _titled(objects: Any) -> list[Any]:
+    """Sheets or tournaments, each with its game's title (``game_title``) for the page to show."""
+    games = all_games()
+    out = list(objects)
+    for obj in out:
+        game = games.get(obj.game)
+        obj.game_title = game.title if game is not None else _words(obj.game)
+    return out
+
+
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "registration/forbidden.html", {"message": message}, status=403)
 
@@ -89,9 +99,9 @@ def index(request: HttpRequest) -> HttpResponse:
         request,
         "cardroom/index.html",
         {
-            "open_sheets": sheets.filter(status=SheetStatus.OPEN)[:50],
-            "ended_sheets": sheets.exclude(status=SheetStatus.OPEN)[:30],
-            "tournaments": Tournament.objects.select_related("pit").order_by("-id")[:20],
+            "open_sheets": _titled(sheets.filter(status=SheetStatus.OPEN)[:50]),
+            "ended_sheets": _titled(sheets.exclude(status=SheetStatus.OPEN)[:30]),
+            "tournaments": _titled(Tournament.objects.select_related("pit").order_by("-id")[:20]),
             "tables": tables,
             "games": [{**g.describe(), "fields": setting_fields(g)} for _, g in sorted(all_games().items())],
         },
@@ -159,7 +169,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "cardroom/tournament.html",
         {
-            "tournament": obj,
+            "tournament": _titled([obj])[0],
             "detail": selectors.tournament_detail(obj),
             "sheets": obj.sheets.select_related("table").order_by("-id"),
         },

@@ -151,8 +151,8 @@ def levels(text: str, base: int | None = None) -> list[int]:
         right = resolved[j] if j < n else ("R" if base else "L")
         left, right = ("R" if left == "N" else left), ("R" if right == "N" else right)
         fill = left if left == right else ("R" if base else "L")
-        for k in range(i, j):
-            resolved[k] = fill
+        for m in range(i, j):
+            resolved[m] = fill
         i = j
     # trailing spaces return to the paragraph's level (L1)
     end = n

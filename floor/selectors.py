@@ -200,8 +200,8 @@ def floor_rows(tables: Iterable[Table], shift: Shift | None) -> list[TableRow]:
     # the latest assignment of each table wins (values_list keeps the last of each key)
     dealers = dict(on_duty.order_by("table_id", "starts_at").values_list("table_id", "dealer__username"))
     # the rounds in play of this shift only: a closed shift's tiles never show today's live round
-    in_play = list(Round.objects.filter(table_id__in=ids, status__in=LIVE_STATUSES,
-                                        shift_id=shift.pk if shift is not None else None).order_by("number"))
+    live_rounds = Round.objects.filter(table_id__in=ids, status__in=LIVE_STATUSES)
+    in_play = list((live_rounds.filter(shift=shift) if shift is not None else live_rounds.none()).order_by("number"))
     live = {r.table_id: r for r in in_play}
     # one query per kind, not per table; the rounds in play are the ones just read
     found = table_shift_figures_many(tables, shift, live_rounds=in_play) if shift is not None else {}
@@ -405,8 +405,8 @@ def decided_voids(tables: Iterable[Table], *, limit: int = 12) -> list[Round]:
 
 @dataclass
 class PitAlerts:
-    open: list[Any]
-    acknowledged: list[Any]
+    open: Any  # querysets: the screen pages them
+    acknowledged: Any
     resolved: list[Any]
 
 

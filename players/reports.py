@@ -13,8 +13,10 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounting.reports import labels
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
 from players.advantage import GAMES as ADVANTAGE_GAMES
@@ -204,6 +206,7 @@ class CashTransactionLogReport(Report):
         qs = _dates(qs, f, "gaming_date")
         if f.table is not None:
             qs = qs.filter(table_id=f.table)
+        names = labels.Names()
         for t in qs.order_by("gaming_date", "recorded_at", "id").iterator(chunk_size=ITERATOR_CHUNK):
             player = t.player or (t.slip.player if t.slip is not None else None)
             yield (
@@ -213,12 +216,12 @@ class CashTransactionLogReport(Report):
                 player.name if player else "",
                 (player.card_number or "") if player else "",
                 t.description,
-                t.direction,
-                t.kind,
+                gettext(t.get_direction_display()),
+                gettext(t.get_kind_display()),
                 t.amount,
                 t.location,
                 t.slip_id,
-                t.recorded_by.get_username(),
+                names.person(t.recorded_by.get_username()),
             )
 
 
@@ -255,7 +258,7 @@ class CashReportLinesReport(Report):
                 line.player.name,
                 line.player.card_number or "",
                 docs,
-                line.direction,
+                gettext(line.get_direction_display()),
                 line.total,
                 day_total,
                 count,

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import Any, cast
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounting.reports.base import (
@@ -92,14 +93,14 @@ class LiabilitiesReport(Report):
         for r in selectors.progressive_liabilities():
             p = r["progressive"]
             yield (
-                "progressive", p.code, p.name, " ".join(r["machines"]), p.reset_value, p.contribution_bp, p.hits,
+                gettext("Progressive"), p.code, p.name, " ".join(r["machines"]), p.reset_value, p.contribution_bp, p.hits,
                 r["contributed"], r["funded"], r["paid"], r["other"], r["liability"], p.amount,
                 selectors.carried_text(p.remainder),
             )
         for r in selectors.bonus_liabilities():
             m = r["meter"]
             yield (
-                "bonus meter", f"{m.machine.asset_number}:{m.name}", m.label, m.machine.asset_number,
+                gettext("Bonus meter"), f"{m.machine.asset_number}:{m.name}", m.label, m.machine.asset_number,
                 m.reset_value * m.machine.denomination, None, m.hits, r["contributed"], r["funded"], r["paid"],
                 r["released"], r["liability"], m.owed, None,
             )
@@ -133,7 +134,7 @@ class HoldReport(Report):
         for r in selectors.machine_hold(date_from=f.date_from, date_to=f.date_to, machine=f.machine, game=f.game):
             m = r["machine"]
             yield (
-                m.asset_number, m.game, m.location, m.denomination, m.status, r["readings"], r["games_played"],
+                m.asset_number, m.game, m.location, m.denomination, gettext(m.get_status_display()), r["readings"], r["games_played"],
                 r["coin_in"], r["coin_out"], r["jackpots"], r["win"], r["hold"], r["drop"], r["contributions"],
             )
 

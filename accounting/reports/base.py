@@ -43,7 +43,7 @@ NOT_FILTERS = frozenset({"format", "page"})  # query parameters that choose the 
 @dataclass(frozen=True)
 class Column:
     key: str
-    title: str
+    title: Any  # the words (a lazy translation: read in the language of whoever asks)
     kind: str = TEXT
     total: bool = False  # summed in the TOTAL row (only columns of like amounts)
     places: int = 2  # decimals of a percentage

@@ -55,7 +55,8 @@ from accounting.models import (
 )
 from accounting.money import money_words, percent_words
 from accounting.reports import CONTENT_TYPES, REPORTS, WRITERS, Filters, get_report, parse_filters
-from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
+from accounting.reports import labels as report_labels
+from accounting.reports.base import GROUP_WORDS, accumulate, cell_formatters, text_row, total_of
 from accounting.selectors import TableShiftFigures, accountant_queue, table_shift_figures_many, tables_active_in
 from accounting.services import alerts, counts, exports, reconcile, shifts, slips
 from accounting.views.cage import superseded_view
@@ -542,27 +543,28 @@ def variance_accept(request: HttpRequest, alert_id: int) -> HttpResponse:
 def _choices(report: type[Any], params: dict[str, Any]) -> list[dict[str, Any]]:
     """The filter controls of a report: only those it takes."""
     user_model = get_user_model()
+    names = report_labels.Names()
     options: dict[str, Iterable[tuple[str, str]]] = {
         "shift": [(str(s.pk), str(s)) for s in Shift.objects.select_related("shift_type").order_by("-starts_at")[:60]],
         "table": [(str(pk), f"{code} · {name}") for pk, code, name in Table.objects.order_by("code").values_list(
             "pk", "code", "name")],
         "pit": [(code, name) for code, name in Pit.objects.order_by("code").values_list("code", "name")],
-        "game": [(g, g.replace("_", " ")) for g in
+        "game": [(g, report_labels.game(g)) for g in
                  Table.objects.order_by("game").values_list("game", flat=True).distinct()],
-        "dealer": [(u, u) for u in user_model.objects.filter(groups__name=Role.DEALER.value).order_by(
+        "dealer": [(u, names.person(u)) for u in user_model.objects.filter(groups__name=Role.DEALER.value).order_by(
             "username").values_list("username", flat=True)],
-        "group": [("shift", "by shift"), ("day", "by gaming date"), ("table", "by table"), ("pit", "by pit"),
-                  ("game", "by game")],
-        "kind": [("fill", "fills"), ("credit", "credits")],
+        "group": [(k, str(v)) for k, v in GROUP_WORDS.items()],
+        "kind": [("fill", gettext("fills")), ("credit", gettext("credits"))],
     }
-    labels = {"date_from": "From (gaming date)", "date_to": "To (gaming date)", "shift": "Shift", "table": "Table",
-              "pit": "Pit", "game": "Game", "dealer": "Dealer", "group": "Rows", "kind": "Slips"}
+    labels = {"date_from": gettext("From (gaming date)"), "date_to": gettext("To (gaming date)"),
+              "shift": gettext("Shift"), "table": gettext("Table"), "pit": gettext("Pit"), "game": gettext("Game"),
+              "dealer": gettext("Dealer"), "group": gettext("Rows"), "kind": gettext("Slips")}
     out = []
     for name in report.filters_used:
         if name not in labels:
             continue  # the threshold keeps its default on screen
         out.append({"name": name, "label": labels[name], "date": name.startswith("date_"), "value": params.get(name, ""),
-                    "options": list(options.get(name, [])), "all": "every one" if name != "group" else None})
+                    "options": list(options.get(name, [])), "all": gettext("every one") if name != "group" else None})
     return out
 
 
@@ -575,15 +577,18 @@ def _export_rows(user: Any) -> list[dict[str, Any]]:
         started = e.started_at
         waited = timesince(e.created_at, started or now) if e.status != ExportStatus.FAILED or started else ""
         if e.status == ExportStatus.QUEUED:
-            state = f"Waiting to start, for {timesince(e.created_at, now)}"
+            state = gettext("Waiting to start, for {time}").format(time=timesince(e.created_at, now))
         elif e.status == ExportStatus.RUNNING:
-            of = f" ({e.rows_done} of {e.rows_total} rows)" if e.rows_total is not None else ""
-            state = f"Being written: {e.progress} %{of}, after waiting {waited}"
+            of = gettext(" ({done} of {total} rows)").format(done=e.rows_done, total=e.rows_total) \
+                if e.rows_total is not None else ""
+            state = gettext("Being written: {progress} %{of}, after waiting {waited}").format(
+                progress=e.progress, of=of, waited=waited)
         elif e.status == ExportStatus.DONE:
             took = timesince(started, e.finished_at) if started and e.finished_at else ""
-            state = f"Ready: waited {waited}" + (f", written in {took}" if took else "")
+            state = gettext("Ready: waited {waited}").format(waited=waited) + (
+                gettext(", written in {took}").format(took=took) if took else "")
         else:
-            state = "It could not be written: ask for it again; if it fails again, tell the IT department."
+            state = gettext("It could not be written: ask for it again; if it fails again, tell the IT department.")
         filters = Filters(**{k: v for k, v in (e.filters or {}).items() if k in Filters.names()})
         rows.append({
             "export": e,
@@ -612,11 +617,11 @@ def _filters_words(filters: Filters) -> str:
 @require_GET
 def report_screen(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "The reports are for accountants.")
+        return _forbidden(request, gettext("The reports are for accountants."))
     name = request.GET.get("report") or next(iter(REPORTS))
     error = None
     if name not in REPORTS:
-        name, error = next(iter(REPORTS)), "That report does not exist: here is the first one."
+        name, error = next(iter(REPORTS)), gettext("That report does not exist: here is the first one.")
     cls = REPORTS[name]
     # every filter given is judged: one this report does not take is refused in words, never dropped
     params = {k: v for k, v in request.GET.items() if k not in ("report", "page") and v}
@@ -683,7 +688,7 @@ def report_screen(request: HttpRequest) -> HttpResponse:
 def exports_panel(request: HttpRequest) -> HttpResponse:
     """The exports' list alone: the reports screen polls it while one is waiting or being written."""
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "The reports are for accountants.")
+        return _forbidden(request, gettext("The reports are for accountants."))
     return render(request, "accounting/closes/_exports.html", _exports_context(request.user))
 
 
@@ -691,7 +696,7 @@ def exports_panel(request: HttpRequest) -> HttpResponse:
 @require_POST
 def export_start(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "The reports are for accountants.")
+        return _forbidden(request, gettext("The reports are for accountants."))
     name = request.POST.get("report") or ""
     fmt = request.POST.get("format") or ""
     cls = REPORTS.get(name)
@@ -699,12 +704,13 @@ def export_start(request: HttpRequest) -> HttpResponse:
     try:
         export = exports.export_request(actor=request.user, report=name, fmt=fmt, filters=params)
     except DomainError as exc:
-        messages.error(request, f"The export did not start. {refusal_text(exc)}")
+        messages.error(request, gettext("The export did not start. {why}").format(why=refusal_text(exc)))
     else:
         export.refresh_from_db()
         title = cls.title if cls else name
-        state = "is ready below" if export.status == ExportStatus.DONE else "is being written: its progress is below"
-        messages.success(request, f"{title} as {FORMAT_NAMES.get(fmt, fmt)} {state}.")
+        text = (gettext("{title} as {format} is ready below.") if export.status == ExportStatus.DONE
+                else gettext("{title} as {format} is being written: its progress is below."))
+        messages.success(request, text.format(title=title, format=FORMAT_NAMES.get(fmt, fmt)))
     query = urlencode({"report": name, **params}) if cls else ""
     return redirect(f"{reverse('accounting-web:reports')}?{query}#exports")
 
@@ -713,12 +719,12 @@ def export_start(request: HttpRequest) -> HttpResponse:
 @require_GET
 def export_download(request: HttpRequest, export_id: int) -> HttpResponseBase:
     if not has_role(request.user, Role.ACCOUNTANT):
-        return _forbidden(request, "The reports are for accountants.")
+        return _forbidden(request, gettext("The reports are for accountants."))
     export = ReportExport.objects.filter(pk=export_id).first()
     if export is None or (export.requested_by_id != request.user.pk and not has_role(request.user)):
         raise Http404("no such export")
     if export.status != ExportStatus.DONE:
-        messages.error(request, "That file is not ready yet: its progress is shown below.")
+        messages.error(request, gettext("That file is not ready yet: its progress is shown below."))
         return redirect(f"{reverse('accounting-web:reports')}#exports")
     return FileResponse(export.file.open("rb"), as_attachment=True, filename=f"{export.report}.{export.format}",
                         content_type=CONTENT_TYPES[export.format])

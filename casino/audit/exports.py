@@ -161,7 +161,8 @@ def _chips_like(path: list[str], value: Mapping[str, Any]) -> bool:
 
 
 def _money(minor: int) -> str:
-    return f"{money_formatter(settings.CROUPIER['MINOR_UNIT_DIGITS'], grouping=True)(minor)} {settings.CROUPIER['CURRENCY']}"
+    places = int(str(settings.CROUPIER["MINOR_UNIT_DIGITS"]))
+    return f"{money_formatter(places, grouping=True)(minor)} {settings.CROUPIER['CURRENCY']}"
 
 
 def value_words(key: str, value: Any) -> str:

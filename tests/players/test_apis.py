@@ -310,7 +310,7 @@ def test_compliance_reads_the_log_the_day_totals_and_the_report_lines(floor):
     assert [(x["player_name"], x["total"], x["direction"]) for x in lines] == [("Ada Lovelace", 1_200_000, "in")]
     exported = officer.get("/api/players/reports/cash_transactions/?format=csv")
     rows = list(csv.reader(io.StringIO(b"".join(exported.streaming_content).decode())))
-    assert rows[2][3:9] == ["Ada Lovelace", "C1001", "", "in", "front_money_deposit", "12000.00"]
+    assert rows[2][3:9] == ["Ada Lovelace", "C1001", "", "Cash in", "Front money deposited", "12000.00"]
     xlsx = officer.get("/api/players/reports/cash_reports/?format=xlsx")
     assert xlsx.status_code == 200
     assert xlsx["Content-Type"].startswith("application/vnd.openxmlformats")

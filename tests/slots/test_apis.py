@@ -200,8 +200,8 @@ def test_the_accountant_exports_each_progressives_liability_and_each_machines_ho
     rows = [dict(zip(keys, row)) for row in body["rows"]]
     assert [(r["kind"], r["code"], r["contributed"], r["funded"], r["paid"], r["liability"], r["shown"])
             for r in rows[:2]] == [
-        ("progressive", "crazy-dragon", "15.00", "4000.00", "2015.00", "2000.00", "2000.00"),
-        ("bonus meter", "BO-1:piggy_bank", "0.00", "37.50", "0.00", "37.50", "37.50"),
+        ("Progressive", "crazy-dragon", "15.00", "4000.00", "2015.00", "2000.00", "2000.00"),
+        ("Bonus meter", "BO-1:piggy_bank", "0.00", "37.50", "0.00", "37.50", "37.50"),
     ]
     # and the hold report has each machine's win and hold, the CSV streams, and each export is audited
     hold = accountant.get("/api/slots/reports/slot_hold/", {"machine": "CD-1"}).json()
