@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from cardroom import selectors
 from cardroom.models import ScoreSheet, SheetStatus, Tournament, TournamentStatus
+from casino.audit.exports import value_words
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
 from tables.access import ensure_can_deal, manages_table
@@ -70,6 +72,23 @@ def _titled(objects: Any) -> list[Any]:
     for obj in out:
         game = games.get(obj.game)
         obj.game_title = game.title if game is not None else _words(obj.game)
+    return out
+
+
+def _settings_words(game: Any, config: dict[str, Any]) -> list[tuple[str, str]]:
+    """A sheet's settings as a person reads them: the rule's name and its value in words."""
+    out = []
+    for f in setting_fields(game):
+        if f["name"] not in config:
+            continue
+        value = config[f["name"]]
+        if f["kind"] == "choice":
+            value = _words(value)
+        elif isinstance(value, bool):
+            value = gettext("yes") if value else gettext("no")
+        elif isinstance(value, dict):
+            value = ", ".join(f"{_words(k)}: {v}" for k, v in value.items())
+        out.append((f["label"], "—" if value is None else str(value)))
     return out
 
 
@@ -129,6 +148,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     if not selectors.can_view_sheet(request.user, obj):
         return _forbidden(request, f"you may not see the sheets of table {obj.table.code}")
     game = get_game(obj.game)
+    game_rules = game
     state = obj.state or {}
     sides = state.get("sides") or obj.players
     can_score = _can_score(request.user, obj.table)
@@ -145,7 +165,12 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "sides": sides,
             "rows": _rows(obj),
             "totals": [obj.totals.get(s, 0) for s in sides],
-            "log": selectors.sheet_entries(obj),
+            "log": [{**e, "entry_words": value_words("entry", e["entry"]),
+                     "points_words": ", ".join(f"{who}: {n}" for who, n in (e["points"] or {}).items())}
+                    for e in selectors.sheet_entries(obj)],
+            "settings": _settings_words(game_rules, obj.config or {}),
+            "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
+            "currency": settings.CROUPIER["CURRENCY"],
             "form": FORMS.get(obj.game, "json"),
             "can_score": can_score and obj.status == SheetStatus.OPEN,
             "can_correct": can_correct,

@@ -118,7 +118,13 @@
         reason: form.elements.reason.value };
     },
     rake(form) {
-      return { amount: num(form, "amount"), memo: form.elements.memo.value };
+      // typed in the currency ("12.50"), posted in minor units (1250): exact, by the decimal digits typed
+      const el = form.elements.amount;
+      const digits = Number(el.dataset.digits || 2);
+      const [whole, part = ""] = String(el.value).trim().split(".");
+      if (part.length > digits) throw new Error(`the rake has at most ${digits} decimals`);
+      const amount = Number(whole || 0) * 10 ** digits + Number((part + "0".repeat(digits)).slice(0, digits) || 0);
+      return { amount, memo: form.elements.memo.value };
     },
     close(form) {
       return { reason: form.elements.reason.value };
