@@ -35,14 +35,14 @@ ROLE_WORDS = {
 
 # why a chain broke (casino/audit/chain.py, ``Break.reason``), in an auditor's words
 REASON_WORDS = {
-    "hash": "a record no longer matches its seal: it was changed after it was written",
-    "missing": "a record is missing",
-    "seq": "the records are out of order",
-    "link": "a record no longer links to the one before it",
-    "checkpoint": "the chain differs from what a signed checkpoint vouched for",
-    "truncated": "records at the end of the chain were removed",
-    "chain_missing": "the whole chain is missing",
-    "checkpoint_forged": "a checkpoint's signature is not valid",
+    "hash": gettext_lazy("a record no longer matches its seal: it was changed after it was written"),
+    "missing": gettext_lazy("a record is missing"),
+    "seq": gettext_lazy("the records are out of order"),
+    "link": gettext_lazy("a record no longer links to the one before it"),
+    "checkpoint": gettext_lazy("the chain differs from what a signed checkpoint vouched for"),
+    "truncated": gettext_lazy("records at the end of the chain were removed"),
+    "chain_missing": gettext_lazy("the whole chain is missing"),
+    "checkpoint_forged": gettext_lazy("a checkpoint's signature is not valid"),
 }
 
 
@@ -53,12 +53,14 @@ def _breaks_in_words(verification: AuditVerification | None) -> list[str]:
     out = []
     for b in verification.breaks or []:
         if not b.get("chain"):
-            out.append(str(b.get("message") or "A chain does not verify."))
+            out.append(str(b.get("message") or gettext("A chain does not verify.")))
             continue
-        where = f"at record number {b['seq']}" if b.get("seq") is not None else "at its end"
-        record = f" (record {b['record_id']})" if b.get("record_id") else ""
-        why = REASON_WORDS.get(str(b.get("reason")), "it does not verify")
-        out.append(f"The chain “{b['chain']}” is broken {where}{record}: {why}.")
+        where = (gettext("at record number {seq}").format(seq=b["seq"]) if b.get("seq") is not None
+                 else gettext("at its end"))
+        record = gettext(" (record {id})").format(id=b["record_id"]) if b.get("record_id") else ""
+        why = REASON_WORDS.get(str(b.get("reason")), gettext("it does not verify"))
+        out.append(gettext("The chain “{chain}” is broken {where}{record}: {why}.").format(
+            chain=b["chain"], where=where, record=record, why=why))
     return out
 
 
