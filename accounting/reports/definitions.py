@@ -454,7 +454,6 @@ class DealerReport(Report):
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "dealer")
     columns = (
         Column("dealer", _("Dealer")),
-        Column("credential", _("Credential"), extra=True),
         Column("rounds", _("Rounds"), INT, total=True),
         Column("handle", _("Handle"), MONEY, total=True),
         Column("win", _("Rounds win (house net)"), MONEY, total=True),
@@ -474,8 +473,9 @@ class DealerReport(Report):
         )
         groups = figures.round_figures(settlements, by=["round__dealer__username", "round__dealer__staff__employee_id"])
         names = labels.Names()
-        for (username, credential), r in sorted(groups.items(), key=lambda item: item[0][0]):
-            yield (names.person(username), credential, r.rounds, r.handle, r.rounds_win, r.statistical_hold, r.commission, r.rake)
+        for (username, _credential), r in sorted(groups.items(), key=lambda item: item[0][0]):
+            # by name: the credential (an employee id) groups, but is no word for a reader
+            yield (names.person(username), r.rounds, r.handle, r.rounds_win, r.statistical_hold, r.commission, r.rake)
 
     def ratio_totals(self, sums: dict[str, int]) -> dict[str, Fraction | None]:
         return {"hold": figures.statistical_hold(sums.get("win"), sums.get("handle"))}

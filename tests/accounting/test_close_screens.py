@@ -120,6 +120,8 @@ def test_a_report_too_long_for_the_screen_is_cut_and_points_to_the_export(floor,
 
 
 def test_a_report_on_screen_says_what_it_covers_and_refuses_a_filter_it_does_not_take(floor):
+    # given a round played at the floor's table, its shift still open
+    play_round(floor.table, floor.dealer, [(1, "banker", 2500)], BANKER_WINS)
     client = signed_in(floor.accountant)
     # when the accountant opens the revenue report while the floor's table shift is still open
     text = page_text(client.get("/accounting/reports/?report=revenue"))

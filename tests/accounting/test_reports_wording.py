@@ -21,7 +21,9 @@ from tests.fixtures import as_user
 from tests.wording.scan import known_codes, scan_cells, scan_html, scan_text
 
 # a settled bet's id as the dealer's screen numbered it ("b1"), and the engines' edge families, are names
-ALLOWED: set[str] = set()
+ALLOWED = {
+    "accountant",  # the signed-in person's login in the menu: the demo's logins are named after their roles
+}
 
 
 @pytest.fixture
@@ -49,7 +51,7 @@ def test_every_report_of_the_demo_day_speaks_words(demo_day):
     found = []
     for name in sorted(REPORTS):
         found += [f"{name}: {f}" for f in findings(api, web, name, codes)]
-    assert not found, "\n".join(found[:40])
+    assert not found, "\n".join(sorted(set(found))[:80])
 
 
 def findings(api, web, name: str, codes: set[str]) -> list:

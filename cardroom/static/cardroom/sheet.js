@@ -39,7 +39,7 @@
       const [, name, key] = el.name.split(":");
       const kind = el.dataset.kind;
       if (kind === "bool") config[name] = el.checked;
-      else if (kind === "int") config[name] = Number(el.value);
+      else if (kind === "int") { if (el.value !== "") config[name] = Number(el.value); }
       else if (kind === "chart") (config[name] = config[name] || {})[key] = Number(el.value);
       else config[name] = el.value;
     }
