@@ -65,6 +65,7 @@ def test_the_pit_downloads_the_advantage_report(screens, counter, size):
         assert download.suggested_filename.endswith(f".{fmt.lower()}")
         if fmt == "CSV":
             lines = open(download.path(), encoding="utf-8-sig").read().splitlines()
-            assert lines[0].startswith("Player,Card,Tables,Rounds,Smallest bet")
-            assert lines[1].startswith("Carl Counter,,BJ1,")
-            assert lines[1].endswith("bets_follow_count")
+            assert lines[0].startswith('"Advantage play. Covers: ')  # what the report covers
+            assert lines[1].startswith("Player,Card,Tables,Rounds,Smallest bet")
+            assert lines[2].startswith("Carl Counter,,BJ1,")
+            assert lines[2].endswith("bets_follow_count")
