@@ -554,7 +554,7 @@ def _choices(report: type[Any], params: dict[str, Any]) -> list[dict[str, Any]]:
         "dealer": [(u, names.person(u)) for u in user_model.objects.filter(groups__name=Role.DEALER.value).order_by(
             "username").values_list("username", flat=True)],
         "group": [(k, str(v)) for k, v in GROUP_WORDS.items()],
-        "kind": [("fill", gettext("fills")), ("credit", gettext("credits"))],
+        "kind": [("fill", gettext("Fills only")), ("credit", gettext("Credits only"))],
     }
     labels = {"date_from": gettext("From (gaming date)"), "date_to": gettext("To (gaming date)"),
               "shift": gettext("Shift"), "table": gettext("Table"), "pit": gettext("Pit"), "game": gettext("Game"),

@@ -23,6 +23,7 @@ from tests.wording.scan import known_codes, scan_cells, scan_html, scan_text
 # a settled bet's id as the dealer's screen numbered it ("b1"), and the engines' edge families, are names
 ALLOWED = {
     "accountant",  # the signed-in person's login in the menu: the demo's logins are named after their roles
+    "cashier",  # the demo's cashier, a signer, is named after the role too (its display name is its login)
 }
 
 
