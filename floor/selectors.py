@@ -122,12 +122,6 @@ def recent_shifts(limit: int = 9) -> list[Shift]:
                 .order_by("-starts_at")[:limit])
 
 
-def shift_exists(shift_id: Any) -> bool:
-    """Whether ``?shift=`` names a shift there is (a number, of a shift in the database)."""
-    text = str(shift_id)
-    return text.isdigit() and len(text) < 19 and Shift.objects.filter(pk=int(text)).exists()
-
-
 def chosen_shift(shift_id: Any, recent: list[Shift] | None = None) -> Shift | None:
     """The shift asked for (``?shift=<id>``), else the one open now, else the latest that started.
 

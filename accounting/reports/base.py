@@ -26,7 +26,15 @@ from typing import IO, Any, ClassVar
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from accounting.money import currency, digits, money_decimal, money_formatter, percent_decimal, percent_text
+from accounting.money import (
+    currency,
+    digits,
+    money_decimal,
+    money_formatter,
+    money_words,
+    percent_decimal,
+    percent_text,
+)
 from accounting.reports import labels
 from casino.cells import neutralise
 from casino.errors import InvalidInput
@@ -197,7 +205,7 @@ def describe_filters(data: dict[str, Any]) -> str:
         out.append({"fill": gettext("fills only"), "credit": gettext("credits only")}.get(
             data["kind"], labels.words(data["kind"])))
     if data.get("threshold") is not None:
-        out.append(gettext("at or above {amount}").format(amount=labels.money(int(data["threshold"]))))
+        out.append(gettext("at or above {amount}").format(amount=money_words(int(data["threshold"]))))
     return ", ".join(out) or gettext("no filter: every gaming date, every table")
 
 

@@ -19,11 +19,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from accounting.money import chips_words
 from casino.core.models import StaffProfile
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 from tables.models import Pit, ShiftType
-from tables.wording import money
 
 SLIP_KINDS = {"fill": gettext_lazy("Fill"), "credit": gettext_lazy("Credit")}
 SLIP_STATUSES = {
@@ -127,9 +127,10 @@ def local_time(moment: dt.datetime | None, *, seconds: bool = True) -> str:
 
 
 def chips(chips: Mapping[str, int] | None) -> str:
-    """Chips by denomination, largest first: ``{"50000": 2, "10000": 3}`` → ``2 × €500.00, 3 × €100.00``."""
+    """Chips by denomination, largest first: ``{"50000": 2, "10000": 3}`` → ``2 × €500, 3 × €100``
+    (``accounting.money.chips_words``, the one chip format)."""
     pairs = sorted(((int(d), int(q)) for d, q in (chips or {}).items()), reverse=True)
-    return ", ".join(f"{q} × {money(d)}" for d, q in pairs if q)
+    return ", ".join(chips_words(d, q) for d, q in pairs if q)
 
 
 class Names:
