@@ -346,9 +346,11 @@ def test_a_whole_gaming_day_on_the_screens(day_screens: Screens, settings: Any) 
     expect(pit.locator(".messages")).to_contain_text(f"Closing inventory of {recounted.code} counted again")
 
     # -- the pit managers close their tables, then the shift -------------------------------------------------
-    for who in (pit, salon):
+    for who, pit_code in ((pit, "main"), (salon, "salon")):
         who.get_by_role("link", name="Closing").first.click()
         who.get_by_role("link", name=str(shift)).click()
+        theirs = sum(1 for t in demo.tables if t.pit.code == pit_code)
+        expect(who.locator("article.table-close")).to_have_count(theirs)  # (the page loaded: each table of theirs)
         for article in who.locator("article.table-close").all():
             code = article.get_attribute("data-table")
             expect(article.locator("[data-field='state']")).to_have_text("Nothing is missing: it can close.")
