@@ -28,7 +28,7 @@ from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import money_formatter
+from casino.money import money_amount
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 
@@ -248,12 +248,9 @@ def currency() -> dict[str, Any]:
 
 
 def money(minor: int) -> str:
-    """Minor units in major units with the currency: ``2500`` → ``€25.00``; ``-2500`` → ``-€25.00``;
-    a currency without a short symbol after the amount (``25.00 CHF``)."""
-    cur = currency()
-    text = money_formatter(cur["digits"])(abs(int(minor)))
-    sign = "-" if minor < 0 else ""
-    return f"{sign}{cur['symbol']}{text}" if cur["symbol"] else f"{sign}{text} {cur['code']}"
+    """Minor units as the dealer reads money: the one money format of the reader's language
+    (``casino.money.money_amount``): ``2500`` → ``€25.00``; ``250000`` → ``€2,500.00``, ``2 500,00 €`` in Spanish."""
+    return money_amount(int(minor))
 
 
 def catalogue() -> dict[str, list[str]]:

@@ -125,9 +125,9 @@ def test_money_is_shown_in_major_units_with_the_currency(settings):
     settings.CROUPIER = {**settings.CROUPIER, "CURRENCY": "EUR", "MINOR_UNIT_DIGITS": 2}
     assert (wording.money(2500), wording.money(-5), wording.money(0)) == ("€25.00", "-€0.05", "€0.00")
     settings.CROUPIER = {**settings.CROUPIER, "CURRENCY": "CHF", "MINOR_UNIT_DIGITS": 2}
-    assert wording.money(123456) == "1234.56 CHF"
+    assert wording.money(123456) == "1,234.56 CHF"
     settings.CROUPIER = {**settings.CROUPIER, "CURRENCY": "JPY", "MINOR_UNIT_DIGITS": 0}
-    assert wording.money(5000) == "¥5000"
+    assert wording.money(5000) == "¥5,000"
 
 
 def engine_reasons() -> dict[str, str]:

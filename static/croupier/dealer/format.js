@@ -25,28 +25,21 @@
   const rankName = (r) => RANK_NAMES[r] || r;
   const suitName = (s) => (SUITS[s] ? SUITS[s][1] : s);
 
-  /** Minor units → major units with the currency: 2500 → "€25.00"; no floats. */
+  /** Minor units as the screens write money: the one money format of the page's language (static/croupier/money.js,
+   * the server's casino.money): 250000 → "€2,500.00", "2 500,00 €" in Spanish; no floats. */
   function money(minor) {
-    const digits = currency.digits;
-    const n = Number(minor) || 0;
-    const sign = n < 0 ? "-" : "";
-    const abs = Math.abs(n);
-    let text = String(abs);
-    if (digits) {
-      const unit = 10 ** digits;
-      text = `${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, "0")}`;
-    }
-    return currency.symbol ? `${sign}${currency.symbol}${text}` : `${sign}${text} ${currency.code}`;
+    return window.CroupierMoney.format(Number(minor) || 0);
   }
 
-  /** "25", "25.5", "25.50", "€25" → minor units (exact, no floats); null if it is not an amount. */
+  /** What the dealer typed as money → minor units (the one parser: what the format shows); null if it is not
+   * a positive amount. */
   function parseMoney(text) {
-    const digits = currency.digits;
-    const cleaned = String(text).replace(currency.symbol || "\u0000", "").replace(currency.code, "").trim();
-    const m = new RegExp(`^(\\d+)(?:[.,](\\d{0,${digits}}))?$`).exec(cleaned);
-    if (!m) return null;
-    const minor = Number(m[1]) * 10 ** digits + Number((m[2] || "").padEnd(digits, "0") || 0);
-    return minor > 0 ? minor : null;
+    try {
+      const minor = window.CroupierMoney.parse(text);
+      return minor > 0 ? minor : null;
+    } catch (e) {
+      return null;
+    }
   }
 
   const rankLabel = (r) => (r === "T" ? "10" : r);
