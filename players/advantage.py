@@ -21,10 +21,13 @@ from tables.models import Round, RoundStatus, Shoe, Table
 from tables.protection.betting import BackCounting, BetPattern, EdgeTable, TableRound, back_counting, bet_pattern
 from tables.protection.count import counts_before_rounds
 from tables.protection.records import blackjack_decisions, cards_of
+from tables.protection.side_bets import SideBetClustering, pair_ev, side_bet_clustering
 from tables.protection.skill import DecisionCosts, MeasuredSkill, measured_skill
 from tables.selectors import stored_document
 
-GAMES = ("blackjack",)  # Pontoon's banker draws at will: its decisions are not costed yet
+GAMES = ("blackjack", "baccarat")  # Pontoon's banker draws at will: its decisions are not costed yet
+PAIR_BETS = ("player_pair", "banker_pair")
+RANKS = "A23456789TJQK"
 MAIN_BET = "bet"
 
 
@@ -39,6 +42,8 @@ class Advantage:
     pattern: BetPattern | None = None
     backcount: BackCounting | None = None
     skill: MeasuredSkill | None = None
+    baccarat_rounds: int = 0
+    side_bets: SideBetClustering | None = None
     alpha: float = 0.01
 
     @property
@@ -48,11 +53,13 @@ class Advantage:
             out.append("bets_follow_count")
         if self.backcount is not None and self.backcount.flagged(self.alpha):
             out.append("back_counting")
+        if self.side_bets is not None and self.side_bets.flagged(self.alpha):
+            out.append("pair_bets_at_positive_ev")
         return out
 
     @property
     def smallest_p(self) -> float:
-        ps = [x.p_value for x in (self.pattern, self.backcount) if x is not None]
+        ps = [x.p_value for x in (self.pattern, self.backcount, self.side_bets) if x is not None]
         return min(ps) if ps else 1.0
 
 
@@ -88,7 +95,7 @@ def pit_advantage(tables: list[Table], *, since: dt.datetime, until: dt.datetime
         assert slip.player_id is not None
         by_player[slip.player_id].append(slip)
     found = [_figures(s[0].player, s, since=since, until=until) for s in by_player.values() if s[0].player is not None]
-    found = [a for a in found if a.rounds]
+    found = [a for a in found if a.rounds or a.baccarat_rounds]
     return sorted(found, key=lambda a: (not a.flags, a.smallest_p))
 
 
@@ -104,7 +111,12 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     decisions = deviations = 0
     base_edges: list[tuple[float, int]] = []
     costs_by_rules: dict[str, DecisionCosts] = {}
+    pair_rounds: list[tuple[float, bool]] = []
     for slip in slips:
+        if slip.table.game == "baccarat":
+            if slip.table.code not in out.tables and _pair_rounds(slip, now, pair_rounds):
+                out.tables.append(slip.table.code)
+            continue
         end = slip.closed_at or now
         window = (slip.opened_at, end)
         shoe_ids = set(Round.objects.filter(table=slip.table, shoe__isnull=False, opened_at__gte=window[0],
@@ -151,6 +163,9 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
                     cost += c
                 round_costs.append(cost)
     out.rounds = len(bets)
+    out.baccarat_rounds = len(pair_rounds)
+    if pair_rounds:
+        out.side_bets = side_bet_clustering(pair_rounds)
     if not bets:
         return out
     base = base_edges[0][0] if base_edges else 0.005
@@ -158,3 +173,26 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     out.backcount = back_counting(table_rounds)
     out.skill = measured_skill(round_costs, decisions=decisions, deviations=deviations, basic_house_edge=base)
     return out
+
+
+def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool]]) -> bool:
+    """The slip's baccarat rounds from marked shoes: the pair bet's exact expected value before each (from the
+    ranks not yet dealt) and whether the seat bet a pair; True when there were any."""
+    end = slip.closed_at or now
+    shoe_ids = set(Round.objects.filter(table=slip.table, shoe__isnull=False, opened_at__gte=slip.opened_at,
+                                        opened_at__lte=end).values_list("shoe_id", flat=True))
+    before = len(out)
+    for shoe in Shoe.objects.filter(pk__in=shoe_ids).order_by("pk"):
+        left = dict.fromkeys(RANKS, shoe.decks * 4)
+        for rnd in (Round.objects.filter(shoe=shoe).exclude(status=RoundStatus.VOIDED)
+                    .only("pk", "status", "opened_at", "config", "document", "game").order_by("number")):
+            doc = stored_document(rnd)
+            seat_bets = [b for b in doc["bets"] if b.get("seat") == slip.seat]
+            if seat_bets and rnd.status == RoundStatus.SETTLED and slip.opened_at <= rnd.opened_at <= end:
+                pays = int(rnd.config.get("pair_pays", 11))
+                out.append((pair_ev(left, pays=pays), any(b.get("type") in PAIR_BETS for b in seat_bets)))
+            for card in cards_of(doc["events"]):
+                rank = card[:-1].upper().replace("10", "T")
+                if left.get(rank, 0) > 0:
+                    left[rank] -= 1
+    return len(out) > before

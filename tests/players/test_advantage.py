@@ -16,7 +16,7 @@ from players.demo import COUNTER_CARD
 from players.models import Player, RatingSlip
 from players.services.advantage import advantage_check
 from players.services.slips import slip_rate
-from tables.models import Round
+from tables.models import Round, Shoe, Table
 from tests.factories import UserFactory
 from tests.fixtures import as_user
 from tests.players.advantage_helpers import record_counter
@@ -123,3 +123,51 @@ def test_a_rated_slip_over_the_casinos_threshold_raises_one_alert_and_under_it_n
     assert "bets follow the count" in alert.message
     assert alert.message.endswith("A flag, not an accusation.")
     assert alert.data["player"] == player.pk
+
+
+def _baccarat_shoes(floor, *, shoes: int) -> tuple[Player, Player]:
+    """One-deck baccarat shoes dealt rank by rank: the pair bet favours the player once four ranks are out.
+    Seat 2 bets the pairs exactly then; seat 3 only before."""
+    Table.objects.filter(pk=floor.table.pk).update(config={"decks": 1})
+    now = timezone.now()
+    sharp, other = (Player.objects.create(first_name=f, last_name="Pairs", created_by=floor.manager, created_at=now,
+                                          updated_at=now) for f in ("Pat", "Sam"))
+    start = now - dt.timedelta(hours=6)
+    for player, seat in ((sharp, 2), (other, 3)):
+        RatingSlip.objects.create(player=player, table=floor.table, seat=seat, shift=floor.shift,
+                                  opened_by=floor.manager, opened_at=start)
+    rows, number, at = [], 0, start
+    for n in range(1, shoes + 1):
+        shoe = Shoe.objects.create(table=floor.table, number=n, decks=1, burn=0, opened_by=floor.dealer, opened_at=at)
+        for k, rank in enumerate("A23456789TJQK"):
+            number += 1
+            at += dt.timedelta(minutes=1)
+            bets = [{"id": "b2", "seat": 2, "type": "player_pair" if k >= 4 else "banker", "amount": 1000},
+                    {"id": "b3", "seat": 3, "type": "player_pair" if k < 4 else "banker", "amount": 1000}]
+            rows.append(Round(table=floor.table, shift=floor.shift, number=number, game="baccarat",
+                              config={"decks": 1, "pair_pays": 11}, status="settled", dealer=floor.dealer,
+                              opened_at=at, settled_at=at, shoe=shoe,
+                              document={"bets": bets, "events": [{"card": rank + s} for s in "SHDC"]}))
+    Round.objects.bulk_create(rows)
+    return sharp, other
+
+
+def test_pair_bets_that_follow_the_cards_left_are_flagged_and_explained(floor):
+    # given five one-deck shoes where seat 2 bets the pairs only once the cards left favour them
+    sharp, other = _baccarat_shoes(floor, shoes=5)
+    since = timezone.now() - dt.timedelta(days=1)
+    # when the pit reads their figures
+    found = player_advantage(sharp, since=since)
+    # then every pair bet fell where the pair bet's exact expected value was positive, and it is flagged
+    assert found.side_bets is not None
+    assert (found.baccarat_rounds, found.side_bets.side_bets, found.side_bets.positive_rounds,
+            found.side_bets.side_bets_positive) == (65, 45, 45, 45)
+    assert found.flags == ["pair_bets_at_positive_ev"]
+    assert found.side_bets.p_value < 1e-6
+    assert player_advantage(other, since=since).flags == []
+    # and the player's page says so in words
+    client = Client()
+    client.force_login(floor.manager)
+    detail = client.get(f"/players/{sharp.pk}/").content.decode()
+    assert "Flag: pair bets where the cards left favour them." in detail
+    assert "Over 65 baccarat rounds, 45 with a pair bet" in detail
