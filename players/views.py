@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounting.selectors import credit_standing
@@ -32,7 +33,7 @@ def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
 def directory(request: HttpRequest) -> HttpResponse:
     """Search players; open a rating slip at one of the manager's tables."""
     if not has_role(request.user, Role.PIT_MANAGER, Role.COMPLIANCE):
-        return _forbidden(request, "the players directory is for pit managers and compliance")
+        return _forbidden(request, gettext("the players directory is for pit managers and compliance"))
     q = str(request.GET.get("q", ""))[:100]
     page = Paginator(selectors.players_search(q=q), 50).get_page(request.GET.get("page"))
     tables = list(pit_tables(request.user).filter(status="open"))
@@ -54,7 +55,7 @@ def directory(request: HttpRequest) -> HttpResponse:
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER, Role.COMPLIANCE):
-        return _forbidden(request, "players are for pit managers and compliance")
+        return _forbidden(request, gettext("players are for pit managers and compliance"))
     player = get_object_or_404(Player.objects.prefetch_related("documents"), pk=pk)
     slips = (
         RatingSlip.objects.filter(player=player).select_related("table", "player", "shift").order_by("-opened_at")[:50]
@@ -80,7 +81,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def compliance(request: HttpRequest) -> HttpResponse:
     """A gaming day's cash transaction log: per player totals, the report lines, every transaction."""
     if not has_role(request.user, Role.COMPLIANCE):
-        return _forbidden(request, "the cash transaction log is for compliance")
+        return _forbidden(request, gettext("the cash transaction log is for compliance"))
     raw = request.GET.get("gaming_date")
     try:
         day = dt.date.fromisoformat(raw) if raw else None

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounting.conf import int_knob
@@ -33,7 +34,7 @@ def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, *READERS):
-        return _forbidden(request, "the slot floor is for pit managers, accountants and auditors")
+        return _forbidden(request, gettext("the slot floor is for pit managers, accountants and auditors"))
     error = None
     try:
         filters = SlotFilters.parse(request.GET)
@@ -84,7 +85,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def machine(request: HttpRequest, pk: int) -> HttpResponse:
     if not has_role(request.user, *READERS):
-        return _forbidden(request, "the slot floor is for pit managers, accountants and auditors")
+        return _forbidden(request, gettext("the slot floor is for pit managers, accountants and auditors"))
     obj = get_object_or_404(Machine, pk=pk)
     hold = selectors.machine_hold(machine=obj.asset_number)[0]
     readings = obj.meter_readings.select_related("supervisor", "recorded_by").prefetch_related(

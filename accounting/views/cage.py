@@ -384,8 +384,8 @@ def count_screen(request: HttpRequest) -> HttpResponse:
                                                    "replaces is kept, struck through.") % {
                     "kind": CountKind(done.kind).label, "table": table.code, "total": money_words(done.total)})
             else:
-                messages.success(request, f"{CountKind(done.kind).label} of {table.code} recorded: "
-                                          f"{money_words(done.total)}.")
+                messages.success(request, gettext("%(kind)s of %(table)s recorded: %(total)s.") % {
+                    "kind": CountKind(done.kind).label, "table": table.code, "total": money_words(done.total)})
             return _back("cage-counts", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
@@ -730,7 +730,8 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
                                                        "replaces is kept, struck through.") % {
                         "table": table.code, "total": money_words(drop.total)})
                 else:
-                    messages.success(request, f"Drop box of {table.code} counted: {money_words(drop.total)}.")
+                    messages.success(request, gettext("Drop box of %(table)s counted: %(total)s.")
+                                 % {"table": table.code, "total": money_words(drop.total)})
                 return _back("cage-drop", place)
     elif request.method == "POST":
         error = "Choose one of your tables and a shift first."
@@ -965,7 +966,8 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 MARKER_LABELS,
             )
             if error is None:
-                messages.success(request, f"Marker {marker.reference} written off: {money_words(done.amount)}.")
+                messages.success(request, gettext("Marker %(marker)s written off: %(amount)s.")
+                                 % {"marker": marker.reference, "amount": money_words(done.amount)})
                 return _back("cage-marker", place, pk=marker.pk)
     elif request.method == "POST":
         at_table = request.POST.get("where") == "table"

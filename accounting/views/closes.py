@@ -186,7 +186,7 @@ def _shift_url(shift_id: int, anchor: str = "") -> str:
 @require_GET
 def shift_list(request: HttpRequest) -> HttpResponse:
     if not has_role(request.user, *READERS):
-        return _forbidden(request, "Closing and reconciliation are for pit managers, accountants and auditors.")
+        return _forbidden(request, gettext("Closing and reconciliation are for pit managers, accountants and auditors."))
     recent = list(Shift.objects.select_related("shift_type", "closed_by").order_by("-starts_at")[:SHIFTS_LISTED])
     ids = [s.pk for s in recent]
     closed = dict(TableShiftClose.objects.standing().filter(shift_id__in=ids).values_list("shift_id").annotate(n=Count("id")))
@@ -394,7 +394,7 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
 @require_GET
 def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
     if not has_role(request.user, *READERS):
-        return _forbidden(request, "Closing and reconciliation are for pit managers, accountants and auditors.")
+        return _forbidden(request, gettext("Closing and reconciliation are for pit managers, accountants and auditors."))
     shift = get_object_or_404(Shift.objects.select_related("shift_type", "closed_by"), pk=shift_id)
     active = list(tables_active_in(shift))
     if has_role(request.user, Role.SHIFT_MANAGER):  # the shift manager runs the whole floor
@@ -430,7 +430,7 @@ def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
 @require_POST
 def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "A table's shift is closed by a pit manager of its pit.")
+        return _forbidden(request, gettext("A table's shift is closed by a pit manager of its pit."))
     table = Table.objects.select_related("pit").filter(pk=table_id).first()
     code = table.code if table else "The table"
     if table is not None and manages_table(request.user, table) and request.POST.get("confirm") != "yes":
@@ -442,8 +442,8 @@ def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpRespo
     except DomainError as exc:
         messages.error(request, f"{code}: {refusal_text(exc)}")
     else:
-        messages.success(request, f"{code} is closed for the shift: count win {amount(close.count_win)}, "
-                                  f"variance {amount(close.variance)}.")
+        messages.success(request, gettext("%(table)s is closed for the shift: count win %(win)s, variance %(variance)s.")
+                         % {"table": code, "win": amount(close.count_win), "variance": amount(close.variance)})
     return redirect(_shift_url(shift_id, f"table-{code}"))
 
 
@@ -478,7 +478,7 @@ def table_reopen(request: HttpRequest, shift_id: int, table_id: int) -> HttpResp
 @require_POST
 def shift_close(request: HttpRequest, shift_id: int) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER):
-        return _forbidden(request, "The shift is closed by a pit manager.")
+        return _forbidden(request, gettext("The shift is closed by a pit manager."))
     try:
         shifts.shift_close(actor=request.user, shift_id=shift_id)
     except DomainError as exc:
@@ -495,7 +495,7 @@ def shift_close(request: HttpRequest, shift_id: int) -> HttpResponse:
 @require_POST
 def reconcile_run(request: HttpRequest, shift_id: int) -> HttpResponse:
     if not has_role(request.user, Role.PIT_MANAGER, Role.ACCOUNTANT):
-        return _forbidden(request, "Reconciliations are run by pit managers and accountants.")
+        return _forbidden(request, gettext("Reconciliations are run by pit managers and accountants."))
     try:
         existing = reconcile.reconcile_request(actor=request.user, shift_id=shift_id)
     except DomainError as exc:
@@ -520,18 +520,18 @@ def variance_accept(request: HttpRequest, alert_id: int) -> HttpResponse:
     if alert is None or alert.shift_id is None:
         raise Http404("no such variance")
     if not has_role(request.user, Role.PIT_MANAGER, Role.ACCOUNTANT):
-        return _forbidden(request, "A variance is accepted by an accountant or a pit manager of the table's pit.")
+        return _forbidden(request, gettext("A variance is accepted by an accountant or a pit manager of the table's pit."))
     reason = (request.POST.get("reason") or "").strip()
     code = alert.table.code if alert.table else ""
     if not reason:
-        messages.error(request, f"{code}: write why the variance is accepted.")
+        messages.error(request, gettext("%(table)s: write why the variance is accepted.") % {"table": code})
     else:
         try:
             alerts.variance_accept(alert_id=alert.pk, actor=request.user, note=reason)
         except DomainError as exc:
             messages.error(request, f"{code}: {refusal_text(exc)}")
         else:
-            messages.success(request, f"{code}: the variance is accepted, with your reason.")
+            messages.success(request, gettext("%(table)s: the variance is accepted, with your reason.") % {"table": code})
     if request.POST.get("back") == "queue":
         return redirect(reverse("accounting-web:queue"))
     return redirect(_shift_url(alert.shift_id, "reconciliation"))

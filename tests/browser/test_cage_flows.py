@@ -60,7 +60,7 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     # when the chips are counted on the grid, the amounts and the total follow on screen
     page.get_by_label("€25 chips", exact=True).fill("40")
     page.get_by_label("€5 chips", exact=True).fill("60")
-    expect()(page.locator("[data-total]")).to_have_text("€1300.00")
+    expect()(page.locator("[data-total]")).to_have_text("€1,300.00")
     # and the dealer types a wrong password
     sign_as_other(page, "The dealer", "dealer", "not-it")
     page.get_by_role("button", name="Sign and record the opener").click()
@@ -75,7 +75,7 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     page.get_by_role("button", name="Sign and record the opener").click()
 
     # then the opener is recorded with both signatures
-    expect()(page.get_by_text("Opening inventory of BAC1 recorded: €1300.00.")).to_be_visible()
+    expect()(page.get_by_text("Opening inventory of BAC1 recorded: €1,300.00.")).to_be_visible()
     opener = InventoryCount.objects.get(kind=CountKind.OPENER)
     assert (opener.chips, opener.total) == ({"500": 60, "2500": 40}, 130_000)
     assert (opener.dealer_signer.user, opener.supervisor_signer.user) == (floor.dealer, floor.manager)
@@ -89,7 +89,7 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     page.get_by_role("button", name="Sign and record the closer").click()
 
     # then it is recorded too, and both counts are shown with their signers
-    expect()(page.get_by_text("Closing inventory of BAC1 recorded: €1350.00.")).to_be_visible()
+    expect()(page.get_by_text("Closing inventory of BAC1 recorded: €1,350.00.")).to_be_visible()
     closer = InventoryCount.objects.get(kind=CountKind.CLOSER)
     assert (closer.chips, closer.total) == ({"500": 60, "2500": 38, "10000": 1}, 135_000)
     assert (closer.dealer_signer.user, closer.supervisor_signer.user) == (floor.dealer, floor.manager)
@@ -111,7 +111,7 @@ def test_opener_and_closer_are_signed_by_the_dealer_and_the_supervisor(screens: 
     expect()(page.get_by_role("columnheader", name="Last closer")).to_be_visible()
     assert page.get_by_label("€25 chips", exact=True).input_value() == "38"
     assert page.get_by_label("€100 chips", exact=True).input_value() == "1"
-    expect()(page.locator("[data-total]")).to_have_text("€1350.00")
+    expect()(page.locator("[data-total]")).to_have_text("€1,350.00")
     check_screen(screens, page, "cage-opener-from-closer")
 
 
@@ -207,7 +207,7 @@ def test_drop_box_is_counted_and_signed_by_two_counters(screens: Any, floor: Any
     page.get_by_label("Currency notes").fill("1500")
     page.get_by_label("Chips (").fill("200.50")
     page.get_by_label("Marker copies").fill("0")
-    expect()(page.locator("[data-total]")).to_have_text("€1700.50")
+    expect()(page.locator("[data-total]")).to_have_text("€1,700.50")
     sign_as_other(page, "The second counter", "pm", "pass")  # a pit manager is not of the count team
     page.get_by_role("button", name="Both sign: record the count").click()
     expect()(page.get_by_role("alert")).to_contain_text("is not a member of the count team")

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounting.models import Alert
+from accounting.money import money_words
 from accounting.reports.labels import Names
 from tables.models import Round
 from tables.services import rounds
@@ -67,13 +68,13 @@ def test_the_dashboard_updates_live_when_a_round_settles_at_a_table(screens, flo
 
     # then, still without a reload, the figures, the big bet and the charts' data follow
     expect(tile.locator('[data-field="rounds"]')).to_have_text("1")
-    expect(tile.locator('[data-field="handle"]')).to_have_text("5010.00")
-    expect(tile.locator('[data-field="win"]')).to_have_text("-4740.00")  # −475000 + 1000
+    expect(tile.locator('[data-field="handle"]')).to_have_text(money_words(501000))
+    expect(tile.locator('[data-field="win"]')).to_have_text(money_words(-474000))  # −475000 + 1000
     expect(tile.locator('[data-field="hold"]')).to_have_text("-94.61 %")  # −474000 / 501000
     expect(tile.locator('[data-field="current"]')).to_have_text("No round in play")
     expect(page.locator("#big-bets")).to_contain_text("BAC1 #1")
     expect(page.locator("#big-bets")).to_contain_text("seat 1 · banker")
-    expect(page.locator("#big-bets")).to_contain_text("5000.00")
+    expect(page.locator("#big-bets")).to_contain_text(money_words(500000))
     charts = json.loads(page.locator("#chart-data").text_content())
     assert charts["by_table"] == [
         {"table": "BAC1", "win": -474000, "handle": 501000, "rounds": 1, "hold_pct": -94.61, "hold_basis": "handle"}
@@ -161,16 +162,16 @@ def test_a_closed_shift_stays_on_the_pit_screen_with_its_counts_and_variance(scr
     expect(page.locator("#shift-now")).to_contain_text("closed")
     tile = page.locator('article[data-table="BAC1"]')
     expect(tile.locator('[data-field="rounds"]')).to_have_text("2")
-    expect(tile.locator('[data-field="handle"]')).to_have_text("140.00")
-    expect(tile.locator('[data-field="win"]')).to_have_text("91.25")
+    expect(tile.locator('[data-field="handle"]')).to_have_text(money_words(14000))
+    expect(tile.locator('[data-field="win"]')).to_have_text(money_words(9125))
     expect(tile.locator('[data-field="hold"]')).to_have_text("65.18 %")  # 9 125 ÷ 14 000
     row = page.locator('#counts tr[data-table="BAC1"]')
-    for field_name, text in (("drop", "800.00"), ("count_win", "90.00"), ("count_hold", "11.25 %"),
-                             ("rounds_win", "91.25"), ("pool_change", "0.00"), ("marker_payments", "50.00"),
-                             ("variance", "-1.25")):
+    for field_name, text in (("drop", money_words(80000)), ("count_win", money_words(9000)), ("count_hold", "11.25 %"),
+                             ("rounds_win", money_words(9125)), ("pool_change", money_words(0)),
+                             ("marker_payments", money_words(5000)), ("variance", money_words(-125))):
         expect(row.locator(f'[data-field="{field_name}"]')).to_have_text(text)
-    expect(row).to_contain_text("closed")
-    expect(row).to_contain_text("variance")  # the reconciliation found the same −1.25
+    expect(row).to_contain_text("Closed")
+    expect(row).to_contain_text("Differences found")  # the reconciliation found the same −1.25
     expect(page.get_by_role("heading", name="Rounds win and statistical hold by table")).to_be_visible()
     assert_labelled(page)
     for size in (TABLET, PHONE):

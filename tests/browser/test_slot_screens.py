@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from accounting.money import money_words
 from slots.models import BonusMeter, MeterReading, Progressive, ProgressiveHit
 from slots.services import bonus
 from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout
@@ -50,12 +51,12 @@ def test_the_pit_manager_enters_a_reading_sees_hold_and_pays_a_hit(screens, floo
     reading.get_by_role("button", name="Record reading").click()
     # then the machine's hold is (1,000.00 − 920.00 − 10.00) / 1,000.00 = 7.00 %
     expect(row.locator("td").last).to_have_text("7.00 %")
-    expect(row).to_contain_text("70.00")
+    expect(row).to_contain_text(money_words(7000))
     # and 1.5 % of 1,000.00 went into the progressive: 2,015.00 owed, as shown
     jackpot = page.locator('tr[data-progressive="crazy-dragon"]')
-    expect(jackpot.locator("td").nth(6)).to_have_text("2015.00")  # the ledger's liability
-    expect(jackpot.locator("td").nth(7)).to_have_text("2015.00")  # shown on the floor
-    expect(page.locator("#total-liability")).to_have_text("2015.00")
+    expect(jackpot.locator("td").nth(6)).to_have_text(money_words(201500))  # the ledger's liability
+    expect(jackpot.locator("td").nth(7)).to_have_text(money_words(201500))  # shown on the floor
+    expect(page.locator("#total-liability")).to_have_text(money_words(201500))
     latest = MeterReading.objects.get(machine=m, seq=2)
     assert (latest.d_coin_in, latest.d_coin_out, latest.d_jackpots, latest.win) == (100_000, 92_000, 1_000, 7_000)
     assert_labelled(page)
@@ -73,10 +74,10 @@ def test_the_pit_manager_enters_a_reading_sees_hold_and_pays_a_hit(screens, floo
     hit.get_by_role("button", name="Pay and reset").click()
     # then the liability is back at the $2,000 reset value: paid 2,015.00, the house funded the reset
     expect(jackpot.locator("td").last).to_have_text("1")  # hits
-    expect(jackpot.locator("td").nth(6)).to_have_text("2000.00")
-    expect(jackpot.locator("td").nth(4)).to_have_text("4000.00")  # funded: the start and the reset
-    expect(jackpot.locator("td").nth(5)).to_have_text("2015.00")  # paid
-    expect(page.locator("#total-liability")).to_have_text("2000.00")
+    expect(jackpot.locator("td").nth(6)).to_have_text(money_words(200000))
+    expect(jackpot.locator("td").nth(4)).to_have_text(money_words(400000))  # funded: the start and the reset
+    expect(jackpot.locator("td").nth(5)).to_have_text(money_words(201500))  # paid
+    expect(page.locator("#total-liability")).to_have_text(money_words(200000))
     p.refresh_from_db()
     assert (p.amount, p.hits, liability(p)) == (CRAZY_DRAGON_RESET, 1, CRAZY_DRAGON_RESET)
     assert balance("cage") == -201_500
@@ -104,12 +105,12 @@ def test_the_pit_manager_runs_the_piggy_bank_from_the_machine_page(screens, floo
     page = screens.page("pm", at="/slots/")
     page.get_by_role("link", name="BO-1").first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("BO-1 · Bank on It!")
-    row = page.locator("tr", has=page.get_by_role("rowheader", name="Piggy Bank piggy_bank"))
-    expect(row.locator("td").nth(4)).to_have_text("37.50")
+    row = page.locator("tr", has=page.get_by_role("rowheader", name="Piggy Bank"))
+    expect(row.locator("td").nth(4)).to_have_text(money_words(3750))
     # when three-blank spins put it at 180 credits
     row.get_by_label("Value now").fill("180")
     row.get_by_role("button", name="Update").click()
-    expect(row.locator("td").nth(4)).to_have_text("45.00")
+    expect(row.locator("td").nth(4)).to_have_text(money_words(4500))
     # and three piggies pay it on the machine
     row.get_by_role("button", name="Won at 180").click()
     # then it starts again at 150 credits
