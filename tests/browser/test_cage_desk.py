@@ -48,7 +48,7 @@ def test_a_fill_requested_at_the_pit_is_issued_at_the_cage_desk_and_received_at_
     row = desk.locator(f"tr[data-slip='{fill_ref}']")
     expect()(row).to_be_visible()
     expect()(row).to_contain_text("BAC1")
-    expect()(row).to_contain_text("20 × €25.00")
+    expect()(row).to_contain_text("20 × €25")
     expect()(row).to_contain_text("€500.00")
     expect()(desk.get_by_role("heading", name="Fills to issue (1)")).to_be_visible()
     check_screen(screens, desk, "cage-desk")

@@ -220,7 +220,7 @@ def test_drop_box_is_counted_and_signed_by_two_counters(screens: Any, floor: Any
     page.get_by_role("button", name="Both sign: record the count").click()
 
     # then the soft count is recorded with both counters
-    expect()(page.get_by_text("Drop box of BAC1 counted: €1700.50.")).to_be_visible()
+    expect()(page.get_by_text("Drop box of BAC1 counted: €1,700.50.")).to_be_visible()
     drop = DropCount.objects.get()
     assert (drop.cash, drop.chips, drop.markers, drop.total) == (150_000, 20_050, 0, 170_050)
     assert (drop.counter_one.user, drop.counter_two.user, drop.recorded_by) == (one, two, one)

@@ -73,7 +73,7 @@ def test_the_dashboard_updates_live_when_a_round_settles_at_a_table(screens, flo
     expect(tile.locator('[data-field="hold"]')).to_have_text("-94.61 %")  # −474000 / 501000
     expect(tile.locator('[data-field="current"]')).to_have_text("No round in play")
     expect(page.locator("#big-bets")).to_contain_text("BAC1 #1")
-    expect(page.locator("#big-bets")).to_contain_text("seat 1 · banker")
+    expect(page.locator("#big-bets")).to_contain_text("seat 1 · Banker")
     expect(page.locator("#big-bets")).to_contain_text(money_words(500000))
     charts = json.loads(page.locator("#chart-data").text_content())
     assert charts["by_table"] == [

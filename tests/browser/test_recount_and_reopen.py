@@ -39,7 +39,7 @@ def test_a_closer_and_a_drop_box_are_counted_again_from_the_closing_screen(scree
     expect(page.get_by_role("heading", name="Recount the closing inventory")).to_be_visible()
     page.get_by_label("Reason").fill("a 1.00 chip was under the float")
     sign_as_other(page, "The dealer", "dealer", "pass")
-    page.locator("#recount").get_by_label("1.00 chips").fill("41")
+    page.locator("#recount").get_by_label("€1 chips").fill("41")
     page.get_by_role("button", name="Sign and record the recount").click()
 
     # then the recount is recorded, linked to the closer it replaces, which is kept as it was
@@ -113,7 +113,7 @@ def test_a_shift_manager_reopens_a_close_once_and_the_table_closes_again(screens
     pm.goto(f"/accounting/shifts/{floor.shift.pk}/")
     row = pm.locator("[data-table='BAC1'] [data-count='closer']")
     row.get_by_role("button", name="Recount", exact=True).click()
-    pm.locator("#recount").get_by_label("1.00 chips").fill("41")
+    pm.locator("#recount").get_by_label("€1 chips").fill("41")
     pm.get_by_label("Reason").fill("one 1.00 chip under the float")
     sign_as_other(pm, "The dealer", "dealer", "pass")
     pm.get_by_role("button", name="Sign and record the recount").click()

@@ -67,7 +67,7 @@ def test_the_pit_manager_enters_a_reading_sees_hold_and_pays_a_hit(screens, floo
     page.set_viewport_size(TABLET)
     # when the progressive is won at CD-1 and hand-paid at the amount the machine shows
     hit = _form(page, "Pay and reset")
-    hit.get_by_label("Progressive").select_option(label="Crazy Dragon (2015.00)")
+    hit.get_by_label("Progressive").select_option(label=f"Crazy Dragon ({money_words(201500)})")
     hit.get_by_label("Won at").select_option(label="CD-1")
     hit.get_by_label("Amount shown").fill("2015.00")
     hit.get_by_label("Note").fill("three dragons")
@@ -128,7 +128,7 @@ def test_the_pit_manager_runs_the_piggy_bank_from_the_machine_page(screens, floo
 
 def test_an_accountant_reads_the_floor_without_forms(screens, floor, dragon):
     page = screens.page("accountant", at="/slots/")
-    expect(page.locator('tr[data-progressive="crazy-dragon"]')).to_contain_text("2000.00")
+    expect(page.locator('tr[data-progressive="crazy-dragon"]')).to_contain_text(money_words(200000))
     expect(page.locator("form[data-api]")).to_have_count(0)
     expect(page.get_by_role("link", name="Slot liabilities: progressives and bonus meters as CSV")).to_be_visible()
     assert BonusMeter.objects.count() == 0
