@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from players.edges import edges_for
 from tables.engines.blackjack import BLACKJACK
+from tables.models import Round, Shoe
 from tests.browser.conftest import PHONE, TABLET, axe_violations
 from tests.players.advantage_helpers import record_counter
 
@@ -70,3 +71,23 @@ def test_the_pit_downloads_the_advantage_report(screens, counter, size):
             assert lines[1].startswith("Player,Card,Tables,Rounds,Smallest bet")
             assert lines[2].startswith("Carl Counter,,BJ1,")
             assert lines[2].endswith("bets_follow_count")
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["1024x768", "390x844"])
+def test_the_dealer_marks_a_new_shoe_with_one_tap_between_rounds(screens, floor, size):
+    # given the dealer's screen at a baccarat table, no shoe marked yet
+    page = screens.page("dealer", size=size)
+    page.goto("/dealer/BAC1/")
+    expect(page.locator("#shoe-label")).to_have_text("No shoe marked yet")
+    # when they tap "New shoe"
+    page.get_by_role("button", name="New shoe").click()
+    # then the screen names the shoe, the record holds it, and the next round is dealt from it
+    expect(page.locator("#shoe-label")).to_have_text("Shoe 1")
+    shoe = Shoe.objects.get(table=floor.table)
+    assert (shoe.number, shoe.decks, shoe.burn, shoe.opened_by) == (1, 8, 1, floor.dealer)
+    assert axe_violations(page) == []
+    screens.shot(page, "dealer-new-shoe")
+    page.get_by_role("button", name="Open round").click()
+    expect(page.locator("#new-shoe")).to_be_hidden()  # a shoe changes between rounds only
+    expect(page.locator("#shoe-label")).to_have_text("Shoe 1")
+    assert Round.objects.get(table=floor.table).shoe == shoe
