@@ -75,8 +75,10 @@ def test_each_translation_keeps_the_placeholders_and_markup_of_its_message(local
         for pattern in (PYTHON_FORMAT, BRACE_FORMAT, MARKUP):
             wanted = sorted(pattern.findall(e.msgid))
             for text in e.msgstr.values():
-                if sorted(pattern.findall(text)) != wanted and not (e.msgid_plural and pattern is PYTHON_FORMAT
-                                                                   and set(pattern.findall(text)) <= set(wanted)):
+                got = sorted(pattern.findall(text))
+                # a named %-placeholder may go unused (a language without the message's English plural "s"),
+                # never one the message does not give; {name} and markup are kept exactly
+                if got != wanted and not (pattern is PYTHON_FORMAT and set(got) <= set(wanted)):
                     wrong.append((e.msgid, text))
     assert wrong == []
 
