@@ -21,8 +21,10 @@ from casino.words import shift_words as words_of_shift
 from casino.words import when_words
 from floor.selectors import waiting_for
 from tables import wording
+from tables.models import GAME_CHOICES
 
 register = template.Library()
+GAME_LABELS = dict(GAME_CHOICES)
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -107,6 +109,13 @@ def person(user: Any) -> str:
     name = getattr(profile, "display_name", "") if profile is not None else ""
     full = user.get_full_name() if hasattr(user, "get_full_name") else ""
     return str(name or full or user.get_username())
+
+
+@register.filter
+def game(code: Any) -> str:
+    """A game's code (``pai_gow_poker``) as its name (``Pai Gow Poker``): the tables' own choices
+    (``tables.models.GAME_CHOICES``), in the reader's language."""
+    return str(GAME_LABELS.get(str(code), words(code))) if code else "—"
 
 
 @register.filter
