@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounting.models import CountKind, InventoryCount
-from accounting.money import money_text
+from accounting.money import money_words
 from casino.audit.models import AuditRecord
 from tables.models import Assignment, Shift, ShiftStatus
 from tests.accounting.test_day import closed_first_shift, type_covering_now
@@ -19,7 +19,7 @@ LAYOUT = ["header.app nav a", "header.app button", ".pit-nav a", "h1", "h2", "ma
 
 
 def eur(minor: int) -> str:
-    return f"{money_text(minor, grouping=True)} EUR"
+    return money_words(minor)  # the one money format (accounting.money)
 
 
 def test_a_pit_manager_opens_the_next_shift_and_rolls_the_tables_then_the_dealer_deals(screens, floor):
