@@ -19,7 +19,7 @@ from openpyxl import load_workbook
 
 from accounting.demo import SHORT_BY, SHORT_TABLE_GAME
 from accounting.models import DropCount, InventoryCount, MarkerPayment, Reconciliation, Slip
-from accounting.money import money_text, percent_text
+from accounting.money import money_text, money_words, percent_text
 from casino.audit.models import AuditCheckpoint
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
@@ -239,10 +239,12 @@ def test_every_screen_report_export_and_the_reconciliation_agree_with_the_raw_re
                 truth.rounds_win, truth.count_win, truth.variance, truth.pool_change, truth.handle), code
             # the pit dashboard: the tile (rounds basis) and the counts row (count basis)
             seen = tile(pit, code)
-            assert (seen["handle"], seen["win"]) == (money(truth.handle), money(truth.rounds_win)), code
+            # the screens write money in the one format a person reads (accounting.money.money_words)
+            assert (seen["handle"], seen["win"]) == (money_words(truth.handle), money_words(truth.rounds_win)), code
             assert seen["hold"] == (f"{percent_text(truth.statistical_hold)} %" if truth.handle else "—")
             assert (seen["drop"], seen["count_win"], seen["variance"], seen["pool_change"]) == (
-                money(truth.drop), money(truth.count_win), money(truth.variance), money(truth.pool_change)), code
+                money_words(truth.drop), money_words(truth.count_win), money_words(truth.variance),
+                money_words(truth.pool_change)), code
             assert seen["count_hold"] == (f"{percent_text(truth.hold)} %" if truth.drop else "—")
             compared += 1
     assert compared == 2 * len(demo.tables)

@@ -27,7 +27,7 @@ def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
     expect(page.get_by_role("link", name="Card room")).to_have_attribute("aria-current", "page")
     # when they open a Hearts sheet to 26 for four players
     page.get_by_label("Table").select_option(str(floor.table.pk))
-    page.get_by_label("Game", exact=True).select_option("hearts")
+    page.locator("form[data-build=open] select[name=game]").select_option("hearts")  # its name: "Game" and the game chosen
     page.get_by_label("Players (in seat order, commas between)").fill("ann, bob, cy, dee")
     # the game's rules are labelled fields in its own words (no JSON to type)
     rules = page.locator('fieldset[data-game="hearts"]')
