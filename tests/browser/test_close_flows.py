@@ -29,11 +29,12 @@ from accounting.models import (
     ShiftReconciliation,
     TableShiftClose,
 )
-from accounting.money import money_text, percent_text
+from accounting.money import money_text, money_words, percent_text
 from accounting.selectors import table_shift_figures
 from accounting.services import counts, reconcile, shifts, slips
 from casino.audit.models import AuditRecord
 from casino.audit.services import audit_log
+from casino.words import shift_words
 from tables.models import Settlement, ShiftStatus
 from tests.accounting.helpers import BANKER_WINS, play_round, sig
 from tests.accounting.test_worked_shift import CLOSER, OPENER, count, slip, work_the_shift
@@ -45,7 +46,7 @@ LAYOUT = ["header.app nav a", "header.app button", "h1", "main h2", "main .btn"]
 
 
 def eur(minor: int | None) -> str:
-    return f"{money_text(minor, grouping=True)} EUR"
+    return money_words(minor)  # the one money format (accounting.money)
 
 
 def work_until_the_counts(floor):
@@ -124,7 +125,7 @@ def test_a_pit_manager_sees_what_is_missing_then_closes_the_table_and_the_shift(
     table.get_by_role("button", name="Close BAC1 for this shift").click()
 
     # then BAC1 is closed and its fixed figures are the close's, as accounting.figures defines them
-    expect(page.get_by_text("BAC1 is closed for the shift: count win 90.00 EUR, variance -1.25 EUR.")).to_be_visible()
+    expect(page.get_by_text("BAC1 is closed for the shift: count win €90.00, variance -€1.25.")).to_be_visible()
     close = TableShiftClose.objects.get(table=floor.table, shift=floor.shift)
     assert close.closed_by == floor.manager
     expected = {
@@ -139,8 +140,8 @@ def test_a_pit_manager_sees_what_is_missing_then_closes_the_table_and_the_shift(
         "pool_change": eur(close.pool_change),
         "variance": eur(figures.variance(close.count_win, close.rounds_win, close.pool_change)),
     }
-    assert expected["count_win"] == "90.00 EUR"
-    assert expected["variance"] == "-1.25 EUR"
+    assert expected["count_win"] == "€90.00"
+    assert expected["variance"] == "-€1.25"
     assert expected["hold"] == "11.25 %"
     for key, text in expected.items():
         expect(table.locator(f"[data-field='{key}']")).to_have_text(text)
@@ -150,7 +151,7 @@ def test_a_pit_manager_sees_what_is_missing_then_closes_the_table_and_the_shift(
     # reconciliation run on the close reads, computed beforehand as the job computes them before its lock)
     edges_prepare(Settlement.objects.filter(round__shift=floor.shift))
     expect(page.locator("[data-missing='shift']")).to_have_count(0)
-    page.get_by_role("button", name=f"Close the shift {floor.shift}").click()
+    page.get_by_role("button", name=f"Close the shift {shift_words(floor.shift)}").click()
 
     # then it is closed, and its reconciliation (run at once here) shows BAC1's one variance and the tolerance
     expect(page.get_by_text("The shift is closed. It has been reconciled")).to_be_visible()
@@ -160,14 +161,14 @@ def test_a_pit_manager_sees_what_is_missing_then_closes_the_table_and_the_shift(
     result = Reconciliation.objects.get(shift=floor.shift, table=floor.table)
     assert (result.rounds_win, result.count_win, result.variance) == (close.rounds_win, close.count_win, -125)
     row = page.locator("#reconciliation tr[data-table='BAC1']")
-    expect(row.locator("[data-field='result']")).to_have_text("differences found")
+    expect(row.locator("[data-field='result']")).to_have_text("Differences found")
     expect(row.locator("[data-field='rounds_win']")).to_have_text(eur(close.rounds_win))
     expect(row.locator("[data-field='count_win']")).to_have_text(eur(close.count_win))
-    expect(row.locator("[data-field='variance']")).to_have_text("-1.25 EUR")
+    expect(row.locator("[data-field='variance']")).to_have_text("-€1.25")
     rec = page.locator("#reconciliation article[data-table='BAC1']")
-    expect(rec).to_contain_text("The counts and the rounds differ by -1.25 EUR.")
-    expect(rec.locator("[data-field='acceptance']")).to_have_text("Within the tolerance of 100.00 EUR.")
-    expect(page.locator("[data-field='tolerance']")).to_contain_text("under 100.00 EUR")
+    expect(rec).to_contain_text("The counts and the rounds differ by -€1.25.")
+    expect(rec.locator("[data-field='acceptance']")).to_have_text("Within the tolerance of €100.00.")
+    expect(page.locator("[data-field='tolerance']")).to_contain_text("under €100.00")
     assert AuditRecord.objects.filter(action="table.shift_close", actor=floor.manager).count() == 1
     assert AuditRecord.objects.filter(action="shift.close", actor=floor.manager).count() == 1
     check_screen(screens, page, "closing-shift-reconciled", ["article.table-close", "article.rec", ".rec-table"])
@@ -185,7 +186,7 @@ def test_a_variance_over_the_tolerance_is_accepted_with_a_reason(screens, floor,
     page = screens.page("pm", at=f"/accounting/shifts/{floor.shift.pk}/")
     rec = page.locator("#reconciliation article[data-table='BAC1']")
     # then the variance is over the tolerance and not accepted yet
-    expect(rec.locator("[data-field='acceptance']")).to_have_text("Over the tolerance of 1.00 EUR: not accepted yet.")
+    expect(rec.locator("[data-field='acceptance']")).to_have_text("Over the tolerance of €1.00: not accepted yet.")
     # when they accept it, writing why
     rec.get_by_label("Why is the variance of BAC1 accepted?").fill("Chip dropped behind the float; found next shift")
     rec.get_by_role("button", name="Accept the variance of BAC1").click()
@@ -236,7 +237,7 @@ def test_an_accountant_runs_the_reconciliation_nobody_ran(screens, floor):
     run = ShiftReconciliation.objects.get(shift=floor.shift)
     assert run.status == "variance"
     rec = page.locator("#reconciliation article[data-table='BAC1']")
-    expect(rec.locator("h3")).to_have_text("BAC1: differences found")
+    expect(rec.locator("h3")).to_have_text("BAC1: Differences found")
     expect(rec).to_contain_text("A count was missing: the closing chip count.")
     expect(rec).to_contain_text("A count was missing: the soft count of the drop.")
     expect(rec.locator("[data-field='acceptance']")).to_have_text("No count win: a count was missing.")
@@ -336,7 +337,7 @@ def test_who_may_do_what_on_the_closing_screens(screens, floor):
 
     # the auditor reads the shift, with no button to close, reconcile or accept; the reports are not theirs
     page = screens.page("auditor", at=shift_url)
-    expect(page.locator("article[data-table='BAC1'] [data-field='opener']")).to_have_text("2,500.00 EUR")
+    expect(page.locator("article[data-table='BAC1'] [data-field='opener']")).to_have_text("€2,500.00")
     expect(page.locator("main form")).to_have_count(0)
     auditor = Client()
     auditor.force_login(floor.auditor)
