@@ -19,7 +19,7 @@ from openpyxl import load_workbook
 
 from accounting.demo import SHORT_BY, SHORT_TABLE_GAME
 from accounting.models import DropCount, InventoryCount, MarkerPayment, Reconciliation, Slip
-from accounting.money import money_text, money_words, percent_text
+from accounting.money import money_text, money_words, percent_text, percent_words
 from casino.audit.models import AuditCheckpoint
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
@@ -241,11 +241,11 @@ def test_every_screen_report_export_and_the_reconciliation_agree_with_the_raw_re
             seen = tile(pit, code)
             # the screens write money in the one format a person reads (accounting.money.money_words)
             assert (seen["handle"], seen["win"]) == (money_words(truth.handle), money_words(truth.rounds_win)), code
-            assert seen["hold"] == (f"{percent_text(truth.statistical_hold)} %" if truth.handle else "—")
+            assert seen["hold"] == (percent_words(truth.statistical_hold) if truth.handle else "—")
             assert (seen["drop"], seen["count_win"], seen["variance"], seen["pool_change"]) == (
                 money_words(truth.drop), money_words(truth.count_win), money_words(truth.variance),
                 money_words(truth.pool_change)), code
-            assert seen["count_hold"] == (f"{percent_text(truth.hold)} %" if truth.drop else "—")
+            assert seen["count_hold"] == (percent_words(truth.hold) if truth.drop else "—")
             compared += 1
     assert compared == 2 * len(demo.tables)
     # commission and rake in what the tray holds (each table's chip): a correctly dealt day reconciles to zero
