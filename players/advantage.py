@@ -17,6 +17,8 @@ from players.conf import knob
 from players.edges import edges_for
 from players.models import Player, RatingSlip
 from tables.engines.blackjack import Rules
+from tables.engines.profile import Watch
+from tables.engines.registry import available_games, get_engine
 from tables.models import Round, RoundStatus, Shoe, Table
 from tables.protection.betting import BackCounting, BetPattern, EdgeTable, TableRound, back_counting, bet_pattern
 from tables.protection.count import counts_before_rounds
@@ -25,10 +27,19 @@ from tables.protection.side_bets import SideBetClustering, pair_ev, side_bet_clu
 from tables.protection.skill import DecisionCosts, MeasuredSkill, measured_skill
 from tables.selectors import stored_document
 
-GAMES = ("blackjack", "baccarat")  # Pontoon's banker draws at will: its decisions are not costed yet
-PAIR_BETS = ("player_pair", "banker_pair")
 RANKS = "A23456789TJQK"
-MAIN_BET = "bet"
+
+
+def watched_games(*kinds: Watch) -> list[str]:
+    """The games whose engines declare what game protection reads from them (``GameProfile.watch``): a card
+    count (the initial bet and the decisions) or side bets valued from the shoe. Pontoon's banker draws at will,
+    so its decisions are not costed: its engine declares nothing."""
+    kinds = kinds or (Watch.COUNT, Watch.PAIRS)
+    return [g for g in available_games() if get_engine(g).profile.watch in kinds]
+
+
+def _watch_bets(game: str) -> tuple[str, ...]:
+    return get_engine(game).profile.watch_bets
 
 
 @dataclass
@@ -72,13 +83,13 @@ def _basic_edge(game: str, config: dict[str, Any]) -> float:
     edges = edges_for(game, config, compute=False)  # warmed by a job when a slip opens (players.services.slips)
     if edges is None:
         edges = edges_for(game, config, compute=True) or {}
-    edge = edges.get(MAIN_BET)
+    edge = next((edges[b] for b in _watch_bets(game) if b in edges), None)
     return float(edge) if isinstance(edge, Fraction | float | int) else 0.005
 
 
 def player_advantage(player: Player, *, since: dt.datetime, until: dt.datetime | None = None) -> Advantage:
     """The player's figures over their slips at blackjack tables opened from ``since``."""
-    slips = list(RatingSlip.objects.filter(player=player, table__game__in=GAMES, opened_at__gte=since)
+    slips = list(RatingSlip.objects.filter(player=player, table__game__in=watched_games(), opened_at__gte=since)
                  .select_related("table").order_by("opened_at"))
     return _figures(player, slips, since=since, until=until)
 
@@ -86,7 +97,8 @@ def player_advantage(player: Player, *, since: dt.datetime, until: dt.datetime |
 def pit_advantage(tables: list[Table], *, since: dt.datetime, until: dt.datetime | None = None) -> list[Advantage]:
     """Every rated player at these (blackjack) tables since ``since``, the flagged first, then by the smallest
     p-value."""
-    qs = RatingSlip.objects.filter(table__in=[t for t in tables if t.game in GAMES], opened_at__gte=since,
+    watched = watched_games()
+    qs = RatingSlip.objects.filter(table__in=[t for t in tables if t.game in watched], opened_at__gte=since,
                                    player__isnull=False)
     if until is not None:
         qs = qs.filter(opened_at__lt=until)
@@ -113,7 +125,7 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     costs_by_rules: dict[str, DecisionCosts] = {}
     pair_rounds: list[tuple[float, bool]] = []
     for slip in slips:
-        if slip.table.game == "baccarat":
+        if get_engine(slip.table.game).profile.watch is Watch.PAIRS:
             if slip.table.code not in out.tables and _pair_rounds(slip, now, pair_rounds):
                 out.tables.append(slip.table.code)
             continue
@@ -140,7 +152,7 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
                                           burn=shoes[shoe_id].burn)
             for rnd, doc, before in zip(shoe_rounds, docs, counts):
                 stake = next((b["amount"] for b in doc["bets"] if b.get("seat") == slip.seat
-                              and b.get("type") == MAIN_BET), None)
+                              and b.get("type") in _watch_bets(rnd.game)), None)
                 played = (stake is not None and rnd.status == RoundStatus.SETTLED
                           and window[0] <= rnd.opened_at <= window[1])
                 table_rounds.append(TableRound(shoe_id, before.true_count, played))
@@ -190,7 +202,7 @@ def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool
             seat_bets = [b for b in doc["bets"] if b.get("seat") == slip.seat]
             if seat_bets and rnd.status == RoundStatus.SETTLED and slip.opened_at <= rnd.opened_at <= end:
                 pays = int(rnd.config.get("pair_pays", 11))
-                out.append((pair_ev(left, pays=pays), any(b.get("type") in PAIR_BETS for b in seat_bets)))
+                out.append((pair_ev(left, pays=pays), any(b.get("type") in _watch_bets(rnd.game) for b in seat_bets)))
             for card in cards_of(doc["events"]):
                 rank = card[:-1].upper().replace("10", "T")
                 if left.get(rank, 0) > 0:

@@ -19,8 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounting.reports import labels
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
-from players.advantage import GAMES as ADVANTAGE_GAMES
-from players.advantage import pit_advantage
+from players.advantage import pit_advantage, watched_games
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 from players.selectors import player_day_total
 from tables.models import Table
@@ -314,7 +313,7 @@ class AdvantageReport(Report):
         return (dt.datetime.combine(start, dt.time(), tzinfo=zone), dt.datetime.combine(end, dt.time(), tzinfo=zone))
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
-        tables = Table.objects.filter(game__in=ADVANTAGE_GAMES).select_related("pit")
+        tables = Table.objects.filter(game__in=watched_games()).select_related("pit")
         if self.filters.pit:
             tables = tables.filter(pit__code=self.filters.pit)
         since, until = self.period()

@@ -18,10 +18,10 @@ from django.utils.translation import pgettext_lazy
 from tables.engines.base import Bet as EngineBet
 from tables.engines.registry import GAME_MODULES
 from tables.engines.result import RoundResult
-from tables.wording import GAME_NAMES
+from tables.wording import game_name
 
-# each game's name in the reader's language (tables/wording.py GAME_NAMES)
-GAME_CHOICES = [(name, GAME_NAMES.get(name, name.replace("_", " ").title())) for name in GAME_MODULES]
+# each game's name in the reader's language (tables/wording.py game_name)
+GAME_CHOICES = [(name, game_name(name)) for name in GAME_MODULES]
 
 
 class Pit(models.Model):

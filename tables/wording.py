@@ -802,11 +802,18 @@ def game_title(title: str) -> str:
     return str(GAME_TITLES.get(title, title))
 
 
-GAME_NAMES: dict[str, Any] = {  # a game's name on the floor's lists (the table's game, a report's column)
-    "baccarat": _("Baccarat"), "chemin_de_fer": _("Chemin De Fer"), "blackjack": _("Blackjack"),
-    "pontoon": _("Pontoon"), "pai_gow_poker": _("Pai Gow Poker"), "pusoy": _("Pusoy"),
-    "caribbean_stud": _("Caribbean Stud"), "let_it_ride": _("Let It Ride"), "red_dog": _("Red Dog"),
-    "in_between": _("In Between"), "faro": _("Faro"), "stuss": _("Stuss"), "trente_et_quarante": _("Trente Et Quarante"),
-    "carousel": _("Carousel"), "pony": pgettext_lazy("game", "Pony"), "merry_go_round": _("Merry Go Round"),
-    "horse_race": _("Horse Race"), "calcutta_horse_race": _("Calcutta Horse Race"),
+GAME_NAMES: dict[str, Any] = {  # a game's name on the floor's lists, by its English name (``game_name``)
+    "Baccarat": _("Baccarat"), "Chemin De Fer": _("Chemin De Fer"), "Blackjack": _("Blackjack"),
+    "Pontoon": _("Pontoon"), "Pai Gow Poker": _("Pai Gow Poker"), "Pusoy": _("Pusoy"),
+    "Caribbean Stud": _("Caribbean Stud"), "Let It Ride": _("Let It Ride"), "Red Dog": _("Red Dog"),
+    "In Between": _("In Between"), "Faro": _("Faro"), "Stuss": _("Stuss"), "Trente Et Quarante": _("Trente Et Quarante"),
+    "Carousel": _("Carousel"), "Pony": pgettext_lazy("game", "Pony"), "Merry Go Round": _("Merry Go Round"),
+    "Horse Race": _("Horse Race"), "Calcutta Horse Race": _("Calcutta Horse Race"),
 }
+
+
+def game_name(game: str) -> Any:
+    """A game's name on the floor's lists (the table's game, a report's column) in the reader's language: the
+    engine's name in words (``pai_gow_poker`` → Pai Gow Poker), translated where the catalogs have it."""
+    english = game.replace("_", " ").title()
+    return GAME_NAMES.get(english, english)

@@ -1,7 +1,8 @@
 """No code outside the engines knows a game by name: what a service, a report or a screen needs to know
 about a game it reads from the engine's profile (docs/extending.md). A game's name may appear in
 ``tables/engines`` (where games are defined), docs, tests and their fixtures, migrations (history), and
-the demo: the demo floor (``tables/demo.py``, ``accounting/demo.py``, ``slots/demo.py``) and the players it
+the demo: the demo floor (``tables/demo.py``, ``accounting/demo.py``, ``slots/demo.py``, the card room's
+``cardroom/demo.py`` and the demo's counter ``players/demo.py``) and the players it
 simulates (``tables/simulation``: each game's betting and playing strategy).
 
 Checked in code, not prose: every string constant of a Python module that is not a docstring, and every
@@ -17,7 +18,8 @@ from tables.engines.registry import GAME_MODULES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("casino", "tables", "accounting", "players", "cardroom", "slots", "floor")
-OUTSIDE = ("tables/engines/", "tables/simulation/", "tables/demo.py", "accounting/demo.py", "slots/demo.py")
+OUTSIDE = ("tables/engines/", "tables/simulation/", "tables/demo.py", "accounting/demo.py", "slots/demo.py",
+           "players/demo.py", "cardroom/demo.py")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

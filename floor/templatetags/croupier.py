@@ -132,7 +132,7 @@ def words(code: Any) -> str:
 
 
 RESULTS = {"win": _("Won"), "lose": _("Lost"), "loss": _("Lost"), "push": _("Push (stake returned)"),
-           "blackjack": _("Blackjack"), "tie": _("Tie"), "void": _("Voided"), "returned": _("Returned"),
+           "tie": _("Tie"), "void": _("Voided"), "returned": _("Returned"),
            "surrender": _("Surrendered"), "forfeit": _("Forfeited"), "anted": _("Anted"), "split": _("Split"),
            "foul": _("Foul"), "copy": _("Copy (goes to the banker)"), "bust": _("Bust")}
 

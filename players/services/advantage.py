@@ -8,7 +8,7 @@ import datetime as dt
 
 from accounting.models import Alert
 from accounting.services.alerts import alert_raise
-from players.advantage import GAMES, player_advantage
+from players.advantage import player_advantage, watched_games
 from players.conf import knob
 from players.models import RatingSlip
 
@@ -18,7 +18,7 @@ LOOK_BACK = dt.timedelta(days=30)
 def advantage_check(*, slip: RatingSlip) -> Alert | None:
     """The alert for a rated slip's player, once per slip (its dedupe key), or None when nothing is over the
     threshold."""
-    if slip.player is None or slip.table.game not in GAMES:
+    if slip.player is None or slip.table.game not in watched_games():
         return None
     found = player_advantage(slip.player, since=slip.opened_at - LOOK_BACK, until=slip.closed_at)
     threshold = knob("ADVANTAGE_ALERT_P_PPM") / 1_000_000

@@ -39,7 +39,7 @@ from tables.engines.cards import Card, Shoe
 from tables.engines.errors import EngineError
 from tables.engines.inputs import Deck
 from tables.engines.money import Rounding, pay_ratio, percent_of
-from tables.engines.profile import Family, GameProfile
+from tables.engines.profile import Family, GameProfile, Watch
 from tables.engines.result import RoundResult
 
 PLAYER, BANKER = "player", "banker"
@@ -199,7 +199,7 @@ class Baccarat(Engine):
         "banker_pair": BetSpec("Banker's first two cards are a pair, pays pair_pays:1"),
     }
     profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(PLAYER, BANKER, "tie", "player_pair", "banker_pair"),
-                          commission=True)
+                          commission=True, watch=Watch.PAIRS, watch_bets=("player_pair", "banker_pair"))
 
     hands = (PLAYER, BANKER)
 

@@ -55,6 +55,14 @@ class TurnOrder(StrEnum):
     ANY = "any"  # no turns: bets come in any order
 
 
+class Watch(StrEnum):
+    """What game protection reads from a game's rounds dealt from a marked shoe (docs/game_protection.md)."""
+
+    NONE = "none"
+    COUNT = "count"  # a balanced card count moves the player's edge: bets against the count, decisions costed
+    PAIRS = "pairs"  # side bets whose value depends on the cards left in the shoe (``watch_bets``)
+
+
 @dataclass(frozen=True, slots=True)
 class OnePerSeat:
     """Bet types a seat holds at most one of in a round's bets, and what the seat holds, in the
@@ -78,6 +86,8 @@ class GameProfile:
     bank_bets: tuple[str, ...] = ()  # with a seat's bank: the bet types only the bank's seat places
     turn_order: TurnOrder = TurnOrder.SEATS
     commission: bool = False  # the house takes a commission on winning bets (or the bank's win)
+    watch: Watch = Watch.NONE  # what game protection reads from its rounds
+    watch_bets: tuple[str, ...] = ()  # COUNT: the initial bet followed against the count; PAIRS: the side bets
 
     @property
     def bet_types(self) -> tuple[str, ...]:
@@ -111,6 +121,8 @@ class GameProfile:
             "bank_bets": list(self.bank_bets),
             "turn_order": self.turn_order.value,
             "commission": self.commission,
+            "watch": self.watch.value,
+            "watch_bets": list(self.watch_bets),
         }
 
 

@@ -24,7 +24,7 @@ from tables.engines.blackjack.table import BlackjackTable
 from tables.engines.errors import EngineError
 from tables.engines.inputs import Deck
 from tables.engines.money import Rounding
-from tables.engines.profile import Bank, Family, GameProfile
+from tables.engines.profile import Bank, Family, GameProfile, Watch
 from tables.engines.result import Line, RoundResult
 
 # -- the engines ---------------------------------------------------------------------------
@@ -106,7 +106,8 @@ class Blackjack(Engine):
         ),
         *LIMIT_SETTINGS,
     )
-    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(MAIN_BET,), during_deal=(INSURANCE_BET,))
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(MAIN_BET,), during_deal=(INSURANCE_BET,),
+                          watch=Watch.COUNT, watch_bets=(MAIN_BET,))
     bet_types = {
         MAIN_BET: BetSpec("The seat's bet: wins 1:1, a natural pays blackjack_pays; doubles and splits add stakes"),
         INSURANCE_BET: BetSpec(
