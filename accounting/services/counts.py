@@ -262,6 +262,30 @@ def _create_count(**fields: Any) -> InventoryCount:
 # -- services -------------------------------------------------------------------------------------
 
 
+def _tray_signed(actor: Any, table: Any, shift: Any, *, chips: Any, tray_empty: bool, dealer: Any,
+                 supervisor: Any) -> tuple[Any, Any, Any]:
+    """A tray count's chips and its two signatures, as a count and a recount take them: no chip at all only with
+    ``tray_empty`` (and ``tray_empty`` only with no chip), signed by the table's dealer in that shift and a pit
+    manager, distinct, the person submitting one of them. Returns the parsed chips and the two signers."""
+    parsed = parse_chips(chips, table=table)
+    if not parsed and tray_empty is not True:
+        raise InvalidInput(
+            "chips: the count holds no chip: confirm that the tray is empty, or count the chips",
+            code="empty_tray_unconfirmed", field="chips",
+        )
+    if parsed and tray_empty is True:
+        raise InvalidInput(
+            f"chips: the tray is said to be empty but the count holds {chips_total(parsed)} in chips",
+            code="tray_not_empty", field="tray_empty",
+        )
+    dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
+    supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
+    distinct(("dealer", dealer), ("supervisor", supervisor))
+    signing.bind_table_dealer(dealer, table=table, shift=shift)
+    submitter_signs(actor, dealer, supervisor)
+    return parsed, dealer, supervisor
+
+
 @transaction.atomic
 def inventory_count_record(
     *,
@@ -284,22 +308,8 @@ def inventory_count_record(
         raise InvalidInput("kind must be opener or closer", code="bad_kind", field="kind")
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
-    parsed = parse_chips(chips, table=table)
-    if not parsed and tray_empty is not True:
-        raise InvalidInput(
-            "chips: the count holds no chip: confirm that the tray is empty, or count the chips",
-            code="empty_tray_unconfirmed", field="chips",
-        )
-    if parsed and tray_empty is True:
-        raise InvalidInput(
-            f"chips: the tray is said to be empty but the count holds {chips_total(parsed)} in chips",
-            code="tray_not_empty", field="tray_empty",
-        )
-    dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
-    supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
-    distinct(("dealer", dealer), ("supervisor", supervisor))
-    signing.bind_table_dealer(dealer, table=table, shift=shift)
-    submitter_signs(actor, dealer, supervisor)
+    parsed, dealer, supervisor = _tray_signed(actor, table, shift, chips=chips, tray_empty=tray_empty,
+                                              dealer=dealer, supervisor=supervisor)
     prev = None
     net = gross = None
     if kind == CountKind.OPENER:
@@ -396,6 +406,16 @@ def _amount(value: Any, field: str) -> int:
     return value
 
 
+def _counters_signed(actor: Any, counter_one: Any, counter_two: Any) -> tuple[Any, Any]:
+    """A soft count's two signatures, as a count and a recount take them: two different members of the count
+    team, the person submitting one of them."""
+    one = signing.counter(counter_one, actor=actor, field="counter_one")
+    two = signing.counter(counter_two, actor=actor, field="counter_two")
+    distinct(("counter_one", one), ("counter_two", two))
+    submitter_signs(actor, one, two)
+    return one, two
+
+
 @transaction.atomic
 def drop_count_record(
     *,
@@ -423,10 +443,7 @@ def drop_count_record(
         raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
     ensure_table_shift_open(table, shift)
     cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
-    one = signing.counter(counter_one, actor=actor, field="counter_one")
-    two = signing.counter(counter_two, actor=actor, field="counter_two")
-    distinct(("counter_one", one), ("counter_two", two))
-    submitter_signs(actor, one, two)
+    one, two = _counters_signed(actor, counter_one, counter_two)
     try:
         with transaction.atomic():
             drop = DropCount.objects.create(
@@ -550,22 +567,8 @@ def inventory_recount(
     shift = open_shift(original.shift_id)
     ensure_table_shift_open(table, shift)
     _ensure_not_superseded(original, what="count", model=InventoryCount)
-    parsed = parse_chips(chips, table=table)
-    if not parsed and tray_empty is not True:
-        raise InvalidInput(
-            "chips: the count holds no chip: confirm that the tray is empty, or count the chips",
-            code="empty_tray_unconfirmed", field="chips",
-        )
-    if parsed and tray_empty is True:
-        raise InvalidInput(
-            f"chips: the tray is said to be empty but the count holds {chips_total(parsed)} in chips",
-            code="tray_not_empty", field="tray_empty",
-        )
-    dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
-    supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
-    distinct(("dealer", dealer), ("supervisor", supervisor))
-    signing.bind_table_dealer(dealer, table=table, shift=shift)
-    submitter_signs(actor, dealer, supervisor)
+    parsed, dealer, supervisor = _tray_signed(actor, table, shift, chips=chips, tray_empty=tray_empty,
+                                              dealer=dealer, supervisor=supervisor)
     net = gross = None
     prev = original.previous_closer
     if original.kind == CountKind.OPENER and prev is not None:
@@ -634,10 +637,7 @@ def drop_recount(
     ensure_table_shift_open(table, shift)
     _ensure_not_superseded(original, what="soft count", model=DropCount)
     cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
-    one = signing.counter(counter_one, actor=actor, field="counter_one")
-    two = signing.counter(counter_two, actor=actor, field="counter_two")
-    distinct(("counter_one", one), ("counter_two", two))
-    submitter_signs(actor, one, two)
+    one, two = _counters_signed(actor, counter_one, counter_two)
     try:
         with transaction.atomic():
             drop = DropCount.objects.create(
