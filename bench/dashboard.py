@@ -181,17 +181,17 @@ def grow(floor: dict[str, Any], *, first: int, last: int, rounds_per_shift: int,
         cursor.execute(
             "INSERT INTO accounting_inventorycount (id, kind, chips, total, rolled, discrepancy_net, "
             "discrepancy_gross, recorded_at, dealer_signer_id, previous_closer_id, recorded_by_id, shift_id, "
-            "supervisor_signer_id, table_id) "
+            "supervisor_signer_id, table_id, reason) "
             "SELECT x.id, x.kind, '{}', x.total, false, NULL, NULL, s.ends_at, f.dealer_staff, NULL, %(pitboss)s, "
-            "w.shift_id, %(boss_staff)s, w.table_id FROM bench_won w JOIN tables_shift s ON s.id = w.shift_id "
+            "w.shift_id, %(boss_staff)s, w.table_id, '' FROM bench_won w JOIN tables_shift s ON s.id = w.shift_id "
             "JOIN bench_floor f ON f.table_id = w.table_id "
             "CROSS JOIN LATERAL (VALUES (w.opener_id, 'opener', w.opener), (w.closer_id, 'closer', w.closer)) "
             "x(id, kind, total)", signers)
         cursor.execute(
             "INSERT INTO accounting_dropcount (id, cash, chips, markers, total, recorded_at, counter_one_id, "
-            "counter_two_id, recorded_by_id, shift_id, table_id) "
+            "counter_two_id, recorded_by_id, shift_id, table_id, reason) "
             "SELECT w.drop_id, w.drop_total, 0, 0, w.drop_total, s.ends_at, %(c1)s, %(c2)s, %(pitboss)s, w.shift_id, "
-            "w.table_id FROM bench_won w JOIN tables_shift s ON s.id = w.shift_id", signers)
+            "w.table_id, '' FROM bench_won w JOIN tables_shift s ON s.id = w.shift_id", signers)
         cursor.execute(
             'INSERT INTO accounting_tableshiftclose (opener_total, closer_total, fills, credits, "drop", '
             "marker_payments, markers_issued, count_win, rounds, handle, rounds_win, commission, rake, pool_change, "
