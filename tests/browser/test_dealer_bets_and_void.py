@@ -24,11 +24,11 @@ def test_a_bet_over_the_limit_is_refused_at_placement_in_the_dealers_words(scree
     button(page, "Seat 2").click()
     button(page, "Banker").click()
     page.get_by_label("Stake, typed").fill("6000")
-    expect(page.locator("#panel-bets .hint")).to_have_text("Over the maximum €5000.00")
+    expect(page.locator("#panel-bets .hint")).to_have_text("Over the maximum €5,000.00")
     button(page, "Place bet").click()
     idle(page)
     # then it is refused at once, in the dealer's words, and nothing is written
-    expect(page.locator("#error")).to_have_text("€6000.00 is over the table maximum of €5000.00.")
+    expect(page.locator("#error")).to_have_text("€6,000.00 is over the table maximum of €5,000.00.")
     screens.shot(page, "dealer-bet-refused")
     assert counts() == before
     # and a bet the table takes, from a chip, goes down and clears the message

@@ -42,7 +42,7 @@ def test_the_accountant_sees_why_jobs_wait_and_how_long_an_export_has_waited(scr
     expect(banner).to_contain_text("Shift reconciliation has not run since")
     # and the queued export says how long it has waited
     row = page.locator("tr", has_text="revenue")
-    expect(row).to_contain_text("queued · waiting 12\xa0minutes")
+    expect(row).to_contain_text("Queued · waiting 12\xa0minutes")
     # and the stale-job alerts are among the open alerts, as stored
     alerts = page.locator("section", has=page.get_by_role("heading", name="Open alerts"))
     for alert in Alert.objects.filter(kind="stale_job"):

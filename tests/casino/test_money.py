@@ -79,7 +79,7 @@ def test_what_the_format_shows_is_accepted_as_typed(typed, minor):
     ("language", "typed", "words"),
     [
         ("en", "1.000", "could be read two ways"),  # a thousand, or one?
-        ("es", "1,000", "could be read two ways"),
+        ("es", "1,000", "se puede leer de dos maneras"),  # in the reader's language (locale/es)
         ("en", "1,00,000", "not in threes"),
         ("en", "1.2.3", "not in threes"),
         ("en", "12.345", "could be read two ways"),

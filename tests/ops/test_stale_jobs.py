@@ -106,7 +106,7 @@ def test_an_export_shows_how_long_it_has_waited(floor, watched):
     ReportExport.objects.create(report="revenue", format="xlsx", requested_by=floor.accountant,
                                 status=ExportStatus.QUEUED, created_at=timezone.now() - dt.timedelta(minutes=12))
     html = page(floor.accountant, "/accounting/")
-    assert "queued <span class=\"muted\">· waiting 12\xa0minutes</span>" in html
+    assert "Queued <span class=\"muted\">· waiting 12\xa0minutes</span>" in html
 
 
 def test_a_failing_probe_raises_the_alert_when_no_worker_can(floor, watched, client, monkeypatch):
