@@ -129,10 +129,8 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
             if slip.table.code not in out.tables and _pair_rounds(slip, now, pair_rounds):
                 out.tables.append(slip.table.code)
             continue
-        end = slip.closed_at or now
-        window = (slip.opened_at, end)
-        shoe_ids = set(Round.objects.filter(table=slip.table, shoe__isnull=False, opened_at__gte=window[0],
-                                            opened_at__lte=window[1]).values_list("shoe_id", flat=True))
+        window = (slip.opened_at, slip.closed_at or now)
+        shoe_ids = _slip_shoes(slip, window[1])
         if not shoe_ids:
             continue
         if slip.table.code not in out.tables:
@@ -187,12 +185,17 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     return out
 
 
+def _slip_shoes(slip: RatingSlip, end: dt.datetime) -> set[int]:
+    """The marked shoes the slip's table dealt rounds from while the slip was open (to ``end``)."""
+    return set(Round.objects.filter(table=slip.table, shoe__isnull=False, opened_at__gte=slip.opened_at,
+                                    opened_at__lte=end).values_list("shoe_id", flat=True))
+
+
 def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool]]) -> bool:
     """The slip's baccarat rounds from marked shoes: the pair bet's exact expected value before each (from the
     ranks not yet dealt) and whether the seat bet a pair; True when there were any."""
     end = slip.closed_at or now
-    shoe_ids = set(Round.objects.filter(table=slip.table, shoe__isnull=False, opened_at__gte=slip.opened_at,
-                                        opened_at__lte=end).values_list("shoe_id", flat=True))
+    shoe_ids = _slip_shoes(slip, end)
     before = len(out)
     for shoe in Shoe.objects.filter(pk__in=shoe_ids).order_by("pk"):
         left = dict.fromkeys(RANKS, shoe.decks * 4)
