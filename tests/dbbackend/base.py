@@ -79,10 +79,15 @@ class DatabaseCreation(creation.DatabaseCreation):
                 if built is None or built[0] != built_from:
                     cur.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
                     cur.execute(f'CREATE DATABASE "{template}" OWNER "{owner}"')
+                    cur.execute(f'ALTER DATABASE "{template}" SET synchronous_commit = off')
                     self._migrate(template, owner=owner, service=service, verbosity=verbosity)
                     cur.execute(f"COMMENT ON DATABASE \"{template}\" IS '{built_from}'")
                 cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
                 cur.execute(f'CREATE DATABASE "{name}" OWNER "{owner}" TEMPLATE "{template}"')
+                # A test database is thrown away after the run: its commits need not wait for the disk (a commit
+                # still commits, visible to every session at once; only a crash of the server could lose the last
+                # few). Transactional tests, the live server and the job workers commit thousands of times.
+                cur.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
             finally:
                 cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", [template])
         # the copy has the template's tables, rows and grants; CONNECT is granted per database
