@@ -16,6 +16,7 @@ from django.utils import timezone
 from players.conf import knob
 from players.edges import edges_for
 from players.models import Player, RatingSlip
+from players.rating import PPM, MeasuredEdge
 from tables.engines.blackjack import Rules
 from tables.engines.profile import Watch
 from tables.engines.registry import available_games, get_engine
@@ -24,16 +25,16 @@ from tables.protection.betting import BackCounting, BetPattern, EdgeTable, Table
 from tables.protection.count import counts_before_rounds
 from tables.protection.records import blackjack_decisions, cards_of
 from tables.protection.side_bets import SideBetClustering, pair_ev, side_bet_clustering
-from tables.protection.skill import DecisionCosts, MeasuredSkill, measured_skill
+from tables.protection.skill import DecisionCosts, MeasuredSkill, decision_costs, measured_skill
 from tables.selectors import stored_document
 
 RANKS = "A23456789TJQK"
+SKILL_LOOK_BACK = dt.timedelta(days=30)  # the player's decisions a slip's measured edge reads
 
 
 def watched_games(*kinds: Watch) -> list[str]:
     """The games whose engines declare what game protection reads from them (``GameProfile.watch``): a card
-    count (the initial bet and the decisions) or side bets valued from the shoe. Pontoon's banker draws at will,
-    so its decisions are not costed: its engine declares nothing."""
+    count (the initial bet and the decisions: blackjack and Pontoon) or side bets valued from the shoe."""
     kinds = kinds or (Watch.COUNT, Watch.PAIRS)
     return [g for g in available_games() if get_engine(g).profile.watch in kinds]
 
@@ -56,6 +57,7 @@ class Advantage:
     baccarat_rounds: int = 0
     side_bets: SideBetClustering | None = None
     alpha: float = 0.01
+    skill_by_game: dict[str, MeasuredSkill] = field(default_factory=dict)  # blackjack and Pontoon apart
 
     @property
     def flags(self) -> list[str]:
@@ -89,8 +91,10 @@ def _basic_edge(game: str, config: dict[str, Any]) -> float:
 
 def player_advantage(player: Player, *, since: dt.datetime, until: dt.datetime | None = None) -> Advantage:
     """The player's figures over their slips at blackjack tables opened from ``since``."""
-    slips = list(RatingSlip.objects.filter(player=player, table__game__in=watched_games(), opened_at__gte=since)
-                 .select_related("table").order_by("opened_at"))
+    qs = RatingSlip.objects.filter(player=player, table__game__in=watched_games(), opened_at__gte=since)
+    if until is not None:  # what a slip's rating read stays what it was, whenever the job runs
+        qs = qs.filter(opened_at__lte=until)
+    slips = list(qs.select_related("table").order_by("opened_at"))
     return _figures(player, slips, since=since, until=until)
 
 
@@ -124,12 +128,13 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     base_edges: list[tuple[float, int]] = []
     costs_by_rules: dict[str, DecisionCosts] = {}
     pair_rounds: list[tuple[float, bool]] = []
+    by_game: dict[str, tuple[list[float], list[int], list[float]]] = {}  # round costs, [decisions, deviations], edge
     for slip in slips:
         if get_engine(slip.table.game).profile.watch is Watch.PAIRS:
             if slip.table.code not in out.tables and _pair_rounds(slip, now, pair_rounds):
                 out.tables.append(slip.table.code)
             continue
-        window = (slip.opened_at, slip.closed_at or now)
+        window = (slip.opened_at, min(slip.closed_at or now, now))
         shoe_ids = _slip_shoes(slip, window[1])
         if not shoe_ids:
             continue
@@ -160,18 +165,23 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
                 bets.append((before.true_count, int(stake)))
                 key = repr(sorted(rnd.config.items()))
                 coster = costs_by_rules.get(key)
+                pontoon = rnd.game == "pontoon"
                 if coster is None:
-                    coster = costs_by_rules[key] = DecisionCosts(Rules.of(rnd.config, pontoon=False))
+                    coster = costs_by_rules[key] = decision_costs(Rules.of(rnd.config, pontoon=pontoon))
                     base_edges.append((_basic_edge(rnd.game, rnd.config), 0))
+                game = by_game.setdefault(rnd.game, ([], [0, 0], [_basic_edge(rnd.game, rnd.config)]))
                 cost = 0.0
-                for d in blackjack_decisions(rnd.config, doc["bets"], doc["events"]):
+                for d in blackjack_decisions(rnd.config, doc["bets"], doc["events"], pontoon=pontoon):
                     if d.seat != slip.seat:
                         continue
                     decisions += 1
                     c = coster.cost(list(d.hand), d.up, d.action, d.allowed)
                     deviations += c != 0
+                    game[1][0] += 1
+                    game[1][1] += c != 0
                     cost += c
                 round_costs.append(cost)
+                game[0].append(cost)
     out.rounds = len(bets)
     out.baccarat_rounds = len(pair_rounds)
     if pair_rounds:
@@ -182,7 +192,24 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     out.pattern = bet_pattern(bets, EdgeTable.linear(house_edge=base))
     out.backcount = back_counting(table_rounds)
     out.skill = measured_skill(round_costs, decisions=decisions, deviations=deviations, basic_house_edge=base)
+    out.skill_by_game = {g: measured_skill(c, decisions=n[0], deviations=n[1], basic_house_edge=e[0])
+                         for g, (c, n, e) in by_game.items()}
     return out
+
+
+def slip_measured_edge(slip: RatingSlip) -> MeasuredEdge | None:
+    """The player's measured skill at the slip's game over ``SKILL_LOOK_BACK`` to the slip's close, for its rating
+    (players.rating: it replaces the assumed edge from ``MEASURED_EDGE_MIN_ROUNDS`` rounds on); None for an
+    anonymous slip or a game whose decisions are not costed."""
+    game = slip.table.game
+    if slip.player is None or game not in watched_games(Watch.COUNT):
+        return None
+    end = slip.closed_at or timezone.now()
+    found = player_advantage(slip.player, since=slip.opened_at - SKILL_LOOK_BACK, until=end)
+    skill = found.skill_by_game.get(game)
+    rounds, decisions, cost = (skill.rounds, skill.decisions, skill.cost_per_round) if skill else (0, 0, 0.0)
+    return MeasuredEdge(game=game, bet_type=_watch_bets(game)[0], rounds=rounds, decisions=decisions,
+                        cost_ppm=round(cost * PPM), min_rounds=knob("MEASURED_EDGE_MIN_ROUNDS"))
 
 
 def _slip_shoes(slip: RatingSlip, end: dt.datetime) -> set[int]:

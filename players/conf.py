@@ -16,6 +16,9 @@ DEFAULTS: dict[str, int] = {
     # (10 000: p ≤ 0.01); an alert for the pit at this one or below (1 000: p ≤ 0.001)
     "ADVANTAGE_FLAG_P_PPM": 10_000,
     "ADVANTAGE_ALERT_P_PPM": 1_000,
+    # measured skill (docs/game_protection.md): a player's measured edge replaces the assumed one in theoretical
+    # win once they have this many recorded rounds at the game (blackjack, Pontoon) in the 30 days to the close
+    "MEASURED_EDGE_MIN_ROUNDS": 200,
 }
 
 

@@ -15,6 +15,15 @@ player. From the seat's settled bets:
 * comp value = theoretical win × reinvestment % ÷ 100 and points = comp value × points per unit ÷
   one currency unit, each rounded down (the house never grants a fraction it did not earn).
 
+**Measured skill** (docs/game_protection.md): at blackjack and Pontoon a rated player's recorded decisions give a
+measured house edge — the assumed one (the engine's edge for basic strategy at the round's rules) plus the mean
+cost of the player's decisions per round, as :mod:`tables.protection.skill` computes it. The cost comes in as whole
+parts per million of the bet (the one conversion from the calculator's floating point); the measured edge of the
+main bet is then exact, ``assumed + cost_ppm / 1 000 000``. It replaces the assumed edge in theoretical win (and so
+in comps) when the player has at least ``min_rounds`` recorded rounds at the game (the ``MEASURED_EDGE_MIN_ROUNDS``
+knob); below that the assumed edge stays, and the figures say why. Both theoretical wins are kept, each rounded
+once, and which one was used.
+
 Where the seat has no recorded bets, the floor's estimate of the average bet stands in, at the
 table's measured pace and the edge of the table's bets. Integrity flags say when a rating should
 not be trusted as it is.
@@ -97,6 +106,29 @@ class CompRule:
     minor_per_unit: int  # 100 when the currency has two decimals
 
 
+EDGE_MEASURED = "measured"
+EDGE_ASSUMED = "assumed"
+REASON_TOO_FEW_ROUNDS = "too_few_rounds"
+PPM = 1_000_000
+
+
+@dataclass(frozen=True)
+class MeasuredEdge:
+    """A player's measured skill at one game, as the rating reads it: the mean decision cost per round in whole
+    parts per million of the initial bet, over ``rounds`` rounds and ``decisions`` decisions."""
+
+    game: str
+    bet_type: str  # the bet whose assumed edge it corrects (the main bet)
+    rounds: int
+    decisions: int
+    cost_ppm: int
+    min_rounds: int
+
+    @property
+    def usable(self) -> bool:
+        return self.rounds >= self.min_rounds and self.rounds > 0
+
+
 @dataclass
 class Figures:
     active_us: int
@@ -119,6 +151,7 @@ class Figures:
     by_type: list[dict[str, Any]] = field(default_factory=list)
     overlaps: list[int] = field(default_factory=list)
     paused_bets: int = 0
+    skill: dict[str, Any] | None = None  # the assumed and measured edges side by side (see the module's text)
 
     @property
     def active_seconds(self) -> int:
@@ -222,9 +255,11 @@ def figures(
     table_bets: Iterable[SeatBet] | None = None,
     fallback_config: tuple[str, dict[str, Any]] | None = None,
     overlaps: Sequence[int] = (),
+    measured_edge: MeasuredEdge | None = None,
 ) -> Figures:
     """The slip's figures. ``table_bets`` (every seat's, for the estimate's edge) is only read when the
-    seat has no bets of its own and the floor gave an estimate."""
+    seat has no bets of its own and the floor gave an estimate. ``measured_edge``: the player's measured skill at the
+    slip's game, which replaces the assumed edge of its main bet when it has enough rounds."""
     pauses = list(pauses)
     spans = active_spans(opened_at, end, pauses)
     active_us = microseconds(spans)
@@ -266,10 +301,14 @@ def figures(
     edge: Fraction | None = theo_exact / covered if covered else None
     actual: int | None = None
     flags: list[str] = []
+    skill: dict[str, Any] | None = None
     if decisions:
         source, average, pace_decisions = "measured", measured, decisions
         theo: int | None = None if pending else round_half_away(theo_exact)
         actual = -sum(nets.values())
+        if measured_edge is not None and not pending and covered:
+            skill, theo_used = _with_measured(measured_edge, theo_exact, covered, stakes, per)
+            theo, edge = round_half_away(theo_used), theo_used / covered
     elif estimated_average_bet and table_decisions:
         source, average, pace_decisions = "estimate", estimated_average_bet, table_decisions
         theo, edge = _estimated_theo(
@@ -311,7 +350,42 @@ def figures(
         by_type=by_type,
         overlaps=list(overlaps),
         paused_bets=paused_bets,
+        skill=skill,
     )
+
+
+def _with_measured(
+    me: MeasuredEdge,
+    theo_exact: Fraction,
+    covered: int,
+    stakes: dict[tuple[str, str, str], int],
+    per: dict[tuple[str, str, str], Fraction | None],
+) -> tuple[dict[str, Any] | None, Fraction]:
+    """The assumed and the measured theoretical win side by side, and the exact one used. The measured edge of
+    the main bet is its assumed edge plus the cost (ppm); the other bets keep their edges."""
+    main = sum(
+        stake for (game, ck, bet_type), stake in stakes.items()
+        if game == me.game and bet_type == me.bet_type and per[(game, ck, bet_type)] is not None
+    )
+    if not main:
+        return None, theo_exact
+    theo_measured = theo_exact + main * Fraction(me.cost_ppm, PPM)
+    used = EDGE_MEASURED if me.usable else EDGE_ASSUMED
+    skill = {
+        "game": me.game,
+        "rounds": me.rounds,
+        "decisions": me.decisions,
+        "min_rounds": me.min_rounds,
+        "cost_ppm": me.cost_ppm,
+        "handle": main,
+        "assumed_edge": _fraction_text(theo_exact / covered),
+        "measured_edge": _fraction_text(theo_measured / covered),
+        "theo_assumed": round_half_away(theo_exact),
+        "theo_measured": round_half_away(theo_measured),
+        "used": used,
+        "reason": "" if me.usable else REASON_TOO_FEW_ROUNDS,
+    }
+    return skill, theo_measured if me.usable else theo_exact
 
 
 def _estimated_theo(

@@ -275,11 +275,17 @@ def resolved_config(table: Table) -> tuple[str, dict[str, Any]] | None:
 
 
 def rate_slips(
-    slips: Iterable[RatingSlip], *, compute_edges: bool = False, now: dt.datetime | None = None, held: bool = False
+    slips: Iterable[RatingSlip],
+    *,
+    compute_edges: bool = False,
+    now: dt.datetime | None = None,
+    held: bool = False,
+    measured: dict[int, rating.MeasuredEdge] | None = None,
 ) -> list[Rated]:
     """Figures for each slip: a closed one's as fixed at close (its :class:`SlipRating`) when it has one;
     otherwise measured now. ``compute_edges``: compute a missing house edge (jobs only; seconds).
-    ``held``: read the rounds through the dashboard's per-process store (:func:`floor_data_held`)."""
+    ``held``: read the rounds through the dashboard's per-process store (:func:`floor_data_held`).
+    ``measured``: slip → the player's measured skill at the slip's game (given when a slip is rated at close)."""
     slips = list(slips)
     if not slips:
         return []
@@ -295,7 +301,7 @@ def rate_slips(
     ):
         buy_ins[slip_id][method] = int(total)
     todo = [s for s in slips if s.pk not in stored]
-    figures = _measure(todo, compute_edges=compute_edges, now=now, held=held)
+    figures = _measure(todo, compute_edges=compute_edges, now=now, held=held, measured=measured or {})
     out = []
     for slip in slips:
         fig = figures.get(slip.pk) or figures_of_rating(stored[slip.pk])
@@ -312,7 +318,12 @@ def rate_slips(
 
 
 def _measure(
-    slips: list[RatingSlip], *, compute_edges: bool, now: dt.datetime, held: bool = False
+    slips: list[RatingSlip],
+    *,
+    compute_edges: bool,
+    now: dt.datetime,
+    held: bool = False,
+    measured: dict[int, rating.MeasuredEdge] | None = None,
 ) -> dict[int, rating.Figures]:
     if not slips:
         return {}
@@ -363,7 +374,11 @@ def _measure(
             "overlaps": overlaps.get(slip.pk, ()),
             "estimated_average_bet": slip.estimated_average_bet,
         }
-        fig = rating.figures(seat_bets=data.bets.get((slip.table_id, slip.seat), ()), **common)
+        fig = rating.figures(
+            seat_bets=data.bets.get((slip.table_id, slip.seat), ()),
+            measured_edge=(measured or {}).get(slip.pk),
+            **common,
+        )
         if fig.average_bet_source == "estimate" and fig.table_decisions and not fig.decisions:
             # no bets recorded at the seat: the estimate's edge is that of what the table's players bet
             every = floor_data([slip.table_id], slip.opened_at, end + dt.timedelta(microseconds=1))
@@ -428,6 +443,7 @@ def figures_of_rating(r: SlipRating) -> rating.Figures:
         by_type=list(r.data.get("by_type", [])),
         overlaps=list(r.data.get("overlaps", [])),
         paused_bets=int(r.data.get("paused_bets", 0)),
+        skill=r.data.get("skill"),
     )
 
 

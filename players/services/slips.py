@@ -31,6 +31,7 @@ from players.models import (
 )
 from players.selectors import comp_rule, rate_slips
 from players.services import cash
+from players.advantage import slip_measured_edge
 from players.services.advantage import advantage_check
 from players.services.common import (
     amount_of,
@@ -244,7 +245,9 @@ def _rate(slip: RatingSlip, *, compute_edges: bool) -> SlipRating | None:
     existing = SlipRating.objects.filter(slip=slip).first()
     if existing is not None:
         return existing
-    rated = rate_slips([slip], compute_edges=compute_edges)[0]
+    # the player's measured skill at the slip's game, to its close: fixed here with the rest (docs/players.md)
+    measured = slip_measured_edge(slip)
+    rated = rate_slips([slip], compute_edges=compute_edges, measured={slip.pk: measured} if measured else None)[0]
     fig = rated.figures
     if fig.edge_pending:
         return None
@@ -276,6 +279,7 @@ def _rate(slip: RatingSlip, *, compute_edges: bool) -> SlipRating | None:
             "overlaps": fig.overlaps,
             "paused_bets": fig.paused_bets,
             "active_us": fig.active_us,
+            "skill": fig.skill,
         },
         rated_at=timezone.now(),
     )
@@ -299,6 +303,10 @@ def _rate(slip: RatingSlip, *, compute_edges: bool) -> SlipRating | None:
             "active_seconds": row.active_seconds,
             "house_edge": row.house_edge,
             "theoretical_win": row.theoretical_win,
+            "edge_used": (fig.skill or {}).get("used", "assumed"),
+            "theo_assumed": (fig.skill or {}).get("theo_assumed", row.theoretical_win),
+            "theo_measured": (fig.skill or {}).get("theo_measured"),
+            "measured_rounds": (fig.skill or {}).get("rounds"),
             "actual_win": row.actual_win,
             "comp_value": row.comp_value,
             "comp_points": row.comp_points,

@@ -53,8 +53,8 @@ class DecisionCosts:
     """Expected values of every choice, and the cost of a deviation from basic strategy, for one table's rules."""
 
     def __init__(self, rules: Rules, probs: Mapping[int, float] | None = None) -> None:
-        if rules.pontoon:
-            raise ValueError("the decision costs are for blackjack's rules: Pontoon's banker draws at will")
+        if rules.pontoon and not isinstance(self, PontoonDecisionCosts):
+            raise ValueError("the decision costs are for blackjack's rules: Pontoon's are PontoonDecisionCosts")
         self.rules = rules
         self.probs = dict(probs or FULL_SHOE)
         self.strategy = BasicStrategy(
@@ -205,6 +205,179 @@ class DecisionCosts:
         pays 2:1 when the hole card is a ten."""
         p10 = self.probs[10]
         return fraction * (1 - 3 * p10)
+
+
+class PontoonDecisionCosts(DecisionCosts):
+    """The same costs at Pontoon's rules, as the engine's own house edge plays them (``tables.engines.blackjack.
+    edge``): the banker draws to 17 and stands on every 17, its up card is its second card and a banker natural is
+    settled before anyone decides (so the hole card makes no natural); ties lose; five cards of 21 or under
+    collect ``five_card_charlie`` × 2^(cards − 5) at once; a three-card 21 of 7-7-7 or 6-7-8 collects its bonus at
+    once. The reference strategy is the engine's: the casino chart for hit, stand, double and split, and with
+    five cards or more drawing while the hand cannot bust (hard 11 or under), else standing to collect.
+
+    A single pack is small, so each deviation is valued with the pack less the cards the player sees (the hand
+    and the up card): an infinite deck of those proportions.
+
+    >>> from tables.engines.blackjack import Rules, PONTOON
+    >>> costs = PontoonDecisionCosts(Rules.of(PONTOON.resolve_config({"banker_seat": 1}), pontoon=True))
+    >>> costs.basic([10, 6], 10, ["hit", "stand"]), costs.basic([2, 3, 2, 2, 4], 10, ["hit", "stand"])
+    ('hit', 'stand')
+    >>> round(costs.cost([10, 5], 10, "stand", ["hit", "stand"]), 4)  # stood on 15 against a ten
+    0.0813
+    """
+
+    def __init__(self, rules: Rules, probs: Mapping[int, float] | None = None, *, remove_seen: bool = True) -> None:
+        super().__init__(rules, probs)
+        bonus = rules.bonus
+        self.charlie = float(bonus.get("five_card_charlie", 0))
+        self.sevens = float(bonus.get("three_sevens", 0))
+        self.six_seven_eight = float(bonus.get("six_seven_eight", 0))
+        self.remove_seen = remove_seen and probs is None
+        self._pack = {v: (16 if v == 10 else 4) * rules.decks for v in range(1, 11)}
+        self._seen: dict[tuple[tuple[int, ...], int], PontoonDecisionCosts] = {}
+        self._play_on_n: dict[tuple[int, bool, int, int], float] = {}
+
+    def stand(self, total: int, up: int) -> float:
+        """EV of standing on ``total`` against the banker: ties lose."""
+        if total > 21:
+            return -1.0
+        key = (total, up)
+        got = self._stand.get(key)
+        if got is None:
+            dist = self.dealer_totals(up)
+            win = dist[5] + sum(dist[i] for i in range(5) if 17 + i < total)
+            got = self._stand[key] = 2 * win - 1
+        return got
+
+    def _bonus(self, cards: Sequence[int]) -> float | None:
+        """What a three-card 21 collects at once (7-7-7, 6-7-8), None for any other hand."""
+        if len(cards) == 3 and sum(cards) == 21:
+            if list(cards) == [7, 7, 7]:
+                return self.sevens
+            if sorted(cards) == [6, 7, 8]:
+                return self.six_seven_eight
+        return None
+
+    def _settle(self, hard: int, ace: bool, n: int, up: int) -> float:
+        """A hand that stands (or reaches 21) with ``n`` cards: a charlie collects, else it meets the banker."""
+        if hard > 21:
+            return -1.0
+        if n >= 5:
+            return self.charlie * 2 ** (n - 5)
+        return self.stand(_total(hard, ace), up)
+
+    def play_on_n(self, hard: int, ace: bool, n: int, up: int) -> float:
+        """EV of a hand of ``n`` ≥ 3 cards played on by the engine's strategy."""
+        if hard > 21:
+            return -1.0
+        key = (hard, ace, n, up)
+        got = self._play_on_n.get(key)
+        if got is None:
+            total = _total(hard, ace)
+            if n >= 5:
+                drawing = hard <= 11 and total != 21
+            else:
+                soft = ace and hard <= 11
+                drawing = total < 21 and self.strategy.code(total, soft, 0, up, False, False, False) == "H"
+            if drawing:
+                got = sum(p * self.play_on_n(hard + c, ace or c == 1, n + 1, up) for c, p in self.probs.items() if p)
+            else:
+                got = self._settle(hard, ace, n, up)
+            self._play_on_n[key] = got
+        return got
+
+    def _hit_hand(self, hand: Sequence[int], up: int) -> float:
+        hard, ace, n = sum(hand), 1 in hand, len(hand)
+        out = 0.0
+        for c, p in self.probs.items():
+            if p:
+                bonus = self._bonus([*hand, c]) if n == 2 else None
+                out += p * (bonus if bonus is not None else self.play_on_n(hard + c, ace or c == 1, n + 1, up))
+        return out
+
+    def _double_hand(self, hand: Sequence[int], up: int) -> float:
+        hard, ace = sum(hand), 1 in hand
+        out = 0.0
+        for c, p in self.probs.items():
+            if p:
+                bonus = self._bonus([*hand, c])
+                out += p * (bonus if bonus is not None else self.stand(_total(hard + c, ace or c == 1), up))
+        return 2 * out
+
+    def _split_pair(self, value: int, up: int) -> float:
+        out = 0.0
+        for c, p in self.probs.items():
+            if not p:
+                continue
+            hand = [value, c]
+            hard, ace = value + c, value == 1 or c == 1
+            if value == 1:  # split aces take one card each
+                out += p * self.stand(_total(hard, ace), up)
+                continue
+            soft = ace and hard <= 11
+            total = hard + 10 if soft else hard
+            can_double = self.rules.double_after_split and self.rules.may_double(total, soft)
+            code = self.strategy.code(total, soft, 0, up, can_double, False, False)
+            if total == 21 or code == "S":
+                out += p * self.stand(total, up)
+            elif code == "D":
+                out += p * self._double_hand(hand, up)
+            else:
+                out += p * self._hit_hand(hand, up)
+        return 2 * out
+
+    def value(self, hand: Sequence[int], up: int, action: str) -> float:
+        if action == "stand":
+            return self._settle(sum(hand), 1 in hand, len(hand), up)
+        if action == "hit":
+            return self._hit_hand(hand, up)
+        if action == "double":
+            return self._double_hand(hand, up)
+        if action == "split":
+            return self._split_pair(hand[0], up)
+        raise ValueError(f"not a Pontoon decision: {action!r}")
+
+    def basic(self, hand: Sequence[int], up: int, allowed: Collection[str]) -> str:
+        """The engine's strategy: the chart, and with five cards or more drawing only while it cannot bust."""
+        if len(hand) >= 5 and "hit" in allowed:
+            return "hit" if sum(hand) <= 11 else "stand"
+        return self.strategy.decide(hand, up, allowed)
+
+    def _for(self, hand: Sequence[int], up: int) -> PontoonDecisionCosts:
+        """The calculator for the pack less the cards this player sees."""
+        if not self.remove_seen:
+            return self
+        key = (tuple(sorted(hand)), up)
+        got = self._seen.get(key)
+        if got is None:
+            left = dict(self._pack)
+            for v in (*hand, up):
+                left[v] = max(left[v] - 1, 0)
+            if len(self._seen) > 4096:
+                self._seen.clear()
+            got = self._seen[key] = PontoonDecisionCosts(self.rules, probabilities(left), remove_seen=False)
+        return got
+
+    def cost(self, hand: Sequence[int], up: int, action: str, allowed: Collection[str]) -> float:
+        key = (tuple(hand), up, action, frozenset(allowed), True)
+        got = self._cost.get(key)
+        if got is None:
+            best = self.basic(hand, up, allowed)
+            if best == action:
+                got = 0.0
+            else:
+                calc = self._for(hand, up)
+                got = calc.value(hand, up, best) - calc.value(hand, up, action)
+            self._cost[key] = got
+        return got
+
+    def insurance_cost(self, fraction: float) -> float:
+        raise ValueError("Pontoon has no insurance")
+
+
+def decision_costs(rules: Rules) -> DecisionCosts:
+    """The calculator for a table's rules: blackjack's, or Pontoon's."""
+    return PontoonDecisionCosts(rules) if rules.pontoon else DecisionCosts(rules)
 
 
 def _total(hard: int, ace: bool) -> int:

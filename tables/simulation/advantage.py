@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tables.engines.blackjack import BLACKJACK, BasicStrategy, Rules
 from tables.protection.betting import DEFAULT_ALPHA, EdgeTable, TableRound, back_counting, bet_pattern
 from tables.protection.count import HI_LO_BY_VALUE, true_count
-from tables.protection.skill import DecisionCosts
+from tables.protection.skill import DecisionCosts, decision_costs
 from tables.simulation.blackjack import play_out
 
 PENETRATION = 0.75
@@ -203,10 +203,155 @@ def play_round(rules: Rules, seats: Sequence[Seat], draw: Callable[[], int]) -> 
     return up, dealt
 
 
+def play_pontoon_round(rules: Rules, seats: Sequence[Seat], draw: Callable[[], int]) -> tuple[int, list[int]]:
+    """Deal and play one round at Pontoon's rules as the engine's house edge plays them
+    (:func:`tables.engines.blackjack.round_player`): each punter's first card, the banker's first (face down), each
+    punter's second, the banker's second (its up card); a banker natural collects ``dealer_natural_collects`` × each
+    bet (a punter's natural loses one bet); a punter's natural is paid ``bonus_pays.natural``; five cards of 21 or
+    under and a three-card 7-7-7 or 6-7-8 collect at once; the banker draws to 17; ties lose. Returns the up card
+    and every card dealt."""
+    dealt: list[int] = []
+
+    def card() -> int:
+        c = draw()
+        dealt.append(c)
+        return c
+
+    bonus = rules.bonus
+    charlie = bonus.get("five_card_charlie", 0)
+    firsts = [card() for _ in seats]
+    hole = card()
+    for seat, first in zip(seats, firsts):
+        seat.hands, seat.stakes, seat.done, seat.net, seat.decisions = [[first, card()]], [seat.bet], [False], 0.0, []
+    up = card()
+    dealer_natural = {up, hole} == {1, 10}
+    for seat in seats:
+        hand = seat.hands[0]
+        natural = sum(hand) == 11 and 1 in hand
+        if dealer_natural:
+            seat.net -= seat.bet if natural else seat.bet * rules.dealer_natural_collects
+            seat.done[0] = True
+        elif natural:
+            seat.net += seat.bet * bonus.get("natural", 0)
+            seat.done[0] = True
+    if dealer_natural:
+        return up, dealt
+    live = False
+    for seat in seats:
+        i = 0
+        splits = 0
+        while i < len(seat.hands):
+            hand = seat.hands[i]
+            if seat.done[i]:
+                i += 1
+                continue
+            split_hand = len(seat.hands) > 1
+            if len(hand) == 1:
+                hand.append(card())
+            while True:
+                hard = sum(hand)
+                soft = 1 in hand and hard <= 11
+                total = hard + 10 if soft else hard
+                n = len(hand)
+                if hard > 21:
+                    seat.net -= seat.stakes[i]
+                    seat.done[i] = True
+                    break
+                paid = _pontoon_bonus(hand, charlie, bonus) if total == 21 or n >= 5 else None
+                if total == 21:
+                    if paid is not None:
+                        seat.net += seat.stakes[i] * paid
+                        seat.done[i] = True
+                    break
+                allowed = ["hit", "stand"]
+                if split_hand and hand[0] == 1 and n == 2:
+                    if not (rules.resplit_aces and hand[1] == 1 and splits < rules.max_splits):
+                        break
+                    allowed = ["split", "stand"]
+                elif n == 2:
+                    if (rules.double_after_split or not split_hand) and rules.may_double(total, soft):
+                        allowed.append("double")
+                    if hand[0] == hand[1] and splits < rules.max_splits:
+                        allowed.append("split")
+                action = seat.decide(hand, up, allowed)
+                seat.decisions.append((tuple(hand), action, tuple(allowed)))
+                if action == "stand":
+                    if paid is not None:  # a charlie collects
+                        seat.net += seat.stakes[i] * paid
+                        seat.done[i] = True
+                    break
+                if action == "hit":
+                    hand.append(card())
+                elif action == "double":
+                    seat.stakes[i] *= 2
+                    hand.append(card())
+                    if sum(hand) > 21:
+                        seat.net -= seat.stakes[i]
+                        seat.done[i] = True
+                    elif (paid := _pontoon_bonus(hand, charlie, bonus)) is not None:
+                        seat.net += seat.stakes[i] * paid
+                        seat.done[i] = True
+                    break
+                else:  # split
+                    splits += 1
+                    seat.hands.append([hand.pop()])
+                    seat.stakes.append(seat.bet)
+                    seat.done.append(False)
+                    split_hand = True
+                    hand.append(card())
+            i += 1
+        live = live or not all(seat.done)
+    if not live:
+        return up, dealt
+    hard, ace = up + hole, up == 1 or hole == 1
+    while True:
+        if ace and hard <= 11 and hard + 10 >= 17:
+            dealer = hard + 10
+            break
+        if hard >= 17:
+            dealer = hard
+            break
+        c = card()
+        hard += c
+        ace = ace or c == 1
+    for seat in seats:
+        for hand, stake, done in zip(seat.hands, seat.stakes, seat.done):
+            if done:
+                continue
+            hard = sum(hand)
+            total = hard + 10 if 1 in hand and hard <= 11 else hard
+            seat.net += stake if dealer > 21 or total > dealer else -stake
+    return up, dealt
+
+
+def _pontoon_bonus(hand: list[int], charlie: int, bonus: Mapping[str, int]) -> float | None:
+    """What a Pontoon hand that stands (or makes 21) collects at once: a charlie, 7-7-7 or 6-7-8; else None."""
+    if sum(hand) > 21:
+        return None
+    if len(hand) >= 5:
+        return float(charlie * 2 ** (len(hand) - 5))
+    if len(hand) == 3 and sum(hand) == 21:
+        if hand == [7, 7, 7]:
+            return float(bonus.get("three_sevens", 0))
+        if sorted(hand) == [6, 7, 8]:
+            return float(bonus.get("six_seven_eight", 0))
+    return None
+
+
+def round_of(rules: Rules) -> Callable[[Rules, Sequence[Seat], Callable[[], int]], tuple[int, list[int]]]:
+    """The simulator's round for the rules: blackjack's or Pontoon's."""
+    return play_pontoon_round if rules.pontoon else play_round
+
+
 def basic_decider(rules: Rules) -> Decide:
+    """Basic strategy as the engine's house edge plays it; at Pontoon, with five cards or more it draws only while
+    the hand cannot bust."""
     strategy = BasicStrategy(dealer_hits_soft_17=rules.dealer_hits_soft_17, double_after_split=rules.double_after_split)
+    pontoon = rules.pontoon
 
     def decide(hand: list[int], up: int, allowed: list[str]) -> str:
+        if pontoon and len(hand) >= 5 and "hit" in allowed:
+            return "hit" if sum(hand) <= 11 else "stand"
         return strategy.decide(hand, up, allowed)
 
     return decide
@@ -240,7 +385,7 @@ class Player:
         self.kind = kind
         self.rng = rng
         self.decide = careless_decider(rules) if kind == "careless" else basic_decider(rules)
-        self.insure = kind == "careless"
+        self.insure = kind == "careless" and not rules.pontoon  # Pontoon has no insurance
         self.seated = kind != "back_counter"
         self.units = 1
 
@@ -286,7 +431,8 @@ def run_table(kind: str, rules: Rules, *, rounds: int, seed: int, costs: Decisio
     rng = random.Random(seed)
     shoe = Shoe(rules.decks, rng)
     player = Player(kind, rules, rng)
-    costs = costs or DecisionCosts(rules)
+    costs = costs or decision_costs(rules)
+    play = round_of(rules)
     other = Seat(1, basic_decider(rules))
     mine = Seat(1, player.decide, insure=player.insure)
     run = TableRun(kind, [], [], [], 0, 0, 0.0)
@@ -303,7 +449,7 @@ def run_table(kind: str, rules: Rules, *, rounds: int, seed: int, costs: Decisio
         if units:
             mine.bet = units
             seats = [mine, other]
-        up, dealt = play_round(rules, seats, shoe.draw)
+        up, dealt = play(rules, seats, shoe.draw)
         shoe.seen(dealt)
         if units:
             run.bets.append((tc, units))
@@ -328,7 +474,7 @@ def flag_rate(
     kind: str, rules: Rules, edges: EdgeTable, *, trials: int, rounds: int, seed: int, alpha: float = DEFAULT_ALPHA
 ) -> tuple[int, int]:
     """(flagged, trials) over ``trials`` seeded tables of ``rounds`` rounds played each."""
-    costs = DecisionCosts(rules)
+    costs = decision_costs(rules)
     hits = sum(
         flagged(run_table(kind, rules, rounds=rounds, seed=seed * 100_003 + t, costs=costs), edges, alpha)
         for t in range(trials)
@@ -353,8 +499,9 @@ def strategy_gap(kind: str, rules: Rules, *, rounds: int, seed: int) -> Strategy
     decisions it made are costed by :class:`~tables.protection.skill.DecisionCosts`."""
     rng = random.Random(seed)
     shoe = Shoe(rules.decks, rng)
-    costs = DecisionCosts(rules)
-    insure = kind == "careless"
+    costs = decision_costs(rules)
+    play = round_of(rules)
+    insure = kind == "careless" and not rules.pontoon
     basic = Seat(1, basic_decider(rules))
     other = Seat(1, careless_decider(rules) if kind == "careless" else basic_decider(rules), insure=insure)
     diff_sum = diff_sq = cost_sum = cost_sq = 0.0
@@ -362,10 +509,10 @@ def strategy_gap(kind: str, rules: Rules, *, rounds: int, seed: int) -> Strategy
         if shoe.due:
             shoe.shuffle()
         start = shoe.pos
-        play_round(rules, [basic], shoe.draw)
+        play(rules, [basic], shoe.draw)
         end = shoe.pos
         shoe.pos = start
-        up, _ = play_round(rules, [other], shoe.draw)
+        up, _ = play(rules, [other], shoe.draw)
         shoe.pos = max(end, shoe.pos)
         d = basic.net - other.net
         diff_sum += d

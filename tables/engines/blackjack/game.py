@@ -187,7 +187,8 @@ class Pontoon(Engine):
     name = "pontoon"
     title = "Pontoon (blackjack with a changing bank)"
     # a player holds the bank; the house is no party to the bets
-    profile = GameProfile(Family.PLAYER_BANKED, Deck.STANDARD, before_deal=(MAIN_BET,), bank=Bank.SEAT)
+    profile = GameProfile(Family.PLAYER_BANKED, Deck.STANDARD, before_deal=(MAIN_BET,), bank=Bank.SEAT,
+                          watch=Watch.COUNT, watch_bets=(MAIN_BET,))
     settings = (
         Setting(
             "decks", SettingKind.INT, 1, "52-card packs (the rule book: a single pack is always used)", minimum=1, maximum=2
