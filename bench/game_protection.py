@@ -13,6 +13,11 @@ Run from the repository root: ``python bench/game_protection.py [--trials N] [--
   against the true edge of the way they play: the same engine edge plus the difference, on the same cards, of
   basic strategy's net and theirs (``--skill-rounds`` rounds, with its 95 % interval). The acceptance: within
   0.2 percentage points.
+* **Pontoon's measured skill**: at the Pontoon engine's default rules (one pack, the banker drawing to 17, ties
+  to the banker, five-card tricks), a basic-strategy punter (the engine's own strategy) and a careless one: each
+  measured house edge (the engine's Pontoon edge plus the mean cost of the decisions, each deviation valued with
+  the pack less the cards the player sees) against the true edge of the way they play, on the same cards, within
+  0.2 percentage points.
 * **Edge by true count**: the basic-strategy player's mean net at each true count, the simulated counterpart of
   the half a percent a point the betting figures assume.
 
@@ -30,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tables.engines.blackjack import BLACKJACK, Rules, simulate  # noqa: E402
+from tables.engines.blackjack import BLACKJACK, PONTOON, Rules, simulate  # noqa: E402
 from tables.protection.betting import DEFAULT_ALPHA, EdgeTable  # noqa: E402
 from tables.protection.skill import DecisionCosts  # noqa: E402
 from tables.simulation.advantage import KINDS, flagged, per_true_count_edges, run_table, strategy_gap  # noqa: E402
@@ -95,6 +100,7 @@ def main() -> None:
         print(f"{kind:>12}: measured {100 * measured_edge:.3f} %, true {100 * true_edge:.3f} % "
               f"± {100 * gap.true_gap_ci95:.3f}", flush=True)
     by_count = per_true_count_edges(rules, rounds=args.skill_rounds, seed=args.seed + 1)
+    pontoon = pontoon_skill(args.skill_rounds, args.edge_rounds, args.seed)
 
     power = min(flags["counter"]["share"], flags["back_counter"]["share"])  # type: ignore[type-var]
     false_flags = flags["flat"]["share"]
@@ -108,11 +114,37 @@ def main() -> None:
         "power": power,
         "flat_false_flag_share": false_flags,
         "skill": skill,
+        "pontoon_skill": pontoon,
         "edge_by_true_count_pct": {str(tc): [round(100 * ev, 2), n] for tc, (ev, n) in by_count.items()},
         "targets_met": bool(power >= 0.95 and false_flags <= 0.05  # type: ignore[operator]
-                            and all(s["within_0_2pp"] for s in skill.values())),
+                            and all(s["within_0_2pp"] for s in skill.values())
+                            and all(s["within_0_2pp"] for s in pontoon.values() if isinstance(s, dict))),
         "seconds": round(time.monotonic() - started, 1),
     }))
+
+
+def pontoon_skill(rounds: int, edge_rounds: int, seed: int) -> dict[str, object]:
+    """The basic and the careless Pontoon punter: measured against true house edge (the banker's), same cards."""
+    rules = Rules.of(PONTOON.resolve_config({"banker_seat": 1}), pontoon=True)
+    base, half = simulate(rules, edge_rounds, seed)
+    house_edge = -base
+    out: dict[str, object] = {"rules": "Pontoon engine defaults, 1 pack cut at 75 %",
+                              "basic_house_edge_pct": round(100 * house_edge, 3),
+                              "basic_house_edge_ci95_pct": round(100 * half, 3)}
+    for kind in ("basic", "careless"):
+        gap = strategy_gap(kind, rules, rounds=rounds, seed=seed + 7)
+        measured_edge, true_edge = house_edge + gap.measured_cost, house_edge + gap.true_gap
+        out[kind] = {
+            "measured_house_edge_pct": round(100 * measured_edge, 3),
+            "true_house_edge_pct": round(100 * true_edge, 3),
+            "true_gap_ci95_pct": round(100 * gap.true_gap_ci95, 3),
+            "difference_pp": round(100 * (measured_edge - true_edge), 3),
+            "rounds_measured": gap.rounds,
+            "within_0_2pp": abs(measured_edge - true_edge) <= 0.002,
+        }
+        print(f"{'pontoon ' + kind:>16}: measured {100 * measured_edge:.3f} %, true {100 * true_edge:.3f} % "
+              f"± {100 * gap.true_gap_ci95:.3f}", flush=True)
+    return out
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ BENCHES: dict[str, tuple[list[str], set[str]]] = {
                           "baccarat_shoe_path_ratio", "blackjack_shoe_path_ratio", "targets_met"}),
     "evaluator": (["2000"], {"ours_per_s", "ours_from_cards_per_s"}),
     "game_protection": (["--trials", "3", "--skill-rounds", "5000", "--edge-rounds", "20000"],
-                        {"flags", "power", "flat_false_flag_share", "skill", "basic_house_edge_pct",
+                        {"flags", "power", "flat_false_flag_share", "skill", "pontoon_skill", "basic_house_edge_pct",
                          "edge_by_true_count_pct", "targets_met"}),
     "export": (["--rows", "4000", "--repeat", "1"],
                {"rows", "copy_rows_per_s", "export_rows_per_s", "ratio", "python_rows_per_s", "peak_kib_export_all",

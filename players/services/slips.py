@@ -19,6 +19,7 @@ from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput, NotFound
 from casino.outbox import enqueue
 from players import rating
+from players.advantage import slip_measured_edge
 from players.models import (
     LIVE_SLIP_STATUSES,
     BuyIn,
@@ -31,7 +32,6 @@ from players.models import (
 )
 from players.selectors import comp_rule, rate_slips
 from players.services import cash
-from players.advantage import slip_measured_edge
 from players.services.advantage import advantage_check
 from players.services.common import (
     amount_of,

@@ -222,8 +222,10 @@ class PontoonDecisionCosts(DecisionCosts):
     >>> costs = PontoonDecisionCosts(Rules.of(PONTOON.resolve_config({"banker_seat": 1}), pontoon=True))
     >>> costs.basic([10, 6], 10, ["hit", "stand"]), costs.basic([2, 3, 2, 2, 4], 10, ["hit", "stand"])
     ('hit', 'stand')
-    >>> round(costs.cost([10, 5], 10, "stand", ["hit", "stand"]), 4)  # stood on 15 against a ten
-    0.0813
+    >>> round(costs.cost([10, 6], 7, "stand", ["hit", "stand"]), 4)  # stood on 16 against a 7
+    0.0458
+    >>> round(costs.cost([10, 5], 10, "stand", ["hit", "stand"]), 4)  # negative: here standing beats the chart
+    -0.0188
     """
 
     def __init__(self, rules: Rules, probs: Mapping[int, float] | None = None, *, remove_seen: bool = True) -> None:

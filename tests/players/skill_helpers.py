@@ -7,10 +7,10 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from accounting.hold import _key, rules_of
-from accounting.models import HouseEdgeCache
 from django.utils import timezone
 
+from accounting.hold import _key, rules_of
+from accounting.models import HouseEdgeCache
 from tables.engines.base import Json
 from tables.engines.blackjack import A_NO_INSURANCE, DEALER, VALUES, Rules
 from tables.engines.registry import get_engine

@@ -42,7 +42,7 @@ def _expected_cost_ppm(docs, game="blackjack", seat=1):
     return round(sum(per_round) / len(per_round) * PPM), sum(c != 0 for c in per_round)
 
 
-@pytest.mark.parametrize("minimum, used", [(20, "measured"), (25, "assumed")])
+@pytest.mark.parametrize(("minimum", "used"), [(20, "measured"), (25, "assumed")])
 def test_a_careless_players_measured_edge_changes_the_theo_by_the_exact_amount(floor, settings, minimum, used):
     settings.CROUPIER = {**settings.CROUPIER, "MEASURED_EDGE_MIN_ROUNDS": minimum}
     table = _blackjack(floor)
@@ -51,7 +51,8 @@ def test_a_careless_players_measured_edge_changes_the_theo_by_the_exact_amount(f
     # given 40 rounds of 10.00 played carelessly (stands on 15, never doubles nor splits), through the services
     docs = play_shoe_rounds(table, floor.manager, kind="careless", rounds_played=24)
     cost_ppm, costly_rounds = _expected_cost_ppm(docs)
-    assert costly_rounds > 0 and cost_ppm > 0
+    assert costly_rounds > 0
+    assert cost_ppm > 0
     # when the slip closes
     slips.slip_close(actor=floor.manager, slip_id=slip.pk)
     r = SlipRating.objects.get(slip=slip)

@@ -17,7 +17,7 @@ from tables.protection.betting import EdgeTable, TableRound, back_counting, bet_
 from tables.protection.count import HI_LO, ShoeCount, counts_before_rounds, true_count
 from tables.protection.dealers import DealerActivity, dealer_profiles
 from tables.protection.side_bets import pair_ev, pair_probability, side_bet_clustering
-from tables.protection.skill import FULL_SHOE, DecisionCosts, measured_skill
+from tables.protection.skill import FULL_SHOE, DecisionCosts, PontoonDecisionCosts, decision_costs, measured_skill
 from tables.protection.stats import binomial_sf, normal_sf, poisson_sf, ranks, spearman, spearman_p_greater
 
 RULES = Rules.of(BLACKJACK.resolve_config({}), pontoon=False)
@@ -218,9 +218,51 @@ def test_the_calculators_basic_strategy_edge_agrees_with_the_engines_simulation(
     assert abs(ev - mean) <= half + 0.003
 
 
-def test_pontoon_is_not_costed_by_blackjacks_calculator():
+PONTOON_RULES = Rules.of(PONTOON.resolve_config({"banker_seat": 1}), pontoon=True)
+
+
+def test_pontoon_is_not_costed_by_blackjacks_calculator_but_by_its_own():
     with pytest.raises(ValueError, match="Pontoon"):
-        DecisionCosts(Rules.of(PONTOON.resolve_config({"banker_seat": 1}), pontoon=True))
+        DecisionCosts(PONTOON_RULES)
+    assert isinstance(decision_costs(PONTOON_RULES), PontoonDecisionCosts)
+    assert type(decision_costs(RULES)) is DecisionCosts
+
+
+def test_pontoons_values_follow_its_rules():
+    costs = PontoonDecisionCosts(PONTOON_RULES, remove_seen=False)
+    blackjack = DecisionCosts(RULES)
+    # ties lose: standing on 20 is worth less than at blackjack, where a tie pushes
+    assert costs.value([10, 10], 10, "stand") < blackjack.value([10, 10], 10, "stand")
+    # five cards of 21 or under collect twice the stake at once, six cards four times
+    assert costs.value([2, 2, 3, 2, 4], 10, "stand") == 2.0
+    assert costs.value([2, 2, 3, 2, 1, 1], 10, "stand") == 4.0
+    # 7-7 drawing a 7 collects three times the stake: hitting 7-7 is worth more than hitting 6-8 (twice, on a 7)
+    p7 = costs.probs[7]
+    assert costs.value([7, 7], 10, "hit") - costs.value([6, 8], 10, "hit") == pytest.approx(p7 * 1.0, abs=0.05)
+    # the reference strategy is the engine's: the chart, and with five cards drawing only while it cannot bust
+    assert costs.basic([10, 6], 7, ["hit", "stand"]) == "hit"
+    assert costs.basic([2, 2, 2, 2, 3], 10, ["hit", "stand"]) == "hit"
+    assert costs.basic([2, 2, 3, 2, 4], 10, ["hit", "stand"]) == "stand"
+    # a deviation costs what the engine's strategy gains over it; agreeing costs nothing
+    assert costs.cost([10, 6], 7, "hit", ["hit", "stand"]) == 0.0
+    assert costs.cost([10, 6], 7, "stand", ["hit", "stand"]) > 0
+    # hitting a five-card 13 is worth more than the engine's stand (a sixth card pays four times): a negative cost
+    charlie = [2, 2, 3, 2, 4]
+    hit = sum(p * (4.0 if c <= 8 else -1.0) for c, p in costs.probs.items())
+    assert costs.value(charlie, 10, "hit") == pytest.approx(hit)
+    assert costs.cost(charlie, 10, "hit", ["hit", "stand"]) == pytest.approx(2.0 - hit)
+    assert 2.0 - hit < 0
+    with pytest.raises(ValueError, match="insurance"):
+        costs.insurance_cost(0.5)
+
+
+def test_pontoons_deviations_are_valued_with_the_pack_less_the_cards_seen():
+    seen = PontoonDecisionCosts(PONTOON_RULES)
+    full = PontoonDecisionCosts(PONTOON_RULES, remove_seen=False)
+    calc = seen._for([10, 6], 7)
+    assert calc.probs[10] == pytest.approx(15 / 49)
+    assert calc.probs[6] == pytest.approx(3 / 49)
+    assert seen.cost([10, 6], 7, "stand", ["hit", "stand"]) != full.cost([10, 6], 7, "stand", ["hit", "stand"])
 
 
 def test_the_measured_edge_adds_the_mean_cost_to_the_engines_edge():

@@ -10,12 +10,22 @@ from itertools import chain
 
 import pytest
 
-from tables.engines.blackjack import BLACKJACK, Rules, round_player
+from tables.engines.blackjack import BLACKJACK, PONTOON, Rules, round_player
 from tables.protection.betting import EdgeTable, back_counting, bet_pattern
-from tables.simulation.advantage import Seat, Shoe, basic_decider, flag_rate, play_round, run_table, strategy_gap
+from tables.simulation.advantage import (
+    Seat,
+    Shoe,
+    basic_decider,
+    flag_rate,
+    play_pontoon_round,
+    play_round,
+    run_table,
+    strategy_gap,
+)
 
 RULES = Rules.of(BLACKJACK.resolve_config({}), pontoon=False)  # the demo's blackjack tables: the engine's defaults
 EDGES = EdgeTable.linear(house_edge=0.0045)
+PONTOON_RULES = Rules.of(PONTOON.resolve_config({"banker_seat": 1}), pontoon=True)  # the engine's defaults: 1 pack
 
 
 @pytest.mark.parametrize("config", [{}, {"dealer_hits_soft_17": True, "surrender": "late", "double_on": "any_two"}])
@@ -77,3 +87,32 @@ def test_the_shoe_burns_a_card_and_reshuffles_at_the_cut_card():
     assert shoe.pos == shoe.cut == 234
     shoe.shuffle()
     assert (shoe.number, shoe.running) == (2, 0)
+
+
+@pytest.mark.parametrize("config", [{}, {"double_on": "any_two", "double_after_split": False}])
+def test_the_pontoon_simulator_plays_as_the_engines_round_player_card_for_card(config):
+    # given the same cards for the engine's Pontoon round player (its house edge) and the simulator's basic seat
+    rules = Rules.of(PONTOON.resolve_config({"banker_seat": 1, **config}), pontoon=True)
+    engine = round_player(rules)
+    seat = Seat(1, basic_decider(rules))
+    rng = random.Random(12)
+    deck = [min(v, 10) for v in range(1, 14)] * 4
+    for _ in range(5_000):
+        rng.shuffle(deck)
+        expected = engine(chain(deck, deck, deck).__next__)
+        play_pontoon_round(rules, [seat], chain(deck, deck, deck).__next__)
+        assert seat.net == expected
+
+
+def test_the_careless_pontoon_players_measured_skill_is_the_true_cost_of_their_play():
+    # given the careless strategy and the engine's Pontoon strategy on the same cards of one pack
+    gap = strategy_gap("careless", PONTOON_RULES, rounds=30_000, seed=5)
+    # then the decisions' measured cost is the true difference within 0.2 percentage points and its interval
+    assert gap.true_gap > 0.01
+    assert abs(gap.measured_cost - gap.true_gap) <= 0.002 + gap.true_gap_ci95
+    basic = strategy_gap("basic", PONTOON_RULES, rounds=2_000, seed=5)
+    assert (basic.true_gap, basic.measured_cost) == (0.0, 0.0)
+    # and a table's recorded play costs the same decisions
+    run = run_table("careless", PONTOON_RULES, rounds=500, seed=3)
+    assert run.deviations > 0
+    assert sum(run.round_costs) > 0
