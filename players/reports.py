@@ -58,6 +58,10 @@ class RatingsReport(Report):
         Column("source", _("Average bet from")),
         Column("estimate", _("Floor estimate"), MONEY),
         Column("edge", _("House edge %"), PERCENT, places=4),
+        Column("assumed_edge", _("Assumed edge %"), PERCENT, places=4),
+        Column("measured_edge", _("Measured edge %"), PERCENT, places=4),
+        Column("measured_decisions", _("Measured decisions"), INT),
+        Column("edge_used", _("Theo from")),
         Column("theo", _("Theoretical win"), MONEY, total=True),
         Column("actual", _("Actual win"), MONEY, total=True),
         Column("buy_in_cash", _("Cash buy-in"), MONEY, total=True),
@@ -81,6 +85,7 @@ class RatingsReport(Report):
         for r in self.queryset().iterator(chunk_size=ITERATOR_CHUNK):
             slip = r.slip
             edge = _fraction(r.house_edge)
+            skill = r.data.get("skill") or {}
             yield (
                 slip.pk,
                 slip.shift.gaming_date,
@@ -98,6 +103,10 @@ class RatingsReport(Report):
                 r.average_bet_source,
                 r.estimated_average_bet,
                 edge,
+                _fraction(skill["assumed_edge"]) if skill else edge,
+                _fraction(skill["measured_edge"]) if skill else None,
+                skill.get("decisions"),
+                str(EDGE_USED_WORDS[skill.get("used", "assumed")]),
                 r.theoretical_win,
                 r.actual_win,
                 r.buy_in_cash,
@@ -106,6 +115,9 @@ class RatingsReport(Report):
                 r.comp_points,
                 " ".join(r.flags),
             )
+
+
+EDGE_USED_WORDS = {"measured": _("measured edge"), "assumed": _("assumed edge")}
 
 
 def _fraction(text: str) -> Any:

@@ -154,6 +154,7 @@ class FiguresSerializer(serializers.Serializer):
     flags = serializers.ListField(child=serializers.CharField())
     overlapping_slips = serializers.ListField(child=serializers.IntegerField())
     by_bet_type = serializers.ListField(child=serializers.DictField())
+    skill = serializers.DictField(allow_null=True, help_text="the assumed and the measured edge side by side (rating)")
 
 
 def figures_data(fig: rating.Figures) -> dict[str, Any]:
@@ -178,6 +179,7 @@ def figures_data(fig: rating.Figures) -> dict[str, Any]:
         "flags": list(fig.flags),
         "overlapping_slips": list(fig.overlaps),
         "by_bet_type": list(fig.by_type),
+        "skill": fig.skill,
     }
 
 

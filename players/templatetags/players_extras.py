@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 from typing import Any
 
 from django import template
@@ -10,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from players.advantage import Advantage, pit_advantage, player_advantage
+from players.conf import knob
 from tables.selectors import pit_tables
 
 register = template.Library()
@@ -80,6 +82,32 @@ def pct(value: Any, places: int = 2) -> str:
         return f"{float(value) * 100:.{int(places)}f}"
     except (TypeError, ValueError):
         return "—"
+
+
+@register.simple_tag
+def measured_edge_minimum() -> int:
+    """The rounds a player needs at a game before the measured edge replaces the assumed one (players.conf)."""
+    return knob("MEASURED_EDGE_MIN_ROUNDS")
+
+
+@register.filter
+def slip_edges(figures: Any) -> dict[str, Any]:
+    """A slip's edges side by side for its row (players.rating): the assumed one, the measured one with its
+    decisions, which one the theoretical win used, and why; percentages to two decimals."""
+    skill = getattr(figures, "skill", None)
+    edge = getattr(figures, "house_edge", None)
+    if not skill:
+        return {"assumed": pct(edge) if edge is not None else None, "measured": None}
+    return {
+        "assumed": pct(Fraction(skill["assumed_edge"])),
+        "measured": pct(Fraction(skill["measured_edge"])),
+        "decisions": skill["decisions"],
+        "rounds": skill["rounds"],
+        "min_rounds": skill["min_rounds"],
+        "used": skill["used"],
+        "theo_assumed": skill["theo_assumed"],
+        "theo_measured": skill["theo_measured"],
+    }
 
 
 @register.filter
