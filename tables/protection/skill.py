@@ -265,7 +265,7 @@ class PontoonDecisionCosts(DecisionCosts):
         if hard > 21:
             return -1.0
         if n >= 5:
-            return self.charlie * 2 ** (n - 5)
+            return self.charlie * float(2 ** (n - 5))
         return self.stand(_total(hard, ace), up)
 
     def play_on_n(self, hard: int, ace: bool, n: int, up: int) -> float:
