@@ -41,6 +41,7 @@ from tables.engines.inputs import Deck
 from tables.engines.money import Rounding, pay_ratio, percent_of
 from tables.engines.profile import Family, GameProfile, Watch
 from tables.engines.result import RoundResult
+from tables.engines.speech import Speech, speech
 
 PLAYER, BANKER = "player", "banker"
 
@@ -118,19 +119,19 @@ class Coup:
         self.cards[hand].append(card)
         self.values[hand].append(card_value(card))
 
-    def say_next(self) -> str:
+    def say_next(self) -> Speech:
         nxt = self.next_hand()
         dealt = len(self.cards[PLAYER]) + len(self.cards[BANKER])
         if dealt < 4:
-            return f"Deal card {dealt + 1} to the {nxt}"
+            return speech("deal_player_card" if nxt == PLAYER else "deal_banker_card", n=dealt + 1)
         p, b = self.totals()
         if nxt == PLAYER:
-            return f"Player draws on {p}"
+            return speech("player_draws", n=p)
         if nxt == BANKER:
             if len(self.cards[PLAYER]) == 3:
-                return f"Banker draws on {b} (player's third card counts {self.values[PLAYER][2]})"
-            return f"Player stands on {p}. Banker draws on {b}"
-        return "Coup complete"
+                return speech("banker_draws_third", n=b, m=self.values[PLAYER][2])
+            return speech("player_stands", n=p).then(". ", speech("banker_draws", n=b))
+        return speech("coup_complete")
 
     def hands_doc(self) -> Json:
         p, b = self.totals()
@@ -263,7 +264,7 @@ class Baccarat(Engine):
             "natural": len(pc) == 2 and len(bc) == 2 and (p >= 8 or b >= 8),
         }
         outcome.update(pairs)
-        say = "Tie" if winner == "tie" else f"{winner.capitalize()} wins {max(p, b)} over {min(p, b)}"
+        say = speech("tie") if winner == "tie" else speech(f"{winner}_wins", n=max(p, b), m=min(p, b))
         return settled(hands=coup.hands_doc(), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
 
     # -- house edge: exact over the shoe composition ------------------------------------------

@@ -29,6 +29,7 @@ from tables.engines.inputs import BetField, actions_input, card_input
 from tables.engines.money import Rounding
 from tables.engines.profile import Bank, GameProfile, OpenBet, TableNow, TurnOrder
 from tables.engines.result import Line, RoundResult, Status, round_result
+from tables.engines.speech import Speech, said, speech
 
 Json = dict[str, Any]
 
@@ -527,7 +528,8 @@ class Engine:
             rnd = Round(self.name, config, bets, ())
         bank, button = self.bank_seat(rnd), self.button_of(rnd)
         if betting_open:
-            return TableNow(bank, button, None, "bets", self._open_before_deal(rnd, bank), say="Place your bets")
+            return TableNow(bank, button, None, "bets", self._open_before_deal(rnd, bank),
+                            say="Place your bets", message=speech("place_bets").to_json())
         result = self.play(rnd)
         step = result.next
         if step is None:
@@ -545,7 +547,7 @@ class Engine:
         elif step.expect == "bid":
             seats = step.input.get("seats")
             actions, actors = ("bid",), tuple(seats) if seats is not None else None
-        return TableNow(bank, button, turn, step.expect, open_bets, actions, actors, step.say)
+        return TableNow(bank, button, turn, step.expect, open_bets, actions, actors, step.say, step.message)
 
     def _open_before_deal(self, rnd: Round, bank: int | None) -> tuple[OpenBet, ...]:
         profile = self.profile
@@ -663,22 +665,25 @@ def awaiting(next_step: Json, *, hands: Json | None = None, bets: Sequence[Json]
 
 
 def settled(*, hands: Json, outcome: Json, bets: Sequence[Json], house: Json, **more: Any) -> RoundResult:
-    """Every bet is decided: one row per bet, the house's totals."""
+    """Every bet is decided: one row per bet, the house's totals; ``say`` (a :class:`Speech`) is the
+    round's call, written as ``say`` and ``message``."""
+    if "say" in more:
+        more.update(said(more.pop("say")))  # a Speech: a sentence is refused
     return round_result(Status.SETTLED, None, hands=hands, outcome=outcome, bets=bets, house=house, more=more)
 
 
-def expect_card(to: str | None, say: str, *, inp: Json | None = None, **more: Any) -> Json:
+def expect_card(to: str | None, say: Speech, *, inp: Json | None = None, **more: Any) -> Json:
     """A card is due at ``to``; ``inp`` is its input (default: a card of the standard deck)."""
-    step: Json = {"expect": "card", "to": to, "say": say}
+    step: Json = {"expect": "card", "to": to, **said(say)}
     step.update(more)
     step["input"] = inp if inp is not None else card_input(to)
     return step
 
 
-def expect_action(seat: int | None, allowed: Sequence[str], say: str, *, inp: Json | None = None,
+def expect_action(seat: int | None, allowed: Sequence[str], say: Speech, *, inp: Json | None = None,
                   **more: Any) -> Json:
     """A choice is due at ``seat``; ``inp`` is its input (default: one option per action, ``{"seat", "action"}``)."""
-    step: Json = {"expect": "action", "seat": seat, "allowed": list(allowed), "say": say}
+    step: Json = {"expect": "action", "seat": seat, "allowed": list(allowed), **said(say)}
     step.update(more)
     if inp is None:
         # a hand named by number (blackjack's split hands) or by name (chemin de fer's, pontoon's

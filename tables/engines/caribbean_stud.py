@@ -62,11 +62,13 @@ from tables.engines.poker import (
     card_codes,
     chart_line,
     hand_name,
+    hand_speech,
     make_rank,
     rank_codes,
 )
 from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
+from tables.engines.speech import speech
 
 ANTE = "ante"
 DEALER = "dealer"
@@ -202,16 +204,16 @@ class CaribbeanStud(Engine):
         if kind == "action":
             hand = next(h for h in table.seats if h.seat == where)
             amount = hand.bet.amount * rnd.config["raise_multiple"]
-            say = f"Seat {where}: fold or raise {amount}?"
+            say = speech("fold_or_raise", seat=int(where), amount=amount)
             nxt = expect_action(int(where), [FOLD, RAISE], say, raise_amount=amount)
         elif where == DEALER:
             n = len(table.dealer)
-            say = "Dealer's up card" if n == 0 else f"Turn the dealer's hole card {n} of 4"
+            say = speech("dealer_up_card_stud") if n == 0 else speech("dealer_hole_card", n=n, m=4)
             nxt = expect_card(DEALER, say)
         else:
             dealing = table.seat_dealing()
             assert dealing is not None
-            nxt = expect_card(str(where), f"Seat {dealing.seat}: card {len(dealing.cards) + 1} of 5")
+            nxt = expect_card(str(where), speech("seat_card_of", seat=dealing.seat, n=len(dealing.cards) + 1, m=5))
         return awaiting(nxt, hands=self.hands_doc(table), bets=folded)
 
     def hands_doc(self, table: CaribbeanStudTable) -> Json:
@@ -276,11 +278,11 @@ class CaribbeanStud(Engine):
             "folded": [h.seat for h in table.seats if h.action == FOLD],
         }
         if dealer_rank is None:
-            say = "Every seat folded" if table.seats else "No antes: round over"
+            say = speech("every_seat_folded") if table.seats else speech("no_antes")
         elif dealer_plays:
-            say = f"Dealer qualifies with {hand_name(dealer_rank)}"
+            say = speech("dealer_qualifies", hand=hand_speech(dealer_rank))
         else:
-            say = f"Dealer does not qualify ({hand_name(dealer_rank)}): antes win, raises push"
+            say = speech("dealer_not_qualify", hand=hand_speech(dealer_rank))
         return settled(hands=self.hands_doc(table), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
 
     # -- house edge -----------------------------------------------------------------------------

@@ -59,6 +59,7 @@ from tables.engines.inputs import Deck, card_input, fresh_bet_id, open_bet, opti
 from tables.engines.money import Rounding
 from tables.engines.profile import Bank, Family, GameProfile, OpenBet, TurnOrder
 from tables.engines.result import RoundResult
+from tables.engines.speech import speech
 from tables.engines.triangle import (
     COUNT,
     HIGH_CARD,
@@ -562,10 +563,10 @@ class Game:
             target = self.expected_to()
             assert target is not None
             to = hand_name(target)
-            return expect_card(to, f"Deal to hand {target}", round=0, inp=card_input(to, Deck.TRIANGLE))
+            return expect_card(to, speech("deal_to_hand", n=target), round=0, inp=card_input(to, Deck.TRIANGLE))
         if self.phase is Phase.DEALING:
             to = hand_name(self.queue[0])
-            return expect_card(to, f"Deal to hand {self.queue[0]}", round=self.round, inp=card_input(to, Deck.TRIANGLE))
+            return expect_card(to, speech("deal_to_hand", n=self.queue[0]), round=self.round, inp=card_input(to, Deck.TRIANGLE))
         # Betting is open: bets may come, and the round's first card (due next either way) closes it.
         running = self.running()
         betting = {
@@ -585,7 +586,7 @@ class Game:
         # the seat to act may pass instead of betting (it sits this betting round out)
         passes = [option("pass", {"seat": turn, "action": "pass"}, f"Seat {turn} passes")] if turn is not None else []
         to = hand_name(running[0])
-        say = f"Betting round {self.round}: take bets"
+        say = speech("betting_round", n=self.round)
         return expect_card(
             to, say, round=self.round, betting=betting,
             inp=card_input(to, Deck.TRIANGLE, bets_open=bets_open, options=passes),
@@ -646,12 +647,12 @@ class Game:
         if self.pony_result is not None:
             outcome[PONY] = self.pony_result
         if survivors and self.end == "one_left":
-            say = f"Hand {survivors[0]} is the last horse standing: game over"
+            say = speech("last_horse", n=survivors[0])
         elif survivors:
-            say = f"The deck cannot deal another round: game over with hands {', '.join(map(str, survivors))} running"
+            say = speech("deck_out", hands=list(survivors))
         else:
-            say = "No hand is left: game over"
-        say += f". Carry {self.carry()} to the next game"
+            say = speech("no_hand_left")
+        say = say.then(". ", speech("carry", amount=self.carry()))
         return settled(
             hands=self.hands_doc(), outcome=outcome, bets=self.rows, house=house, pool=pool, pools=pools, say=say
         )

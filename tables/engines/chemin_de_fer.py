@@ -53,6 +53,7 @@ from tables.engines.inputs import BetField, Deck, FieldKind
 from tables.engines.money import Rounding, percent_of
 from tables.engines.profile import Bank, Family, GameProfile
 from tables.engines.result import RoundResult
+from tables.engines.speech import Speech, speech
 
 BANK, PUNTO = "bank", "punto"  # bet types: the banker's bank, a punter's stake against it
 DRAW, STAND = "draw", "stand"
@@ -177,28 +178,26 @@ class Coup:
                     return Step("card", hand)
         return None
 
-    def say_next(self, table: CheminDeFerTable) -> str:
+    def say_next(self, table: CheminDeFerTable) -> Speech:
         step = self.next_step()
         if step is None:
-            return "Coup complete"
+            return speech("coup_complete")
         dealt = len(self.cards[PLAYER]) + len(self.cards[BANKER])
         if dealt < 4:
-            return f"Deal card {dealt + 1} to the {step.hand}"
+            return speech("deal_player_card" if step.hand == PLAYER else "deal_banker_card", n=dealt + 1)
         p, b = self.two_card_total(PLAYER), self.two_card_total(BANKER)
         third = self.punter_third()
         if step.hand == PLAYER:
             if step.kind == "action":
-                return f"Punter (seat {table.punter_seat}) has {p}: draw or stand?"
-            return f"Punter draws on {p}"
-        if third is None:
-            against = f"Punter stands on {p}"
-        else:
-            against = f"punter's third card counts {third}"
+                return speech("punter_choice", seat=table.punter_seat, n=p)
+            return speech("punter_draws", n=p)
         if step.kind == "action":
-            return f"Banker (seat {table.banker_seat}) has {b}, {against.lower()}: draw or stand?"
+            if third is None:
+                return speech("banker_choice_punter_stands", seat=table.banker_seat, n=b, m=p)
+            return speech("banker_choice_punter_third", seat=table.banker_seat, n=b, m=third)
         if third is None:
-            return f"{against}. Banker draws on {b}"
-        return f"Banker draws on {b} ({against})"
+            return speech("punter_stands", n=p).then(". ", speech("banker_draws", n=b))
+        return speech("banker_draws_punter_third", n=b, m=third)
 
     def hands_doc(self, table: CheminDeFerTable) -> Json:
         p, b = self.totals()
@@ -429,11 +428,11 @@ class CheminDeFer(Engine):
             "bank_passes": winner == PLAYER, "next_bank": next_bank,
         }  # fmt: skip
         if winner == "tie":
-            say = f"Stand-off at {p}"
+            say = speech("stand_off", n=p)
         elif winner == BANKER:
-            say = f"Banker wins {b} over {p}"
+            say = speech("banker_wins", n=b, m=p)
         else:
-            say = f"Punter wins {p} over {b}; the bank passes"
+            say = speech("punter_wins", n=p, m=b).then("; ", speech("bank_passes"))
         house = {"net": commission, "commission": commission, "rake": 0}
         return settled(hands=coup.hands_doc(table), outcome=outcome, bets=rows, house=house, say=say)
 

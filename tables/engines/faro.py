@@ -51,6 +51,7 @@ from tables.engines.inputs import RANK_LABELS, BetField, Deck, FieldKind, card_i
 from tables.engines.money import Rounding, percent_of
 from tables.engines.profile import Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
+from tables.engines.speech import Speech, speech
 
 LAYOUT = "A23456789TJQK"  # the spade layout and the casekeeper, ace to king
 SODA, LOSER, WINNER, HOCK = "soda", "loser", "winner", "hock"
@@ -126,16 +127,16 @@ class Deal:
     def remaining_ranks(self) -> list[str]:
         return sorted(self.casekeeper.elements(), key=LAYOUT.index)
 
-    def say_next(self) -> str:
+    def say_next(self) -> Speech:
         slot = self.next_slot()
         if slot == SODA:
-            return "Soda: turn the first card (no action)"
+            return speech("soda")
         if slot == WINNER:
-            return f"Turn {len(self.turns)}: winner card"
+            return speech("winner_card", n=len(self.turns))
         number = len(self.turns) + 1
         if slot == LOSER and self.has_hock and self.cards_left == 3:
-            return f"Turn {number}: loser card (last turn, calling the turn is open)"
-        return f"Turn {number}: loser card"
+            return speech("loser_card_last", n=number)
+        return speech("loser_card", n=number)
 
     def hands_doc(self) -> Json:
         hock = self.hock()
@@ -330,10 +331,10 @@ class Faro(Engine):
         hock = deal.hock()
         splits = [t[0].rank for t in deal.turns if t[0].rank == t[1].rank]
         outcome: Json = {"turns": len(deal.turns), "splits": splits}
-        say = "Deal complete"
+        say = speech("deal_complete")
         if hock is not None:
             outcome[HOCK] = str(hock)
-            say = f"Deal complete: {hock} in hock"
+            say = speech("in_hock", card=str(hock))
         return settled(
             hands=deal.hands_doc(),
             outcome=outcome,

@@ -55,6 +55,7 @@ from tables.engines.inputs import BetField, Deck, FieldKind, bid_input, card_inp
 from tables.engines.money import Rounding, divide
 from tables.engines.profile import Bank, Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
+from tables.engines.speech import said, speech
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 HORSE_FIELD = BetField("horse", FieldKind.CHOICE, "Horse", options=tuple((h, n.capitalize()) for h, n in SUIT_NAMES.items()))
@@ -450,13 +451,11 @@ class Race:
     def next_step(self, bet_id: str | None = None) -> Json:
         """What comes next; ``bet_id`` is the id the engine gives a bet placed by the next event."""
         if self.stage is Stage.COURSE:
-            say = f"Course: deal card {len(self.course) + 1} of {self.course_len}"
+            say = speech("course_card", n=len(self.course) + 1, m=self.course_len)
             if self.void and not self.course:
                 last = self.void[-1]
-                say = (
-                    f"{last['count']} {SUIT_NAMES[last['suit']]} in the course: that horse cannot win. "
-                    f"Shuffle and deal the course again. {say}"
-                )
+                say = (speech("course_void", n=last["count"], suit=last["suit"])
+                       .then(". ", speech("course_again")).then(". ", say))
             return expect_card(COURSE, say, inp=card_input(COURSE, Deck.STANDARD_NO_ACES))
         if self.stage is Stage.BETTING:
             # bets (and, before the first, odds changes) may come; the first race card closes the betting
@@ -468,7 +467,7 @@ class Race:
                     {"id": b.id, "seat": b.seat, "horse": b.get("horse"), "amount": b.amount} for b in self.bets
                 ],
             }
-            say = "Take bets: " + ", ".join(f"{SUIT_NAMES[h]} {odds_text(o)}" for h, o in self.odds.items())
+            say = speech("take_bets", odds=[speech("horse_odds", suit=h, odds=o) for h, o in self.odds.items()])
             offered = [h for h, o in self.odds.items() if o > 0]
             horse = BetField("horse", FieldKind.CHOICE, "Horse",
                              options=tuple((h, f"{SUIT_NAMES[h].capitalize()} {odds_text(self.odds[h])}")
@@ -479,11 +478,11 @@ class Race:
         if self.stage is Stage.AUCTION:
             up = self.auction_next()
             counts = self.row_counts()
-            names = " or ".join(f"{SUIT_NAMES[h]} ({counts[h]} in the row)" for h in up)
             if self.high is None:
-                say = f"Auction: take bids on {names}"
+                say = speech("auction", bids=[speech("horse_in_row", suit=h, n=counts[h]) for h in up])
             else:
-                say = f"{SUIT_NAMES[up[0]].capitalize()}: {self.high[1]} bid by seat {self.high[0]}. Any more? Or sold"
+                say = (speech("high_bid", suit=up[0], amount=self.high[1], seat=self.high[0])
+                       .then(". ", speech("any_more")))
             high_bid = None if self.high is None else {"seat": self.high[0], "amount": self.high[1]}
             minimum = self.cfg["min_bid"] if self.high is None else self.high[1] + self.cfg["min_raise"]
             # the bet event that sells the horse to the high bidder (give it an id)
@@ -497,11 +496,11 @@ class Race:
                 "high_bid": high_bid,
                 "minimum": minimum,
                 "sell": sell,
-                "say": say,
+                **said(say),
                 "input": bid_input(up, labels, high_bid, minimum, None, sell_event),
             }
-        leaders = ", ".join(f"{SUIT_NAMES[h]} {self.moves[h]}" for h in SUIT_NAMES)
-        return expect_card(RACE, f"Race: turn the next card ({leaders})", inp=card_input(RACE, Deck.STANDARD_NO_ACES))
+        leaders = [speech("horse_moves", suit=h, n=self.moves[h]) for h in SUIT_NAMES]
+        return expect_card(RACE, speech("race_card", race=leaders), inp=card_input(RACE, Deck.STANDARD_NO_ACES))
 
 
 # -- the engines ---------------------------------------------------------------------------
@@ -599,7 +598,7 @@ class HorseRace(HorseRaceEngine):
             "redeals": len(race.void),
             "race_cards": len(race.race),
         }
-        say = f"{SUIT_NAMES[winner].capitalize()} wins at {odds_text(race.odds[winner])}"
+        say = speech("horse_wins", suit=winner, odds=race.odds[winner])
         return settled(hands=race.hands_doc(), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
 
     def house_edge(self, config: Mapping[str, Any], *, seed: int = 1) -> list[EdgeRow]:
@@ -709,10 +708,8 @@ class CalcuttaHorseRace(HorseRaceEngine):
             "shares": {"first": first, "second": second},
             "redeals": len(race.void),
         }
-        say = (
-            f"{SUIT_NAMES[first_horse].capitalize()} first: seat {race.sold[first_horse][0]} takes {first}; "
-            f"{SUIT_NAMES[second_horse]} second: seat {race.sold[second_horse][0]} takes {second}"
-        )
+        say = speech("horse_first", suit=first_horse, seat=race.sold[first_horse][0], amount=first).then(
+            "; ", speech("horse_second", suit=second_horse, seat=race.sold[second_horse][0], amount=second))
         return settled(
             hands=race.hands_doc(),
             outcome=outcome,

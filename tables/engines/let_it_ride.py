@@ -59,6 +59,7 @@ from tables.engines.poker import (
 )
 from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
+from tables.engines.speech import speech
 
 RIDE = "ride"
 COMMUNITY = "community"
@@ -167,14 +168,14 @@ class LetItRide(Engine):
         if kind == "action":
             seat, number = where
             nxt = expect_action(
-                seat, [PULL_BACK, LET_IT_RIDE], f"Seat {seat}: pull back bet {number} or let it ride?", bet=number
+                seat, [PULL_BACK, LET_IT_RIDE], speech("pull_back_or_ride", seat=seat, n=number), bet=number
             )
         elif where == COMMUNITY:
             word = "first" if not table.community else "second"
-            nxt = expect_card(COMMUNITY, f"Turn the {word} community card")
+            nxt = expect_card(COMMUNITY, speech(f"turn_{word}_community"))
         else:
             hand = table.hand(int(where.split(":")[1]))
-            nxt = expect_card(where, f"Seat {hand.seat}: card {len(hand.cards) + 1} of 3")
+            nxt = expect_card(where, speech("seat_card_of", seat=hand.seat, n=len(hand.cards) + 1, m=3))
         return awaiting(nxt, hands=self.hands_doc(table))
 
     def hands_doc(self, table: LetItRideTable) -> Json:
@@ -204,9 +205,8 @@ class LetItRide(Engine):
                            hand=hand_name(rank), line=line)
             )  # fmt: skip
         outcome: Json = {"community": [str(c) for c in table.community], "paying_hands": winners}
-        say = (
-            f"Community cards {' '.join(outcome['community'])}: {winners} paying hand(s)" if table.seats else "No bets"
-        )
+        say = (speech("community_paying", cards=outcome["community"], count=winners) if table.seats
+               else speech("no_bets"))
         return settled(hands=self.hands_doc(table), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
 
     # -- house edge -----------------------------------------------------------------------------

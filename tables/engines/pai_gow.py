@@ -56,10 +56,19 @@ from tables.engines.errors import EngineError
 from tables.engines.house_way import BUILT_IN, STANDARD, HouseWay, set_hand
 from tables.engines.inputs import Deck, card_input, dice_input, set_hand_input
 from tables.engines.money import Rounding, percent_of
-from tables.engines.poker import card_code, hand_name, rank_front2, rank_front2_codes, rank_paigow5, rank_paigow_codes
+from tables.engines.poker import (
+    card_code,
+    hand_name,
+    hand_speech,
+    rank_front2,
+    rank_front2_codes,
+    rank_paigow5,
+    rank_paigow_codes,
+)
 from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
-from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
+from tables.engines.seat_cards import DEALER, read_card, read_cards, say_card_of
+from tables.engines.speech import Speech, joined, said, speech
 
 SEATS = 6  # one dealer against up to six players (rule book)
 POSITIONS = SEATS + 1
@@ -284,16 +293,17 @@ class PaiGowPoker(Engine):
         table = self.replay(rnd)
         hands = _hands_doc(table)
         if table.dice is None:
-            return awaiting({"expect": "dice", "say": "Throw the three dice", "input": dice_input(3, 6)}, hands=hands)
+            return awaiting({"expect": "dice", **said(speech("throw_dice")), "input": dice_input(3, 6)}, hands=hands)
         to = table.next_card_to()
         if to is not None:
             n = len(table.cards.get(to, []))
-            say = f"{position_label(to)}: card {n + 1} of {HAND_SIZE}"
+            say = say_card_of(to, n + 1, HAND_SIZE)
             if not table.cards:
                 total = sum(table.dice)
                 first = position_name(first_position(total))
-                who = "the dealer" if first == DEALER else position_label(first).lower()
-                say = f"Dice {total}: first hand to {who}. {say}"
+                dice = (speech("dice_first_dealer", n=total) if first == DEALER
+                        else speech("dice_first_seat", n=total, seat=int(first.split(":")[1])))
+                say = dice.then(". ", say)
             step = expect_card(to, say, inp=card_input(to, Deck.STANDARD_JOKER))
             return awaiting(step, hands=hands, dice=list(table.dice), dealing_order=table.order)
         decided = [self._foul_row(b) for b in rnd.bets if b.seat in table.sets and _lost_by_foul(table.sets[b.seat])]
@@ -304,7 +314,7 @@ class PaiGowPoker(Engine):
             step = expect_action(
                 seat,
                 [SET, HOUSE_WAY],
-                f"Seat {seat}: set the hand (five back, two front) or ask for the house way",
+                speech("set_or_house_way", seat=seat),
                 hand=_cards_text(hand),
                 inp=set_hand_input(
                     seat, _cards_text(hand), PARTS, {"back": _cards_text(way.back), "front": _cards_text(way.front)},
@@ -346,12 +356,12 @@ class PaiGowPoker(Engine):
         d_back, d_front = rank_paigow5(dealer.back), rank_front2(dealer.front)
         hands[DEALER].update(_set_doc(dealer.back, dealer.front, d_back, d_front), set_by="house_way", rule=dealer.rule)
         rows: list[Json] = []
-        calls: list[str] = []
+        calls: list[Speech] = []
         for bet in sorted(rnd.bets, key=lambda b: b.seat):
             seat_hand = table.sets[bet.seat]
             if _lost_by_foul(seat_hand):
                 rows.append(self._foul_row(bet))
-                calls.append(f"seat {bet.seat} fouls")
+                calls.append(speech("seat_fouls", seat=bet.seat))
                 continue
             back = front_vs(rank_paigow5(seat_hand.back), d_back)
             front = front_vs(rank_front2(seat_hand.front), d_front)
@@ -361,13 +371,13 @@ class PaiGowPoker(Engine):
                 commission = percent_of(bet.amount, cfg["commission_bp"], Rounding(cfg["commission_rounding"]),
                                         cfg["chip"])
                 rows.append(bet_result(bet, "win", bet.amount - commission, commission, **extra))
-                calls.append(f"seat {bet.seat} wins")
+                calls.append(speech("seat_wins", seat=bet.seat))
             elif result == "push":
                 rows.append(bet_result(bet, "push", 0, **extra))
-                calls.append(f"seat {bet.seat} pushes")
+                calls.append(speech("seat_pushes", seat=bet.seat))
             else:
                 rows.append(bet_result(bet, "lose", -bet.amount, **extra))
-                calls.append(f"seat {bet.seat} loses")
+                calls.append(speech("seat_loses", seat=bet.seat))
         assert table.dice is not None
         total = sum(table.dice)
         outcome = {
@@ -377,9 +387,9 @@ class PaiGowPoker(Engine):
             "dealing_order": table.order,
             "dealer": {"back": hand_name(d_back), "front": hand_name(d_front), "house_way_rule": dealer.rule},
         }
-        say = f"Dealer: {hand_name(d_back)} behind; {hand_name(d_front)} in front"
+        say = speech("dealer_behind", hand=hand_speech(d_back)).then("; ", speech("in_front", hand=hand_speech(d_front)))
         if calls:
-            say += ". " + ", ".join(calls).capitalize()
+            say = say.then(". ", joined(", ", calls))
         placed = [b.id for b in rnd.bets]
         rows.sort(key=lambda row: placed.index(row["id"]))  # rows in the order the bets were placed
         return settled(hands=hands, outcome=outcome, bets=rows, house=banked_house(rows), say=say)

@@ -42,7 +42,8 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
 
-from tables.engines.cards import JOKER_CARD, RANK_NAMES, RANKS, SUITS, Card
+from tables.engines.cards import JOKER_CARD, RANKS, SUITS, Card
+from tables.engines.speech import Speech, english_value, speech
 
 
 class Category(IntEnum):
@@ -117,40 +118,40 @@ def chart_line(rank: int) -> str:
     return _CHART_LINES[category_of(rank)]
 
 
-_PLURAL = {r: ("sixes" if r == "6" else RANK_NAMES[r] + "s") for r in RANKS}
-
-
-def _name(nibble: int) -> str:
-    return RANK_NAMES[RANKS[nibble - 1]]
-
-
-def _names(nibble: int) -> str:
-    return _PLURAL[RANKS[nibble - 1]]
-
-
 def hand_name(rank: int) -> str:
-    """Plain words for the dealer screen: ``'pair of kings'``, ``'ace-king high'``, ``'royal flush'``."""
+    """Plain words for the dealer screen: ``'pair of kings'``, ``'ace-king high'``, ``'royal flush'``
+    (:func:`hand_speech` in English)."""
+    return english_value(hand_speech(rank), "words")
+
+
+def hand_speech(rank: int) -> Speech:
+    """:func:`hand_name` as a message for the dealer's words (tables/engines/speech.py): its id and ranks.
+
+    >>> from tables.engines.cards import parse_card
+    >>> hand_speech(rank5([parse_card(c) for c in ["KS", "KH", "9D", "4C", "2S"]])).to_json()
+    [{'id': 'hand_pair', 'params': {'ranks': 'K'}}]
+    """
     cat = category_of(rank)
-    n = [x for x in nibbles(rank) if x]
+    r = [RANKS[x - 1] for x in nibbles(rank) if x]
     if cat is Category.FIVE_ACES:
-        return "five aces"
+        return speech("hand_five_aces")
     if cat is Category.STRAIGHT_FLUSH:
-        return "royal flush" if is_royal(rank) else f"{_name(n[0])}-high straight flush"
+        return speech("hand_royal_flush") if is_royal(rank) else speech("hand_straight_flush", rank=r[0])
     if cat is Category.FOUR_OF_A_KIND:
-        return f"four {_names(n[0])}"
+        return speech("hand_four", ranks=r[0])
     if cat is Category.FULL_HOUSE:
-        return f"full house, {_names(n[0])} over {_names(n[1])}"
+        return speech("hand_full_house", ranks=r[0], ranks2=r[1])
     if cat is Category.FLUSH:
-        return f"{_name(n[0])}-high flush"
+        return speech("hand_flush", rank=r[0])
     if cat is Category.STRAIGHT:
-        return f"{_name(n[0])}-high straight"
+        return speech("hand_straight", rank=r[0])
     if cat is Category.THREE_OF_A_KIND:
-        return f"three {_names(n[0])}"
+        return speech("hand_three", ranks=r[0])
     if cat is Category.TWO_PAIR:
-        return f"two pair, {_names(n[0])} and {_names(n[1])}"
+        return speech("hand_two_pair", ranks=r[0], ranks2=r[1])
     if cat is Category.PAIR:
-        return f"pair of {_names(n[0])}"
-    return "-".join(_name(x) for x in n[:2]) + " high" if len(n) > 1 else f"{_name(n[0])} high"
+        return speech("hand_pair", ranks=r[0])
+    return speech("hand_high_two", rank=r[0], rank2=r[1]) if len(r) > 1 else speech("hand_high", rank=r[0])
 
 
 # -- card codes ----------------------------------------------------------------------------

@@ -46,12 +46,13 @@ from tables.engines.base import (
     rounding_setting,
     settled,
 )
-from tables.engines.cards import RANK_NAMES, RANKS, Card, Shoe, full_deck, parse_card
+from tables.engines.cards import RANKS, Card, Shoe, full_deck, parse_card
 from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import Deck, amount_input, choice_input, fresh_bet_id, option
 from tables.engines.money import Rounding, percent_of
 from tables.engines.profile import Bank, Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
+from tables.engines.speech import Speech, speech
 
 ANTE, POT_BET, FORFEIT = "ante", "pot_bet", "forfeit"
 RAKE_ON = ("win", "pot")
@@ -65,11 +66,6 @@ class Step:
     seat: int
     to: str | None = None
     bet_types: tuple[str, ...] = ()
-
-
-def _plural(card: Card) -> str:
-    name = RANK_NAMES[card.rank]
-    return name + ("es" if name.endswith("x") else "s")
 
 
 class PotDeal:
@@ -137,7 +133,7 @@ class PotDeal:
         if step is None:
             raise EngineError("out_of_turn", "the deal is complete, no more bets")
         if step.kind != "bet":
-            raise EngineError("out_of_turn", f"a card is due next ({self.say(step)}), not a bet")
+            raise EngineError("out_of_turn", f"a card is due next ({self.say(step).text()}), not a bet")
         if bet.seat != step.seat:
             raise EngineError("out_of_turn", f"bet {bet.id}: it is seat {step.seat}'s turn, not seat {bet.seat}'s", params={"bet": bet.id, "seat": step.seat, "seat_given": bet.seat, "reason": "seat_turn"})
         if bet.type not in step.bet_types:
@@ -181,7 +177,7 @@ class PotDeal:
         if step is None:
             raise EngineError("out_of_turn", "the deal is complete, no more cards")
         if step.kind != "card":
-            raise EngineError("out_of_turn", f"a bet is due next ({self.say(step)}), not a card")
+            raise EngineError("out_of_turn", f"a bet is due next ({self.say(step).text()}), not a card")
         if to is not None and to != step.to:
             if to not in self.card_targets():
                 raise EngineError("bad_event", f"'to' must be one of {', '.join(self.card_targets())}", params={"targets": list(self.card_targets())})
@@ -251,12 +247,12 @@ class PotDeal:
         }
 
     # -- the document out ------------------------------------------------------------------
-    def say(self, step: Step) -> str:
+    def say(self, step: Step) -> Speech:
         if step.bet_types == (ANTE,):
-            return f"Pot is empty: seat {step.seat} antes {self.cfg['ante']}"
+            return speech("pot_empty_ante", seat=step.seat, amount=self.cfg["ante"])
         return self.say_turn(step)
 
-    def say_turn(self, step: Step) -> str:  # pragma: no cover - abstract
+    def say_turn(self, step: Step) -> Speech:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def next_doc(self, step: Step, bet_id: str) -> Json:
@@ -300,7 +296,7 @@ class PotDeal:
             outcome=outcome,
             bets=self.rows,
             house=house,
-            say=f"Deal complete: the pot carries {pool['carry_out']}",
+            say=speech("pot_carries", amount=pool["carry_out"]),
             pot=pool["carry_out"],
             pool=pool,
         )
@@ -355,22 +351,24 @@ class InBetweenDeal(PotDeal):
         else:
             self.lose(bet, reason="post" if card.high_index in (lo, hi) else "outside", **extra)
 
-    def say_turn(self, step: Step) -> str:
+    def say_turn(self, step: Step) -> Speech:
         ends = self.ends[step.seat]
         if step.kind == "card" and step.to == "end":
-            return f"Seat {step.seat}: turn the {'first' if not ends else 'second'} end card"
+            return speech("turn_first_end" if not ends else "turn_second_end", seat=step.seat)
         if step.kind == "card":
             assert self.pending is not None
-            return f"Seat {step.seat}: turn the middle card ({ends[0]} and {ends[1]}, bet {self.pending.amount})"
+            return speech("turn_middle", seat=step.seat, card=str(ends[0]), card2=str(ends[1]),
+                          amount=self.pending.amount)
         lo, hi = self.bet_range()
         gap = self.gap(ends)
+        pair = {"seat": step.seat, "card": str(ends[0]), "card2": str(ends[1])}
         if gap is None:
-            what = f"a pair of {_plural(ends[0])} pays {min(self.cfg['pair_pays'], self.pot)}, the bet comes back"
+            what = speech("ends_pair", **pair, ranks=ends[0].rank, amount=min(self.cfg["pair_pays"], self.pot))
         elif gap == 0:
-            what = "consecutive, the bet loses at once"
+            what = speech("ends_consecutive", **pair)
         else:
-            what = f"{gap} rank{'s' if gap > 1 else ''} between"
-        return f"Seat {step.seat}: {ends[0]} and {ends[1]}, {what}. Bet {lo} to {hi}"
+            what = speech("ends_gap", **pair, count=gap)
+        return what.then(". ", speech("bet_range", amount=lo, amount2=hi))
 
     def hands_doc(self) -> Json:
         doc: Json = {}
@@ -435,14 +433,14 @@ class RedDogDeal(PotDeal):
         else:
             self.lose(bet, turned=str(card), beaten_by=None)
 
-    def say_turn(self, step: Step) -> str:
+    def say_turn(self, step: Step) -> Speech:
         if step.kind == "card" and step.to == "turn":
             assert self.pending is not None
-            return f"Turn up a card against seat {step.seat}'s bet of {self.pending.amount}"
+            return speech("turn_against_bet", seat=step.seat, amount=self.pending.amount)
         if step.kind == "card":
-            return f"Deal card {len(self.hands[step.seat]) + 1} of {self.cfg['hand_size']} to seat {step.seat}"
+            return speech("deal_card_to_seat", n=len(self.hands[step.seat]) + 1, m=self.cfg["hand_size"], seat=step.seat)
         lo, hi = self.bet_range()
-        return f"Seat {step.seat}: bet {lo} to {hi} against the pot, or pass and forfeit {self.cfg['forfeit']}"
+        return speech("bet_or_forfeit", seat=step.seat, amount=lo, amount2=hi, amount3=self.cfg["forfeit"])
 
     def hands_doc(self) -> Json:
         return {

@@ -182,6 +182,7 @@ class TableNow:
     actions: tuple[str, ...] = ()  # what the seats in ``actors`` may do (a choice due, a bid)
     actors: tuple[int, ...] | None = ()  # who may take ``actions``: these seats; None: any seat
     say: str | None = None  # the step due, in the dealer's words
+    message: list[Json] | None = None  # the same as message ids and params (tables/engines/speech.py)
 
     def seat(self, seat: int) -> SeatNow:
         """What ``seat`` may do now, or the rule that stops it."""
@@ -206,4 +207,4 @@ class TableNow:
     def as_dict(self, seats: int = 0) -> Json:
         """As JSON, with what each seat from 1 to ``seats`` may do."""
         return {"bank": self.bank, "button": self.button, "turn": self.turn, "due": self.due,
-                "say": self.say, "seats": [self.seat(s).as_dict() for s in range(1, seats + 1)]}
+                "say": self.say, "message": self.message, "seats": [self.seat(s).as_dict() for s in range(1, seats + 1)]}

@@ -51,10 +51,11 @@ from tables.engines.base import (
 from tables.engines.cards import RANKS, Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.inputs import Deck, option, set_hand_input
-from tables.engines.poker import card_code, hand_name, rank5, rank_codes, rank_front3, rank_front3_codes
+from tables.engines.poker import card_code, hand_name, hand_speech, rank5, rank_codes, rank_front3, rank_front3_codes
 from tables.engines.profile import Family, GameProfile, OnePerSeat
 from tables.engines.result import RoundResult
-from tables.engines.seat_cards import DEALER, position_label, read_card, read_cards
+from tables.engines.seat_cards import DEALER, read_card, read_cards, say_card_of
+from tables.engines.speech import Speech, joined, speech
 
 SEATS = 3  # exactly four participants in casino play (rule book): the dealer and three seats
 HAND_SIZE = 13
@@ -391,7 +392,7 @@ class Pusoy(Engine):
         to = table.next_card_to()
         if to is not None:
             n = len(table.cards.get(to, []))
-            say = f"{position_label(to)}: card {n + 1} of {HAND_SIZE}"
+            say = say_card_of(to, n + 1, HAND_SIZE)
             return awaiting(expect_card(to, say), hands=hands, dealing_order=table.order)
         decided = [
             self._early_row(b, table.seats[b.seat], rnd.config)
@@ -405,7 +406,7 @@ class Pusoy(Engine):
             step = expect_action(
                 seat,
                 allowed,
-                f"Seat {seat}: {_say_allowed(allowed)}",
+                speech("seat_choices", seat=seat, choices=_choice_words(allowed)),
                 position=position_name(seat),
                 hand=[str(c) for c in cards],
                 inp=self._set_input(seat, cards, allowed, rnd.config),
@@ -416,7 +417,7 @@ class Pusoy(Engine):
             step = expect_action(
                 None,
                 allowed,
-                f"Dealer: {_say_allowed(allowed)}",
+                speech("dealer_choices", choices=_choice_words(allowed)),
                 position=DEALER,
                 hand=[str(c) for c in table.cards[DEALER]],
                 inp=self._set_input(DEALER, table.cards[DEALER], allowed, rnd.config),
@@ -478,18 +479,18 @@ class Pusoy(Engine):
         dealer_ranks = dealer_hand.ranks if dealer_hand is not None else None
         dealer_foul = dealer_hand is not None and dealer_hand.fouled
         rows: list[Json] = []
-        calls: list[str] = []
+        calls: list[Speech] = []
         for bet in sorted(rnd.bets, key=lambda b: b.seat):
             decision = table.seats[bet.seat]
             if decision.action in (SURRENDER, ROYALTY):
                 rows.append(self._early_row(bet, decision, rnd.config))
-                calls.append(f"seat {bet.seat} {'surrendered' if decision.action == SURRENDER else 'royalty'}")
+                calls.append(speech("seat_surrendered" if decision.action == SURRENDER else "seat_royalty", seat=bet.seat))
                 continue
             assert dealer is not None
             assert decision.hand is not None
             if dealer.action == SURRENDER:
                 rows.append(bet_result(bet, "win", bet.amount, dealer_surrender=True))
-                calls.append(f"seat {bet.seat} paid")
+                calls.append(speech("seat_paid", seat=bet.seat))
                 continue
             assert dealer_ranks is not None
             player_foul = decision.hand.fouled
@@ -497,7 +498,7 @@ class Pusoy(Engine):
                 units = 0 if player_foul and dealer_foul else -2 if player_foul else 2
                 result = "push" if units == 0 else "win" if units > 0 else "lose"
                 rows.append(bet_result(bet, result, units * bet.amount, foul=player_foul, dealer_foul=dealer_foul))
-                calls.append(f"seat {bet.seat} {'fouls' if player_foul else 'wins double (dealer fouls)'}")
+                calls.append(speech("seat_fouls" if player_foul else "seat_wins_double", seat=bet.seat))
                 continue
             back, middle, front = compare(decision.hand.ranks, dealer_ranks)
             won = [back, middle, front].count(WIN)
@@ -515,19 +516,19 @@ class Pusoy(Engine):
                     pusoy=won in (0, 3),
                 )
             )
-            calls.append(
-                f"seat {bet.seat} {'wins' if units > 0 else 'loses'} {won} of 3" + (" (pusoy)" if won in (0, 3) else "")
-            )
+            call = f"seat_{'wins' if units > 0 else 'loses'}_of" + ("_pusoy" if won in (0, 3) else "")
+            calls.append(speech(call, seat=bet.seat, n=won, m=3))
         outcome: Json = {"dealing_order": table.order, "dealer": None}
-        say = ", ".join(calls).capitalize() or "No wagers"
+        say = joined(", ", calls) if calls else speech("no_wagers")
         if dealer is not None:
             outcome["dealer"] = {"action": dealer.action, "foul": dealer_foul}
             if dealer.action == SURRENDER:
-                say = "Dealer surrenders. " + say
+                say = speech("dealer_surrenders").then(". ", say)
             elif dealer_hand is not None:
                 b, m, f = dealer_hand.ranks
                 outcome["dealer"].update(back=hand_name(b), middle=hand_name(m), front=hand_name(f))
-                say = f"Dealer: back {hand_name(b)}; middle {hand_name(m)}; front {hand_name(f)}. " + say
+                say = (speech("dealer_back", hand=hand_speech(b)).then("; ", speech("middle", hand=hand_speech(m)))
+                       .then("; ", speech("front", hand=hand_speech(f))).then(". ", say))
         placed = [b.id for b in rnd.bets]
         rows.sort(key=lambda row: placed.index(row["id"]))  # rows in the order the bets were placed
         return settled(hands=hands, outcome=outcome, bets=rows, house=banked_house(rows), say=say)
@@ -588,10 +589,10 @@ def simulate_edge(deals: int, seed: int, royalty_chart: Mapping[str, int] | None
     return mean, (mean - half, mean + half)
 
 
-def _say_allowed(allowed: Sequence[str]) -> str:
+def _choice_words(allowed: Sequence[str]) -> list[str]:
+    """The choices as the dealer's prompt names them (``set`` → set three hands)."""
     words = {SET: "set three hands", HOUSE_WAY: "house way", SURRENDER: "surrender", ROYALTY: "royalties"}
-    names = [words[a] for a in allowed]
-    return ", ".join(names[:-1]) + " or " + names[-1] + "?"
+    return [words[a] for a in allowed]
 
 
 

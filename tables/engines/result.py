@@ -55,6 +55,12 @@ class Step:
         return str(self.fields.get("say", ""))
 
     @property
+    def message(self) -> list[Json]:
+        """The dealer's words as message ids and params (tables/engines/speech.py); ``say`` is their English."""
+        value = self.fields.get("message")
+        return [dict(p) for p in value if isinstance(p, Mapping)] if isinstance(value, list) else []
+
+    @property
     def input(self) -> Json:
         value = self.fields.get("input")
         return dict(value) if isinstance(value, Mapping) else {}

@@ -9,6 +9,7 @@ from typing import Any
 from tables.engines.card_events import read_card_event
 from tables.engines.cards import Card, Shoe, parse_card
 from tables.engines.errors import EngineError
+from tables.engines.speech import Speech, speech
 
 DEALER = "dealer"
 
@@ -16,6 +17,13 @@ DEALER = "dealer"
 def position_label(position: str) -> str:
     """``"dealer"`` → Dealer, ``"seat:3"`` → Seat 3."""
     return "Dealer" if position == DEALER else f"Seat {position.split(':')[1]}"
+
+
+def say_card_of(position: str, n: int, of: int) -> Speech:
+    """The dealer's words for card ``n`` of ``of`` to ``position``: "Seat 3: card 2 of 7"."""
+    if position == DEALER:
+        return speech("dealer_card_of", n=n, m=of)
+    return speech("seat_card_of", seat=int(position.split(":")[1]), n=n, m=of)
 
 
 def read_card(event: Mapping[str, Any], index: int, expected: str, order: Sequence[str], shoe: Shoe, *,

@@ -51,6 +51,7 @@ from tables.engines.inputs import BetField, Deck, FieldKind
 from tables.engines.money import Rounding, divide, percent_of
 from tables.engines.profile import Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
+from tables.engines.speech import Speech, speech
 
 NOIR, ROUGE = "noir", "rouge"
 COULEUR, INVERSE = "couleur", "inverse"
@@ -87,15 +88,17 @@ class Coup:
                 return row
         return None
 
-    def say_next(self) -> str:
+    def say_next(self) -> Speech:
         row = self.next_row()
         noir = self.total(NOIR)
         if row == NOIR:
-            return "Deal the noir row" if noir == 0 else f"Noir {noir}: deal to noir"
+            return speech("deal_noir_row") if noir == 0 else speech("noir_deal", n=noir)
         if row == ROUGE:
             rouge = self.total(ROUGE)
-            return f"Noir {noir}. Deal the rouge row" if rouge == 0 else f"Rouge {rouge}: deal to rouge"
-        return "Coup complete"
+            if rouge == 0:
+                return speech("noir_total", n=noir).then(". ", speech("deal_rouge_row"))
+            return speech("rouge_deal", n=rouge)
+        return speech("coup_complete")
 
     def hands_doc(self) -> Json:
         return {
@@ -211,11 +214,11 @@ class TrenteEtQuarante(Engine):
             "first_card": str(first), "first_colour": first_colour, "colour_winner": colour_winner,
         }  # fmt: skip
         if refait_31:
-            say = "Refait at 31: the house takes half of every bet"
+            say = speech("refait_31")
         elif refait:
-            say = f"Refait at {noir}: stand-off"
+            say = speech("refait", n=noir)
         else:
-            say = f"Noir {noir}, rouge {rouge}: {winner} wins; {colour_winner} wins"
+            say = speech(f"{winner}_wins", n=noir, m=rouge).then("; ", speech(f"{colour_winner}_wins"))
         return settled(hands=coup.hands_doc(), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
 
     # -- house edge: exact over the shoe composition ------------------------------------------

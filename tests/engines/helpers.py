@@ -9,6 +9,7 @@ import pytest
 
 from tables.engines import registry
 from tables.engines.errors import EngineError
+from tables.engines.speech import Part, Speech
 
 LIMITS = {"min_bet": 500, "max_bet": 50_000}
 # the settings a table of each game needs besides its limits (as the demo floor sets them)
@@ -29,10 +30,24 @@ def table_config(game: str) -> dict[str, Any]:
 
 
 def without_input(step: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A ``next`` without its ``input`` (tests/engines/test_inputs.py checks every input on its own)."""
+    """A ``next`` without its ``input`` (tests/engines/test_inputs.py checks every input on its own) and
+    its ``message``, checked here to be its ``say`` as message ids (tests/engines/test_speech.py)."""
     if step is None:
         return None
-    return {k: v for k, v in step.items() if k != "input"}
+    assert said_as_words(step), step
+    return {k: v for k, v in step.items() if k not in ("input", "message")}
+
+
+def said_as_words(doc: dict[str, Any]) -> bool:
+    """Whether ``doc`` (a step, a settled round) carries its ``say`` as a ``message`` that writes it."""
+    if "say" not in doc:
+        return "message" not in doc
+    return isinstance(doc.get("message"), list) and message_text(doc["message"]) == doc["say"]
+
+
+def message_text(message: list[dict[str, Any]]) -> str:
+    """A step's ``message`` written in English, as the engine writes ``say``."""
+    return Speech(tuple(Part(p["id"], p["params"], p.get("sep", "")) for p in message)).text()
 
 
 def play(doc: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from tables.engines.base import (
 from tables.engines.cards import Card, Shoe, full_deck
 from tables.engines.errors import EngineError
 from tables.engines.money import Rounding
+from tables.engines.speech import Speech, speech
 
 DEALER = "dealer"
 MAIN_BET = "bet"
@@ -290,15 +291,12 @@ def _paid_as(hand: Hand) -> Json:
     return {"natural": True} if hand.bonus == "natural" else {"bonus": hand.bonus}
 
 
-def _rank_word(rank: str | None) -> str:
+def _rank_word(rank: str | None) -> Speech:
+    """The dealer's up card as a player's prompt names it: an ace, a ten, an 8, a 9…"""
     if rank == "A":
-        return "an ace"
+        return speech("up_ace")
     if rank in ("8",):
-        return "an 8"
+        return speech("up_eight")
     if rank in TEN_RANKS:
-        return "a ten"
-    return f"a {rank}"
-
-
-def _or_list(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        return speech("up_ten")
+    return speech("up_rank", rank=str(rank))

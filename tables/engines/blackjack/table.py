@@ -53,7 +53,6 @@ from tables.engines.blackjack.rules import (
     Rules,
     _describe,
     _is_int,
-    _or_list,
     _paid_as,
     _rank_word,
     is_natural,
@@ -63,6 +62,7 @@ from tables.engines.errors import BetSetError, EngineError
 from tables.engines.inputs import amount_input, choice_input, option
 from tables.engines.money import divide, pay_ratio
 from tables.engines.result import RoundResult
+from tables.engines.speech import Speech, english_value, speech
 
 
 class BlackjackTable:
@@ -193,9 +193,8 @@ class BlackjackTable:
             second = self.dealt > len(self.seats)
             word = "second" if second else "first"
             if seat is None:
-                say = ("Dealer: second card" if second else "Dealer: first card") if r.pontoon else "Dealer: up card"
-                return expect_card(DEALER, say)
-            return expect_card(f"seat:{seat}", f"Seat {seat}: {word} card")
+                return expect_card(DEALER, speech(f"dealer_{word}_card" if r.pontoon else "dealer_up_card"))
+            return expect_card(f"seat:{seat}", speech(f"seat_{word}_card", seat=seat))
         if ph is PH_INSURANCE:
             seat = self.insurance_queue[0]
             most = self.main[seat].amount // 2
@@ -204,7 +203,7 @@ class BlackjackTable:
             return expect_action(
                 seat,
                 [str(A_INSURANCE), str(A_NO_INSURANCE)],
-                f"Seat {seat}: insurance? (up to {most})",
+                speech("insurance", seat=seat, amount=most),
                 max_amount=most,
                 inp=amount_input(
                     seat, "Insurance", 1, most, {"seat": seat, "action": str(A_INSURANCE)}, "amount",
@@ -212,49 +211,52 @@ class BlackjackTable:
                 ),
             )
         if ph is PH_PEEK:
-            shows = "an ace" if self.dealer_ranks[0] == "A" else "a ten"
+            shows = "peek_ace" if self.dealer_ranks[0] == "A" else "peek_ten"
             return expect_action(
-                None, [str(A_PEEK)], f"Dealer shows {shows}: peek for blackjack", results=list(PEEK_RESULTS),
+                None, [str(A_PEEK)], speech(shows), results=list(PEEK_RESULTS),
                 inp=choice_input(None, [option(result, {"action": str(A_PEEK), "result": result},
                                                PEEK_LABELS[result]) for result in PEEK_RESULTS]),
             )
         if ph is PH_HOLE_BLACKJACK:
-            return expect_card(DEALER, "Dealer has blackjack: turn the hole card")
+            return expect_card(DEALER, speech("dealer_blackjack_turn_hole"))
         if ph is PH_PLAYERS:
             hand = self.current
             assert hand is not None
             who = self._who(hand)
             if hand.needs_card:
-                return expect_card(self.to_of(hand), f"{who}: card")
+                return expect_card(self.to_of(hand), speech("hand_card", who=who))
             allowed = self.allowed(hand)
-            soft = "soft " if hand.soft else ""
+            soft = "_soft" if hand.soft else ""
             words = [str(a) for a in allowed]
             if r.pontoon:
                 n = len(hand.ranks)
-                held = f", {n}-card charlie on " if n >= 5 else " on "
-                say = f"{who}{held}{soft}{hand.total}: {_or_list(words)}?"
+                if n >= 5:
+                    say = speech(f"choice_charlie{soft}", who=who, k=n, n=hand.total, choices=words)
+                else:
+                    say = speech(f"choice_on{soft}", who=who, n=hand.total, choices=words)
             else:
-                say = f"{who}: {soft}{hand.total} against {_rank_word(self.dealer_ranks[0])}: {_or_list(words)}?"
+                say = speech(f"choice_against{soft}", who=who, n=hand.total, up=_rank_word(self.dealer_ranks[0]),
+                             choices=words)
             return expect_action(hand.seat, words, say, hand=hand.index)
         if ph is PH_HOLE:
-            return expect_card(DEALER, "Turn the dealer's hole card")
+            return expect_card(DEALER, speech("turn_hole_card"))
         if ph is PH_DEALER_CARD:
             d_total, d_soft = self.dealer_total()
-            return expect_card(DEALER, f"Dealer draws on {'soft ' if d_soft else ''}{d_total}")
+            return expect_card(DEALER, speech("dealer_draws_soft" if d_soft else "dealer_draws", n=d_total))
         if ph is PH_DEALER_ACTION:
             d_total, d_soft = self.dealer_total()
             return expect_action(
                 r.banker_seat,
                 [str(A_HIT), str(A_STAND)],
-                f"Dealer (seat {r.banker_seat}) on {'soft ' if d_soft else ''}{d_total}: hit or stand?",
+                speech("banker_dealer_soft" if d_soft else "banker_dealer", seat=r.banker_seat, n=d_total),
                 hand=DEALER,
             )
         return None
 
-    def _who(self, hand: Hand) -> str:
+    def _who(self, hand: Hand) -> Speech:
         if len(self.hands[hand.seat]) == 1:
-            return f"Seat {hand.seat}"
-        return f"Seat {hand.seat}, {ORDINALS[hand.index]} hand"
+            return speech("who_seat", seat=hand.seat)
+        return speech(f"who_{ORDINALS[hand.index]}_hand", seat=hand.seat)
 
     # -- applying events ------------------------------------------------------------------
     def apply(self, event: Mapping[str, Any], index: int) -> None:
@@ -345,7 +347,7 @@ class BlackjackTable:
             raise EngineError(
                 "impossible_card",
                 f"event {index}: the peek found a blackjack, so the hole card "
-                f"must make 21 with the {_rank_word(ranks[0])}, not {card}",
+                f"must make 21 with the {english_value(_rank_word(ranks[0]), 'words')}, not {card}",
                 event=index, params={"card": str(card)},
             )
         if ph is PH_HOLE and self.peek == "no_blackjack" and is_natural(ranks):
@@ -670,11 +672,11 @@ class BlackjackTable:
         total, _ = self.dealer_total()
         outcome: Json = {"dealer_total": total, "dealer_blackjack": self.dealer_natural, "dealer_bust": total > 21}
         if self.dealer_natural:
-            say = "Dealer blackjack"
+            say = speech("dealer_blackjack")
         elif total > 21:
-            say = f"Dealer busts with {total}"
+            say = speech("dealer_busts", n=total)
         else:
-            say = f"Dealer {total}"
+            say = speech("dealer_total", n=total)
         if not self.rules.pontoon:
             return settled(hands=self.hands_doc(), outcome=outcome, bets=rows, house=banked_house(rows), say=say)
         banker = self.rules.banker_seat
