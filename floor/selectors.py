@@ -175,9 +175,11 @@ class TableRow:
     hold_basis = "handle"
 
     @property
-    def next_say(self) -> str:
+    def next_step(self) -> dict[str, Any]:
+        """The live round's step due (its ``say`` and ``message``), or {} when nothing is due."""
         state = (self.live.state or {}) if self.live else {}
-        return str((state.get("next") or {}).get("say", ""))
+        step = state.get("next")
+        return step if isinstance(step, dict) and step.get("say") else {}
 
 
 def floor_rows(tables: Iterable[Table], shift: Shift | None) -> list[TableRow]:

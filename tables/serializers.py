@@ -203,7 +203,7 @@ class RoundSerializer(serializers.ModelSerializer):
         state = rnd.state if isinstance(rnd.state, dict) else {}
         step = state.get("next")
         step = step if isinstance(step, dict) else {}
-        return {"next": wording.prompt(step.get("say")), "said": wording.prompt(state.get("say")),
+        return {"next": wording.prompt(step), "said": wording.prompt(state),
                 "labels": wording.labels_in([step, table_now])}
 
     def to_representation(self, rnd: Round) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +28,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext_l
 from django.utils.translation import gettext_lazy as _
 
 from casino.money import money_amount
+from tables.engines import speech
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 
@@ -288,13 +288,12 @@ def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> 
 
 
 # -- the dealer's prompts ------------------------------------------------------------------------------
-# The engines (pure Python, no Django) say what is due and what happened as facts in a fixed English form
-# (``step["say"]``: "Seat 1: 16 against a ten: hit or stand?", "Deal complete: JH in hock"). Each form
-# below reads those facts back (seats, totals, cards, amounts in minor units, hands, suits) and words them
-# in the reader's language: money through :func:`money`, cards as "J♥", plurals with ngettext. A group's
-# name says what it holds: ``amount…`` minor units, ``card…`` a card code, ``cards`` several, ``hand…`` a
-# poker hand's name, ``rank…`` a rank word, ``suit…`` a suit, ``choices`` a list of actions, ``odds…``
-# odds ("2-1", "evens"); anything else is shown as it is (a seat, a total, a count).
+# The engines (pure Python, no Django) say what is due and what happened as message ids with typed params
+# (``step["message"]``, a settled round's ``message``: tables/engines/speech.py); ``say`` is the same in
+# the engines' English. Each id below has one template in the reader's language with the same
+# placeholders as the engine's English template; the engine's template says each param's kind, so money
+# is worded through :func:`money`, cards as "J♥", ranks, suits, odds and choices in words, and a counted
+# message (two forms) through ngettext. tests/tables/test_prompts.py fails on an id without a template here.
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 CARD_CODE = re.compile(r"^([2-9TJQKA])([SHDC])$")
@@ -315,209 +314,177 @@ ACTION_WORDS = {
     "insurance": _("insurance"), "set three hands": _("set three hands"), "house way": _("house way"),
     "royalties": _("royalties"), "draw": _("draw"), "twist": _("twist"), "stick": _("stick"), "buy": _("buy"),
 }
-R = r"(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)"
-RS = r"(?:twos|threes|fours|fives|sixes|sevens|eights|nines|tens|jacks|queens|kings|aces)"
-HANDS: tuple[tuple[str, Any], ...] = (  # poker hands (tables/engines/poker.py hand_name)
-    (r"five aces", _("five aces")),
-    (r"royal flush", _("royal flush")),
-    (rf"(?P<rank>{R})-high straight flush", _("{rank}-high straight flush")),
-    (rf"four (?P<ranks>{RS})", _("four {ranks}")),
-    (rf"full house, (?P<ranks>{RS}) over (?P<ranks2>{RS})", _("full house, {ranks} over {ranks2}")),
-    (rf"(?P<rank>{R})-high flush", _("{rank}-high flush")),
-    (rf"(?P<rank>{R})-high straight", _("{rank}-high straight")),
-    (rf"three (?P<ranks>{RS})", _("three {ranks}")),
-    (rf"two pair, (?P<ranks>{RS}) and (?P<ranks2>{RS})", _("two pair, {ranks} and {ranks2}")),
-    (rf"pair of (?P<ranks>{RS})", _("pair of {ranks}")),
-    (rf"(?P<rank>{R})-(?P<rank2>{R}) high", _("{rank}-{rank2} high")),
-    (rf"(?P<rank>{R}) high", _("{rank} high")),
-)
-HAND = r".+?"
-N = r"\d+"
-CARD = r"[2-9TJQKA][SHDC]"
-SUIT = r"(?:spades|hearts|diamonds|clubs)"
-SUIT_CAP = r"(?:Spades|Hearts|Diamonds|Clubs)"
-ODDS = r"(?:evens|no bets|\d+-1)"
 
-PROMPTS: tuple[tuple[str, Any], ...] = (
-    # before the deal, and the screens' own
-    (r"Place your bets", _("Place your bets")),
-    (r"No bets", _("No bets")),
-    (r"No wagers", _("No wagers")),
-    (r"No antes: round over", _("No antes: round over")),
-    (r"Coup complete", _("Coup complete")),
-    (r"Deal complete", _("Deal complete")),
-    (r"Every seat folded", _("Every seat folded")),
-    (r"Tie", _("Tie")),
+STEP_WORDS: dict[str, Any] = {  # message id (tables/engines/speech.py MESSAGES) → its words
+    "place_bets": _("Place your bets"),
+    "no_bets": _("No bets"),
+    "no_wagers": _("No wagers"),
+    "no_antes": _("No antes: round over"),
+    "coup_complete": _("Coup complete"),
+    "deal_complete": _("Deal complete"),
+    "every_seat_folded": _("Every seat folded"),
+    "tie": _("Tie"),
     # baccarat, chemin de fer
-    (rf"Deal card (?P<n>{N}) to the player", _("Deal card {n} to the player")),
-    (rf"Deal card (?P<n>{N}) to the banker", _("Deal card {n} to the banker")),
-    (rf"Player draws on (?P<n>{N})", _("Player draws on {n}")),
-    (rf"Player stands on (?P<n>{N})", _("Player stands on {n}")),
-    (rf"Banker draws on (?P<n>{N}) \(player's third card counts (?P<m>{N})\)",
-     _("Banker draws on {n} (player's third card counts {m})")),
-    (rf"Banker draws on (?P<n>{N}) \(punter's third card counts (?P<m>{N})\)",
-     _("Banker draws on {n} (punter's third card counts {m})")),
-    (rf"Banker draws on (?P<n>{N}) \(punter stands on (?P<m>{N})\)", _("Banker draws on {n} (punter stands on {m})")),
-    (rf"Banker draws on (?P<n>{N})", _("Banker draws on {n}")),
-    (rf"Banker wins (?P<n>{N}) over (?P<m>{N})", _("Banker wins {n} over {m}")),
-    (rf"Player wins (?P<n>{N}) over (?P<m>{N})", _("Player wins {n} over {m}")),
-    (rf"Punter wins (?P<n>{N}) over (?P<m>{N})", _("Punter wins {n} over {m}")),
-    (r"the bank passes", _("the bank passes")),
-    (rf"Stand-off at (?P<n>{N})", _("Stand-off at {n}")),
-    (rf"Punter \(seat (?P<seat>{N})\) has (?P<n>{N}): draw or stand\?", _("Punter (seat {seat}) has {n}: draw or stand?")),
-    (rf"Punter draws on (?P<n>{N})", _("Punter draws on {n}")),
-    (rf"Punter stands on (?P<n>{N})", _("Punter stands on {n}")),
-    (rf"Banker \(seat (?P<seat>{N})\) has (?P<n>{N}), punter stands on (?P<m>{N}): draw or stand\?",
-     _("Banker (seat {seat}) has {n}, punter stands on {m}: draw or stand?")),
-    (rf"Banker \(seat (?P<seat>{N})\) has (?P<n>{N}), punter draws on (?P<m>{N}): draw or stand\?",
-     _("Banker (seat {seat}) has {n}, punter draws on {m}: draw or stand?")),
+    "deal_player_card": _("Deal card {n} to the player"),
+    "deal_banker_card": _("Deal card {n} to the banker"),
+    "player_draws": _("Player draws on {n}"),
+    "player_stands": _("Player stands on {n}"),
+    "banker_draws_third": _("Banker draws on {n} (player's third card counts {m})"),
+    "banker_draws_punter_third": _("Banker draws on {n} (punter's third card counts {m})"),
+    "banker_draws": _("Banker draws on {n}"),
+    "banker_wins": _("Banker wins {n} over {m}"),
+    "player_wins": _("Player wins {n} over {m}"),
+    "punter_wins": _("Punter wins {n} over {m}"),
+    "bank_passes": _("the bank passes"),
+    "stand_off": _("Stand-off at {n}"),
+    "punter_choice": _("Punter (seat {seat}) has {n}: draw or stand?"),
+    "punter_draws": _("Punter draws on {n}"),
+    "punter_stands": _("Punter stands on {n}"),
+    "banker_choice_punter_stands": _("Banker (seat {seat}) has {n}, punter stands on {m}: draw or stand?"),
+    "banker_choice_punter_third": _("Banker (seat {seat}) has {n}, punter's third card counts {m}: draw or stand?"),
     # blackjack, pontoon
-    (r"Dealer: up card", _("Dealer: up card")),
-    (r"Dealer: first card", _("Dealer: first card")),
-    (r"Dealer: second card", _("Dealer: second card")),
-    (rf"Seat (?P<seat>{N}): first card", _("Seat {seat}: first card")),
-    (rf"Seat (?P<seat>{N}): second card", _("Seat {seat}: second card")),
-    (rf"Seat (?P<seat>{N}): card", _("Seat {seat}: card")),
-    (rf"Seat (?P<seat>{N}), (?P<nth>first|second|third|fourth) hand: card", None),  # see HAND_OF_SEAT
-    (rf"Seat (?P<seat>{N}): insurance\? \(up to (?P<amount>{N})\)", _("Seat {seat}: insurance? (up to {amount})")),
-    (r"Dealer shows a ten: peek for blackjack", _("Dealer shows a ten: peek for blackjack")),
-    (r"Dealer shows an ace: peek for blackjack", _("Dealer shows an ace: peek for blackjack")),
-    (r"Dealer has blackjack: turn the hole card", _("Dealer has blackjack: turn the hole card")),
-    (r"Turn the dealer's hole card", _("Turn the dealer's hole card")),
-    (rf"Dealer draws on soft (?P<n>{N})", _("Dealer draws on soft {n}")),
-    (rf"Dealer draws on (?P<n>{N})", _("Dealer draws on {n}")),
-    (rf"Dealer \(seat (?P<seat>{N})\) on soft (?P<n>{N}): hit or stand\?", _("Dealer (seat {seat}) on soft {n}: hit or stand?")),
-    (rf"Dealer \(seat (?P<seat>{N})\) on (?P<n>{N}): hit or stand\?", _("Dealer (seat {seat}) on {n}: hit or stand?")),
-    (rf"(?P<who>Seat {N}(?:, \w+ hand)?): soft (?P<n>{N}) against (?P<up>an? \w+): (?P<choices>[a-z ,]+)\?",
-     _("{who}: soft {n} against {up}: {choices}?")),
-    (rf"(?P<who>Seat {N}(?:, \w+ hand)?): (?P<n>{N}) against (?P<up>an? \w+): (?P<choices>[a-z ,]+)\?",
-     _("{who}: {n} against {up}: {choices}?")),
-    (rf"(?P<who>Seat {N}(?:, \w+ hand)?), (?P<k>{N})-card charlie on soft (?P<n>{N}): (?P<choices>[a-z ,]+)\?",
-     _("{who}, {k}-card charlie on soft {n}: {choices}?")),
-    (rf"(?P<who>Seat {N}(?:, \w+ hand)?), (?P<k>{N})-card charlie on (?P<n>{N}): (?P<choices>[a-z ,]+)\?",
-     _("{who}, {k}-card charlie on {n}: {choices}?")),
-    (rf"(?P<who>Seat {N}(?:, \w+ hand)?) on soft (?P<n>{N}): (?P<choices>[a-z ,]+)\?", _("{who} on soft {n}: {choices}?")),
-    (rf"(?P<who>Seat {N}(?:, \w+ hand)?) on (?P<n>{N}): (?P<choices>[a-z ,]+)\?", _("{who} on {n}: {choices}?")),
-    (r"Dealer blackjack", _("Dealer blackjack")),
-    (rf"Dealer busts with (?P<n>{N})", _("Dealer busts with {n}")),
-    (rf"Dealer (?P<n>{N})", _("Dealer {n}")),
+    "dealer_up_card": _("Dealer: up card"),
+    "dealer_first_card": _("Dealer: first card"),
+    "dealer_second_card": _("Dealer: second card"),
+    "seat_first_card": _("Seat {seat}: first card"),
+    "seat_second_card": _("Seat {seat}: second card"),
+    "hand_card": _("{who}: card"),
+    "insurance": _("Seat {seat}: insurance? (up to {amount})"),
+    "peek_ten": _("Dealer shows a ten: peek for blackjack"),
+    "peek_ace": _("Dealer shows an ace: peek for blackjack"),
+    "dealer_blackjack_turn_hole": _("Dealer has blackjack: turn the hole card"),
+    "turn_hole_card": _("Turn the dealer's hole card"),
+    "dealer_draws_soft": _("Dealer draws on soft {n}"),
+    "dealer_draws": _("Dealer draws on {n}"),
+    "banker_dealer_soft": _("Dealer (seat {seat}) on soft {n}: hit or stand?"),
+    "banker_dealer": _("Dealer (seat {seat}) on {n}: hit or stand?"),
+    "choice_against_soft": _("{who}: soft {n} against {up}: {choices}?"),
+    "choice_against": _("{who}: {n} against {up}: {choices}?"),
+    "choice_charlie_soft": _("{who}, {k}-card charlie on soft {n}: {choices}?"),
+    "choice_charlie": _("{who}, {k}-card charlie on {n}: {choices}?"),
+    "choice_on_soft": _("{who} on soft {n}: {choices}?"),
+    "choice_on": _("{who} on {n}: {choices}?"),
+    "who_seat": _("Seat {seat}"),
+    "who_first_hand": _("Seat {seat}, first hand"),
+    "who_second_hand": _("Seat {seat}, second hand"),
+    "who_third_hand": _("Seat {seat}, third hand"),
+    "who_fourth_hand": _("Seat {seat}, fourth hand"),
+    "who_fifth_hand": _("Seat {seat}, fifth hand"),
+    "who_sixth_hand": _("Seat {seat}, sixth hand"),
+    "who_seventh_hand": _("Seat {seat}, seventh hand"),
+    "who_eighth_hand": _("Seat {seat}, eighth hand"),
+    "up_ten": _("a ten"),
+    "up_ace": _("an ace"),
+    "up_eight": _("an 8"),
+    "up_rank": _("a {rank}"),
+    "dealer_blackjack": _("Dealer blackjack"),
+    "dealer_busts": _("Dealer busts with {n}"),
+    "dealer_total": _("Dealer {n}"),
     # caribbean stud, let it ride, pai gow, pusoy
-    (r"Dealer's up card", _("Dealer's up card")),
-    (rf"Turn the dealer's hole card (?P<n>{N}) of (?P<m>{N})", _("Turn the dealer's hole card {n} of {m}")),
-    (rf"Seat (?P<seat>{N}): card (?P<n>{N}) of (?P<m>{N})", _("Seat {seat}: card {n} of {m}")),
-    (rf"Dealer: card (?P<n>{N}) of (?P<m>{N})", _("Dealer: card {n} of {m}")),
-    (rf"Seat (?P<seat>{N}): fold or raise (?P<amount>{N})\?", _("Seat {seat}: fold or raise {amount}?")),
-    (rf"Dealer qualifies with (?P<hand>{HAND})", _("Dealer qualifies with {hand}")),
-    (rf"Dealer does not qualify \((?P<hand>{HAND})\): antes win, raises push",
-     _("Dealer does not qualify ({hand}): antes win, raises push")),
-    (rf"Seat (?P<seat>{N}): pull back bet (?P<n>{N}) or let it ride\?", _("Seat {seat}: pull back bet {n} or let it ride?")),
-    (r"Turn the first community card", _("Turn the first community card")),
-    (r"Turn the second community card", _("Turn the second community card")),
-    (rf"Community cards (?P<cards>{CARD}(?: {CARD})*): (?P<count>{N}) paying hand\(s\)", None),  # see PLURALS
-    (r"Throw the three dice", _("Throw the three dice")),
-    (rf"Dice (?P<n>{N}): first hand to the dealer", _("Dice {n}: first hand to the dealer")),
-    (rf"Dice (?P<n>{N}): first hand to seat (?P<seat>{N})", _("Dice {n}: first hand to seat {seat}")),
-    (rf"Seat (?P<seat>{N}): set the hand \(five back, two front\) or ask for the house way",
-     _("Seat {seat}: set the hand (five back, two front) or ask for the house way")),
-    (rf"Dealer: (?P<hand>{HAND}) behind", _("Dealer: {hand} behind")),
-    (rf"(?P<hand>{HAND}) in front", _("{hand} in front")),
-    (rf"Dealer: back (?P<hand>{HAND})", _("Dealer: back {hand}")),
-    (rf"middle (?P<hand>{HAND})", _("middle {hand}")),
-    (rf"front (?P<hand>{HAND})", _("front {hand}")),
-    (rf"[Ss]eat (?P<seat>{N}) wins (?P<n>{N}) of (?P<m>{N}) \(pusoy\)", _("seat {seat} wins {n} of {m} (pusoy)")),
-    (rf"[Ss]eat (?P<seat>{N}) loses (?P<n>{N}) of (?P<m>{N}) \(pusoy\)", _("seat {seat} loses {n} of {m} (pusoy)")),
-    (rf"[Ss]eat (?P<seat>{N}) wins (?P<n>{N}) of (?P<m>{N})", _("seat {seat} wins {n} of {m}")),
-    (rf"[Ss]eat (?P<seat>{N}) loses (?P<n>{N}) of (?P<m>{N})", _("seat {seat} loses {n} of {m}")),
-    (rf"[Ss]eat (?P<seat>{N}) wins", _("seat {seat} wins")),
-    (rf"[Ss]eat (?P<seat>{N}) loses", _("seat {seat} loses")),
-    (rf"[Ss]eat (?P<seat>{N}) pushes", _("seat {seat} pushes")),
-    (rf"[Ss]eat (?P<seat>{N}) fouls", _("seat {seat} fouls")),
-    (rf"[Ss]eat (?P<seat>{N}) surrenders", _("seat {seat} surrenders")),
-    (r"Dealer surrenders", _("Dealer surrenders")),
-    (rf"Seat (?P<seat>{N}): (?P<choices>[a-z ,]+)\?", _("Seat {seat}: {choices}?")),
-    (r"Dealer: (?P<choices>[a-z ,]+)\?", _("Dealer: {choices}?")),
+    "dealer_up_card_stud": _("Dealer's up card"),
+    "dealer_hole_card": _("Turn the dealer's hole card {n} of {m}"),
+    "seat_card_of": _("Seat {seat}: card {n} of {m}"),
+    "dealer_card_of": _("Dealer: card {n} of {m}"),
+    "fold_or_raise": _("Seat {seat}: fold or raise {amount}?"),
+    "dealer_qualifies": _("Dealer qualifies with {hand}"),
+    "dealer_not_qualify": _("Dealer does not qualify ({hand}): antes win, raises push"),
+    "pull_back_or_ride": _("Seat {seat}: pull back bet {n} or let it ride?"),
+    "turn_first_community": _("Turn the first community card"),
+    "turn_second_community": _("Turn the second community card"),
+    "community_paying": lambda n: ngettext("Community cards {cards}: {count} paying hand",
+                                           "Community cards {cards}: {count} paying hands", n),
+    "throw_dice": _("Throw the three dice"),
+    "dice_first_dealer": _("Dice {n}: first hand to the dealer"),
+    "dice_first_seat": _("Dice {n}: first hand to seat {seat}"),
+    "set_or_house_way": _("Seat {seat}: set the hand (five back, two front) or ask for the house way"),
+    "dealer_behind": _("Dealer: {hand} behind"),
+    "in_front": _("{hand} in front"),
+    "dealer_back": _("Dealer: back {hand}"),
+    "middle": _("middle {hand}"),
+    "front": _("front {hand}"),
+    "seat_wins_of_pusoy": _("seat {seat} wins {n} of {m} (pusoy)"),
+    "seat_loses_of_pusoy": _("seat {seat} loses {n} of {m} (pusoy)"),
+    "seat_wins_of": _("seat {seat} wins {n} of {m}"),
+    "seat_loses_of": _("seat {seat} loses {n} of {m}"),
+    "seat_wins": _("seat {seat} wins"),
+    "seat_loses": _("seat {seat} loses"),
+    "seat_pushes": _("seat {seat} pushes"),
+    "seat_fouls": _("seat {seat} fouls"),
+    "seat_wins_double": _("seat {seat} wins double (dealer fouls)"),
+    "seat_surrendered": _("seat {seat} surrendered"),
+    "seat_royalty": _("seat {seat} claims royalties"),
+    "seat_paid": _("seat {seat} paid"),
+    "dealer_surrenders": _("Dealer surrenders"),
+    "seat_choices": _("Seat {seat}: {choices}?"),
+    "dealer_choices": _("Dealer: {choices}?"),
+    # poker hands (tables/engines/poker.py hand_speech)
+    "hand_five_aces": _("five aces"),
+    "hand_royal_flush": _("royal flush"),
+    "hand_straight_flush": _("{rank}-high straight flush"),
+    "hand_four": _("four {ranks}"),
+    "hand_full_house": _("full house, {ranks} over {ranks2}"),
+    "hand_flush": _("{rank}-high flush"),
+    "hand_straight": _("{rank}-high straight"),
+    "hand_three": _("three {ranks}"),
+    "hand_two_pair": _("two pair, {ranks} and {ranks2}"),
+    "hand_pair": _("pair of {ranks}"),
+    "hand_high_two": _("{rank}-{rank2} high"),
+    "hand_high": _("{rank} high"),
     # red dog, in-between
-    (rf"Pot is empty: seat (?P<seat>{N}) antes (?P<amount>{N})", _("Pot is empty: seat {seat} antes {amount}")),
-    (rf"Deal complete: the pot carries (?P<amount>{N})", _("Deal complete: the pot carries {amount}")),
-    (rf"Seat (?P<seat>{N}): turn the first end card", _("Seat {seat}: turn the first end card")),
-    (rf"Seat (?P<seat>{N}): turn the second end card", _("Seat {seat}: turn the second end card")),
-    (rf"Seat (?P<seat>{N}): turn the middle card \((?P<card>{CARD}) and (?P<card2>{CARD}), bet (?P<amount>{N})\)",
-     _("Seat {seat}: turn the middle card ({card} and {card2}, bet {amount})")),
-    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), consecutive, the bet loses at once",
-     _("Seat {seat}: {card} and {card2}, consecutive, the bet loses at once")),
-    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), a pair of (?P<ranks>{RS}) pays (?P<amount>{N}), "
-     r"the bet comes back", _("Seat {seat}: {card} and {card2}, a pair of {ranks} pays {amount}, the bet comes back")),
-    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), (?P<count>{N}) ranks? between", None),  # PLURALS
-    (rf"Bet (?P<amount>{N}) to (?P<amount2>{N})", _("Bet {amount} to {amount2}")),
-    (rf"Turn up a card against seat (?P<seat>{N})'s bet of (?P<amount>{N})",
-     _("Turn up a card against seat {seat}'s bet of {amount}")),
-    (rf"Deal card (?P<n>{N}) of (?P<m>{N}) to seat (?P<seat>{N})", _("Deal card {n} of {m} to seat {seat}")),
-    (rf"Seat (?P<seat>{N}): bet (?P<amount>{N}) to (?P<amount2>{N}) against the pot, or pass and forfeit (?P<amount3>{N})",
-     _("Seat {seat}: bet {amount} to {amount2} against the pot, or pass and forfeit {amount3}")),
+    "pot_empty_ante": _("Pot is empty: seat {seat} antes {amount}"),
+    "pot_carries": _("Deal complete: the pot carries {amount}"),
+    "turn_first_end": _("Seat {seat}: turn the first end card"),
+    "turn_second_end": _("Seat {seat}: turn the second end card"),
+    "turn_middle": _("Seat {seat}: turn the middle card ({card} and {card2}, bet {amount})"),
+    "ends_consecutive": _("Seat {seat}: {card} and {card2}, consecutive, the bet loses at once"),
+    "ends_pair": _("Seat {seat}: {card} and {card2}, a pair of {ranks} pays {amount}, the bet comes back"),
+    "ends_gap": lambda n: ngettext("Seat {seat}: {card} and {card2}, {count} rank between",
+                                   "Seat {seat}: {card} and {card2}, {count} ranks between", n),
+    "bet_range": _("Bet {amount} to {amount2}"),
+    "turn_against_bet": _("Turn up a card against seat {seat}'s bet of {amount}"),
+    "deal_card_to_seat": _("Deal card {n} of {m} to seat {seat}"),
+    "bet_or_forfeit": _("Seat {seat}: bet {amount} to {amount2} against the pot, or pass and forfeit {amount3}"),
     # faro, stuss
-    (r"Soda: turn the first card \(no action\)", _("Soda: turn the first card (no action)")),
-    (rf"Turn (?P<n>{N}): winner card", _("Turn {n}: winner card")),
-    (rf"Turn (?P<n>{N}): loser card \(last turn, calling the turn is open\)",
-     _("Turn {n}: loser card (last turn, calling the turn is open)")),
-    (rf"Turn (?P<n>{N}): loser card", _("Turn {n}: loser card")),
-    (rf"Deal complete: (?P<card>{CARD}) in hock", _("Deal complete: {card} in hock")),
+    "soda": _("Soda: turn the first card (no action)"),
+    "winner_card": _("Turn {n}: winner card"),
+    "loser_card_last": _("Turn {n}: loser card (last turn, calling the turn is open)"),
+    "loser_card": _("Turn {n}: loser card"),
+    "in_hock": _("Deal complete: {card} in hock"),
     # trente et quarante
-    (r"Deal the noir row", _("Deal the noir row")),
-    (r"Deal the rouge row", _("Deal the rouge row")),
-    (rf"Noir (?P<n>{N}): deal to noir", _("Noir {n}: deal to noir")),
-    (rf"Rouge (?P<n>{N}): deal to rouge", _("Rouge {n}: deal to rouge")),
-    (rf"Noir (?P<n>{N})", _("Noir {n}")),
-    (r"Refait at 31: the house takes half of every bet", _("Refait at 31: the house takes half of every bet")),
-    (rf"Refait at (?P<n>{N}): stand-off", _("Refait at {n}: stand-off")),
-    (rf"Noir (?P<n>{N}), rouge (?P<m>{N}): noir wins", _("Noir {n}, rouge {m}: noir wins")),
-    (rf"Noir (?P<n>{N}), rouge (?P<m>{N}): rouge wins", _("Noir {n}, rouge {m}: rouge wins")),
-    (r"couleur wins", _("couleur wins")),
-    (r"inverse wins", _("inverse wins")),
+    "deal_noir_row": _("Deal the noir row"),
+    "deal_rouge_row": _("Deal the rouge row"),
+    "noir_deal": _("Noir {n}: deal to noir"),
+    "rouge_deal": _("Rouge {n}: deal to rouge"),
+    "noir_total": _("Noir {n}"),
+    "refait_31": _("Refait at 31: the house takes half of every bet"),
+    "refait": _("Refait at {n}: stand-off"),
+    "noir_wins": _("Noir {n}, rouge {m}: noir wins"),
+    "rouge_wins": _("Noir {n}, rouge {m}: rouge wins"),
+    "couleur_wins": _("couleur wins"),
+    "inverse_wins": _("inverse wins"),
     # carousel, pony, merry-go-round
-    (rf"Deal to hand (?P<n>{N})", _("Deal to hand {n}")),
-    (rf"Betting round (?P<n>{N}): take bets", _("Betting round {n}: take bets")),
-    (rf"Hand (?P<n>{N}) is the last horse standing: game over", _("Hand {n} is the last horse standing: game over")),
-    (rf"The deck cannot deal another round: game over with hands (?P<list>{N}(?:, {N})*) running",
-     _("The deck cannot deal another round: game over with hands {list} running")),
-    (r"No hand is left: game over", _("No hand is left: game over")),
-    (rf"Carry (?P<amount>{N}) to the next game", _("Carry {amount} to the next game")),
+    "deal_to_hand": _("Deal to hand {n}"),
+    "betting_round": _("Betting round {n}: take bets"),
+    "last_horse": _("Hand {n} is the last horse standing: game over"),
+    "deck_out": _("The deck cannot deal another round: game over with hands {list} running"),
+    "no_hand_left": _("No hand is left: game over"),
+    "carry": _("Carry {amount} to the next game"),
     # horse races
-    (rf"Course: deal card (?P<n>{N}) of (?P<m>{N})", _("Course: deal card {n} of {m}")),
-    (rf"(?P<n>{N}) (?P<suit>{SUIT}) in the course: that horse cannot win",
-     _("{n} {suit} in the course: that horse cannot win")),
-    (r"Shuffle and deal the course again", _("Shuffle and deal the course again")),
-    (rf"Take bets: (?P<odds>{SUIT} {ODDS}(?:, {SUIT} {ODDS})*)", _("Take bets: {odds}")),
-    (rf"Auction: take bids on (?P<bids>{SUIT} \({N} in the row\)(?: or {SUIT} \({N} in the row\))*)",
-     _("Auction: take bids on {bids}")),
-    (rf"(?P<suit>{SUIT_CAP}): (?P<amount>{N}) bid by seat (?P<seat>{N})", _("{suit}: {amount} bid by seat {seat}")),
-    (r"Any more\? Or sold", _("Any more? Or sold")),
-    (rf"Race: turn the next card \((?P<race>{SUIT} {N}(?:, {SUIT} {N})*)\)", _("Race: turn the next card ({race})")),
-    (rf"(?P<suit>{SUIT_CAP}) wins at (?P<odds>{ODDS})", _("{suit} wins at {odds}")),
-    (rf"(?P<suit>{SUIT_CAP}) first: seat (?P<seat>{N}) takes (?P<amount>{N})",
-     _("{suit} first: seat {seat} takes {amount}")),
-    (rf"(?P<suit>{SUIT}) second: seat (?P<seat>{N}) takes (?P<amount>{N})", _("{suit} second: seat {seat} takes {amount}")),
-)
-PLURALS: tuple[tuple[str, Callable[[int], str]], ...] = (  # forms with a count: the words for that count
-    (rf"Community cards (?P<cards>{CARD}(?: {CARD})*): (?P<count>{N}) paying hand\(s\)",
-     lambda n: ngettext("Community cards {cards}: {count} paying hand", "Community cards {cards}: {count} paying hands", n)),
-    (rf"Seat (?P<seat>{N}): (?P<card>{CARD}) and (?P<card2>{CARD}), (?P<count>{N}) ranks? between",
-     lambda n: ngettext("Seat {seat}: {card} and {card2}, {count} rank between",
-                        "Seat {seat}: {card} and {card2}, {count} ranks between", n)),
-)
-ORDINAL_HANDS = {"first": _("Seat {seat}, first hand: card"), "second": _("Seat {seat}, second hand: card"),
-                 "third": _("Seat {seat}, third hand: card"), "fourth": _("Seat {seat}, fourth hand: card")}
-WHO = re.compile(r"^Seat (\d+)(?:, (first|second|third|fourth) hand)?$")
-WHO_WORDS = {None: _("Seat {seat}"), "first": _("Seat {seat}, first hand"), "second": _("Seat {seat}, second hand"),
-             "third": _("Seat {seat}, third hand"), "fourth": _("Seat {seat}, fourth hand")}
-UP_WORDS = {"a ten": _("a ten"), "an ace": _("an ace")}
-
-_COMPILED = [(re.compile(rf"^{pattern}$"), text) for pattern, text in PROMPTS if text is not None]
-_PLURALS = [(re.compile(rf"^{pattern}$"), words) for pattern, words in PLURALS]
-_HANDS = [(re.compile(rf"^{pattern}$"), text) for pattern, text in HANDS]
-_SEAT_HAND_CARD = re.compile(rf"^Seat (?P<seat>{N}), (?P<nth>first|second|third|fourth) hand: card$")
-_ODDS_ONE = re.compile(rf"^(?P<suit>{SUIT}) (?P<odds>{ODDS})$")
-_BID_ONE = re.compile(rf"^(?P<suit>{SUIT}) \((?P<n>{N}) in the row\)$")
-_RACE_ONE = re.compile(rf"^(?P<suit>{SUIT}) (?P<n>{N})$")
+    "course_card": _("Course: deal card {n} of {m}"),
+    "course_void": _("{n} {suit} in the course: that horse cannot win"),
+    "course_again": _("Shuffle and deal the course again"),
+    "take_bets": _("Take bets: {odds}"),
+    "horse_odds": _("{suit} {odds}"),
+    "auction": _("Auction: take bids on {bids}"),
+    "horse_in_row": _("{suit} ({n} in the row)"),
+    "high_bid": _("{suit}: {amount} bid by seat {seat}"),
+    "any_more": _("Any more? Or sold"),
+    "race_card": _("Race: turn the next card ({race})"),
+    "horse_moves": _("{suit} {n}"),
+    "horse_wins": _("{suit} wins at {odds}"),
+    "horse_first": _("{suit} first: seat {seat} takes {amount}"),
+    "horse_second": _("{suit} second: seat {seat} takes {amount}"),
+}
 
 
 def card_text(code: str) -> str:
@@ -530,21 +497,12 @@ def card_text(code: str) -> str:
 
 
 def odds_words(odds: str) -> str:
+    """Odds as an engine's label writes them (``2-1``, ``evens``, ``no bets``) in the reader's words."""
     if odds == "evens":
         return gettext("evens")
     if odds == "no bets":
         return gettext("no bets")
     return gettext("{n}-1").format(n=odds.split("-")[0])
-
-
-def hand_words(name: str) -> str:
-    """A poker hand's name (``pair of kings``, ``ace-king high``) in the reader's language."""
-    for pattern, text in _HANDS:
-        m = pattern.match(name)
-        if m:
-            values = {k: str(RANK_WORDS.get(v) or RANKS_WORDS.get(v) or v) for k, v in m.groupdict().items()}
-            return str(text).format(**values)
-    return name
 
 
 def _or_words(words: list[str]) -> str:
@@ -553,103 +511,106 @@ def _or_words(words: list[str]) -> str:
     return gettext("{list} or {last}").format(list=gettext(", ").join(words[:-1]), last=words[-1])
 
 
-def _value(name: str, value: str) -> str:
-    kind = re.sub(r"\d+$", "", name)
-    if kind == "amount":
+def step_templates(message_id: str) -> tuple[str, ...]:
+    """The templates of a message id in the reader's language: one, or a counted one's (a function of the
+    count, worded with ngettext) for one and for two."""
+    found = STEP_WORDS[message_id]
+    return (found(1), found(2)) if callable(found) else (str(found),)
+
+
+def _param(value: Any, kind: str | None) -> str:
+    """A message's param in the reader's words, by its kind (tables/engines/speech.py)."""
+    if kind == "money":
         return money(int(value))
     if kind == "card":
-        return card_text(value)
+        return card_text(str(value))
     if kind == "cards":
-        return " ".join(card_text(c) for c in value.split())
-    if kind == "hand":
-        return hand_words(value)
+        return " ".join(card_text(str(c)) for c in value)
+    if kind == "rank":
+        english = speech.english_value(value, kind)
+        return str(RANK_WORDS.get(english, english))
     if kind == "ranks":
-        return str(RANKS_WORDS.get(value, value))
+        english = speech.english_value(value, kind)
+        return str(RANKS_WORDS.get(english, english))
     if kind == "suit":
-        return str(SUIT_WORDS.get(value.lower(), value))
+        return str(SUIT_WORDS[speech.SUIT_NAMES[str(value)]])
     if kind == "odds":
-        return odds_words(value)
-    if kind == "who":
-        m = WHO.match(value)
-        return str(WHO_WORDS[m.group(2)]).format(seat=m.group(1)) if m else value
-    if kind == "up":
-        return str(UP_WORDS[value]) if value in UP_WORDS else gettext("a {rank}").format(rank=value.split()[-1])
-    if kind == "choices":
-        return _or_words([str(ACTION_WORDS.get(w.strip(), w.strip())) for w in re.split(r", | or ", value)])
+        return odds_words(speech.english_value(int(value), kind))
+    if kind == "actions":
+        return _or_words([str(ACTION_WORDS.get(str(a), a)) for a in value])
     if kind == "list":
-        return gettext(", ").join(value.split(", "))
-    if kind == "odds_list":
-        return value
-    return value
+        return gettext(", ").join(str(v) for v in value)
+    if kind == "words":
+        return _parts_words(value)
+    if kind == "words_list":
+        return gettext(", ").join(_parts_words(v) for v in value)
+    if kind == "words_or":
+        return _or_words([_parts_words(v) for v in value])
+    return str(value)
 
 
-def _sentence(text: str) -> str | None:
-    """One of the engines' sentences in the reader's words, or None if it is not one of the known forms."""
-    m = _SEAT_HAND_CARD.match(text)
-    if m:
-        return str(ORDINAL_HANDS[m.group("nth")]).format(seat=m.group("seat"))
-    for pattern, words in _PLURALS:
-        m = pattern.match(text)
-        if m:
-            values = {k: _value(k, v) for k, v in m.groupdict().items()}
-            return words(int(m.group("count"))).format(**values)
-    for pattern, template in _COMPILED:
-        m = pattern.match(text)
-        if m:
-            values = {k: _value(k, v) for k, v in m.groupdict().items()}
-            if "odds" in values and text.startswith("Take bets"):
-                values["odds"] = gettext(", ").join(
-                    gettext("{suit} {odds}").format(suit=SUIT_WORDS[o["suit"]], odds=odds_words(o["odds"]))
-                    for o in (_ODDS_ONE.match(p).groupdict() for p in m.group("odds").split(", ")))  # type: ignore[union-attr]
-            if "bids" in values:
-                values["bids"] = _or_words([
-                    gettext("{suit} ({n} in the row)").format(suit=SUIT_WORDS[b["suit"]], n=b["n"])
-                    for b in (_BID_ONE.match(p).groupdict() for p in m.group("bids").split(" or "))])  # type: ignore[union-attr]
-            if "race" in values:
-                values["race"] = gettext(", ").join(
-                    gettext("{suit} {n}").format(suit=SUIT_WORDS[r["suit"]], n=r["n"])
-                    for r in (_RACE_ONE.match(p).groupdict() for p in m.group("race").split(", ")))  # type: ignore[union-attr]
-            return str(template).format(**values)
-    return None
+def _part_words(part: Any) -> str | None:
+    """One part (``{"id", "params"}``) in the reader's words; None if it is not one this layer words."""
+    if not isinstance(part, dict) or part.get("id") not in STEP_WORDS or part["id"] not in speech.MESSAGES:
+        return None
+    message_id, params = part["id"], part.get("params") or {}
+    kinds = speech.kinds(message_id)
+    if set(params) != set(kinds):
+        return None
+    found = STEP_WORDS[message_id]
+    template = found(int(params["count"])) if callable(found) else str(found)
+    return template.format(**{name: _param(params[name], kind) for name, kind in kinds.items()})
 
 
-_SPLITS = (". ", "; ", ", ")
+def _parts_words(parts: Any) -> str:
+    """Parts joined by their separators, not capitalised (a nested message inside a sentence)."""
+    out = ""
+    for part in parts or []:
+        words = _part_words(part)
+        if words is None:
+            return ""
+        out += _separator(part.get("sep", "")) + words
+    return out
 
 
-def prompt_parts(say: str) -> list[str] | None:
-    """The engine's words as known sentences (split at ". ", then "; ", then ", " where the whole is not
-    one), or None when some part is not a known form."""
-    said = _sentence(say)
-    if said is not None:
-        return [said]
-    for sep in _SPLITS:
-        if sep in say:
-            head, tail = say.split(sep, 1)
-            first, rest = prompt_parts(head), prompt_parts(tail)
-            if first is not None and rest is not None:
-                joiner = {". ": gettext(". "), "; ": gettext("; "), ", ": gettext(", ")}[sep]
-                return [joiner.join([*first, *rest])]
-    return None
+def _separator(sep: str) -> str:
+    return {". ": gettext(". "), "; ": gettext("; "), ", ": gettext(", ")}.get(sep, "")
+
+
+def message_words(message: Any) -> str | None:
+    """A message (a step's or a settled round's ``message``) in the reader's words: each part by its id's
+    template, a sentence begun with a capital; None when some part is not one this layer words."""
+    if not isinstance(message, list) or not message:
+        return None
+    out = ""
+    for part in message:
+        words = _part_words(part)
+        if words is None:
+            return None
+        sep = part.get("sep", "") if out else ""
+        if not out or sep == ". ":
+            words = words[:1].upper() + words[1:]
+        out += _separator(sep) + words
+    return out
 
 
 def plain(say: str) -> str:
-    """The engine's English words with what a person cannot read written out: amounts (in the step's
-    facts, a fallback only) are left as they are, card codes become cards."""
-    return re.sub(rf"\b{CARD}\b", lambda m: card_text(m.group(0)), say)
+    """An engine's English sentence without its message (a round stored before the engines said message
+    ids): shown as it is, its cards written out."""
+    return re.sub(r"\b[2-9TJQKA][SHDC]\b", lambda m: card_text(m.group(0)), say)
 
 
-def prompt(say: str | None) -> str:
-    """What the dealer reads: the engine's words (``step["say"]``, a settled round's ``say``) in the reader's
-    language, money in the house currency, cards as ``J♥``. A form this layer does not know yet (a new
-    engine sentence) is shown in the engine's English with its cards written out; tests/tables/
-    test_prompts.py plays every game so that none is left unknown."""
-    if not say:
-        return ""
-    parts = prompt_parts(say)
-    if parts is None:
-        return plain(say)
-    text = parts[0]
-    return text[:1].upper() + text[1:]
+def prompt(doc: Any) -> str:
+    """What the dealer reads: a step's (or a settled round's) ``message`` in the reader's language, money in
+    the house currency, cards as ``J♥``. ``doc`` is the step or the round's state (its own ``message``
+    and ``say``, not its ``next``'s). A step stored without a message is shown in the engine's English."""
+    if not isinstance(doc, dict):
+        return plain(doc) if isinstance(doc, str) else ""
+    worded = message_words(doc.get("message"))
+    if worded is not None:
+        return worded
+    say = doc.get("say")
+    return plain(say) if isinstance(say, str) else ""
 
 
 @functools.cache
@@ -689,6 +650,10 @@ LABELS: dict[str, Any] = {
     "No bets now": _("No bets now"), "Royalties": _("Royalties"), "Sell": _("Sell"), "Bid": _("Bid"),
     "Amount": _("Amount"), "Stake": _("Stake"), "Seat": _("Seat"), "Order": _("Order"), "Number": _("Number"),
 }
+N = r"\d+"
+R = r"(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)"
+SUIT_CAP = r"(?:Spades|Hearts|Diamonds|Clubs)"
+ODDS = r"(?:evens|no bets|\d+-1)"
 SUIT_TITLES = {"Spades": _("Spades"), "Hearts": _("Hearts"), "Diamonds": _("Diamonds"), "Clubs": _("Clubs")}
 LABEL_FORMS: tuple[tuple[str, Any], ...] = (
     (rf"Hand (?P<n>{N})", _("Hand {n}")),
@@ -756,6 +721,8 @@ def labels_in(doc: Any, into: dict[str, str] | None = None) -> dict[str, str]:
     in the reader's language, for the dealer screen to show in place of the engine's English."""
     into = {} if into is None else into
     if isinstance(doc, dict):
+        if isinstance(doc.get("say"), str) and doc.get("message"):  # the step due: why no bet is taken now
+            into.setdefault(f"No bets now: {doc['say']}", gettext("No bets now: {say}").format(say=prompt(doc)))
         for key, value in doc.items():
             if key in _LABEL_KEYS and isinstance(value, str):
                 into.setdefault(value, label_words(value))

@@ -314,9 +314,9 @@ def state_say(state: Any) -> str:
     if not isinstance(state, dict):
         return ""
     nxt = state.get("next") or {}
-    say = nxt.get("say") or state.get("say")
-    if say:
-        return wording.prompt(str(say))  # the engine's words in the reader's language (tables.wording)
+    said = nxt if nxt.get("say") else state
+    if said.get("say"):
+        return wording.prompt(said)  # the engine's words in the reader's language (tables.wording)
     return words(state.get("status") or "")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 
 from tables import wording
@@ -10,9 +12,10 @@ register = template.Library()
 
 
 @register.filter
-def prompt_words(say: str | None, game: str = "") -> str:
-    """``{{ row.next_say|prompt_words:game }}``: what the dealer is asked now, in the reader's words."""
-    return wording.prompt(say)
+def prompt_words(step: dict[str, Any] | None, game: str = "") -> str:
+    """``{{ row.next_step|prompt_words:game }}``: what the dealer is asked now (the step's message), in the
+    reader's words."""
+    return wording.prompt(step)
 
 
 @register.filter

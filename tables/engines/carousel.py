@@ -649,7 +649,7 @@ class Game:
         if survivors and self.end == "one_left":
             say = speech("last_horse", n=survivors[0])
         elif survivors:
-            say = speech("deck_out", hands=list(survivors))
+            say = speech("deck_out", list=list(survivors))
         else:
             say = speech("no_hand_left")
         say = say.then(". ", speech("carry", amount=self.carry()))

@@ -194,7 +194,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "deal_to_hand": "Deal to hand {n}",
     "betting_round": "Betting round {n}: take bets",
     "last_horse": "Hand {n} is the last horse standing: game over",
-    "deck_out": "The deck cannot deal another round: game over with hands {hands:list} running",
+    "deck_out": "The deck cannot deal another round: game over with hands {list:list} running",
     "no_hand_left": "No hand is left: game over",
     "carry": "Carry {amount:money} to the next game",
     # horse races

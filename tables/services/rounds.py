@@ -24,6 +24,7 @@ from tables.engines.base import Engine, Json
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 from tables.engines.result import Line, RoundResult
+from tables.engines.speech import said, speech
 from tables.models import (
     LIVE_STATUSES,
     Bet,
@@ -40,7 +41,7 @@ from tables.selectors import current_shoe, open_shift_for, round_document, store
 from tables.services.locks import lock_round, lock_table
 from tables.services.shoes import ensure_shoe_holds
 
-TAKE_BETS = {"expect": "bets", "say": "Place your bets", "input": {"kind": "bets"}}
+TAKE_BETS = {"expect": "bets", **said(speech("place_bets")), "input": {"kind": "bets"}}
 
 
 def _play(doc: Json) -> RoundResult:
