@@ -27,6 +27,7 @@ def test_full_baccarat_round_as_dealer(floor, dealer_api):
         assert dealer_api.post(f"{url}/bets/", bet, format="json").status_code == 201
     closed = dealer_api.post(f"{url}/close-betting/", format="json").json()
     assert closed["state"]["next"] == {"expect": "card", "to": "player", "say": "Deal card 1 to the player",
+                                       "message": [{"id": "deal_player_card", "params": {"n": 1}}],
                                        "input": {"kind": "card", "to": "player", "deck": "standard"}}
 
     # when the dealer posts the cards one at a time: P 9S 5D, B KH 3C; player draws 2H, banker draws 4S

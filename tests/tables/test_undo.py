@@ -40,6 +40,7 @@ def test_dealer_undoes_a_wrong_card_with_a_pit_managers_approval(floor, dealer_a
     body = response.json()
     assert body["document"]["events"] == [{"card": "9S"}, {"card": "KH"}, {"card": "5D"}]
     assert body["state"]["next"] == {"expect": "card", "to": "banker", "say": "Deal card 4 to the banker",
+                                     "message": [{"id": "deal_banker_card", "params": {"n": 4}}],
                                      "input": {"kind": "card", "to": "banker", "deck": "standard"}}
     assert body["status"] == "dealing"
     undone = RoundEvent.objects.get(round_id=round_id, seq=3)
