@@ -4,30 +4,48 @@
 round stands (:class:`Status`), what comes next (:class:`Step`, with its ``input``), the hands, the
 outcome, one settlement :class:`Line` per bet decided, the house's totals (:class:`House`) and the
 pool of pool and pot games. :meth:`RoundResult.to_json` is the round's answer as the API returns
-it, ``settle_round`` prints it and a round stores it (docs/round_format.md, "The answer").
+it, ``settle_round`` prints it and a round stores it (docs/round_format.md, "The answer");
+:meth:`RoundResult.of_json` reads a stored answer back, and ``of_json(doc).to_json()`` is ``doc`` again,
+key for key and in the same order. Code outside the engines reads the answer through these types,
+never by the JSON's keys.
 
 >>> row = {"id": "b1", "seat": 1, "type": "player", "amount": 100, "result": "win", "net": 100, "commission": 0}
 >>> result = round_result(Status.SETTLED, None, hands={}, outcome={"winner": "player"}, bets=[row],
 ...                       house={"net": -100, "commission": 0, "rake": 0}, more={})
->>> result.lines[0].net, result.house.net, result.outcome.get("winner"), result.to_json()["bets"][0] == row
-(100, -100, 'player', True)
+>>> result.lines[0].net, result.lines[0].staked, result.house.net, result.outcome.winner
+(100, 100, -100, 'player')
+>>> result.to_json()["bets"][0] == row
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, TypeAlias, TypedDict
 
 Json = dict[str, Any]
+# a value of the JSON form: what the game's own facts (a line's extras, a hand, the outcome) hold
+JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+JsonObject: TypeAlias = Mapping[str, JsonValue]
 
 LINE_KEYS = ("id", "seat", "type", "amount", "result", "net", "commission")
+HOUSE_KEYS = ("net", "commission", "rake")
 ANSWER_KEYS = ("status", "next", "hands", "outcome", "bets", "house")  # the rest of an answer is ``more``
 
 
-def _int(value: Any) -> int:
-    return int(value or 0)
+def _int(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool | int | float | str):
+        return int(value or 0)
+    raise TypeError(f"not a whole number: {value!r}")
+
+
+def _object(value: object) -> dict[str, JsonValue]:
+    """A JSON object's members (empty when ``value`` is not one)."""
+    return {str(k): v for k, v in value.items()} if isinstance(value, Mapping) else {}
 
 
 class Status(StrEnum):
@@ -78,81 +96,82 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One bet decided: ``net`` is the bettor's gain (+) or loss (−), commission already taken; ``extra``
-    holds the game's own facts (``staked``, ``rake``, ``foul``, ``hand``…). It reads the row the engine
-    wrote (settling a round builds no second copy)."""
+    """One bet decided: ``net`` is the bettor's gain (+) or loss (−), commission already taken;
+    ``staked`` what the bet put at risk in the end (more than its amount after a double, a split or a
+    raise); ``extras`` the game's own facts about it (``rake``, ``foul``, ``hand``, ``hands``, ``riding``…),
+    in the order the engine wrote them. Built once from the engine's row (:meth:`of`)."""
 
-    row: Mapping[str, Any]
+    id: str
+    seat: int
+    type: str
+    amount: int
+    result: str
+    net: int
+    commission: int
+    staked: int
+    extras: JsonObject = field(default_factory=dict)
+    staked_written: bool = True  # False: the engine wrote no ``staked`` (the bet staked its amount)
 
     @classmethod
     def of(cls, row: Mapping[str, Any]) -> Line:
-        return cls(row)
+        """The line of an engine's (or a stored answer's) settled row."""
+        amount = _int(row["amount"])
+        return cls(
+            id=str(row["id"]), seat=_int(row["seat"]), type=str(row["type"]), amount=amount,
+            result=str(row["result"]), net=_int(row["net"]), commission=_int(row.get("commission")),
+            staked=_int(row["staked"]) if "staked" in row else amount,
+            extras={str(k): v for k, v in row.items() if k not in LINE_KEYS and k != "staked"},
+            staked_written="staked" in row,
+        )
+
+    def extra(self, name: str) -> JsonValue:
+        """One of the game's own facts about the bet (``rake``, ``foul``, ``hand``…), or None."""
+        return self.extras.get(name)
 
     @property
-    def id(self) -> str:
-        return str(self.row["id"])
+    def rake(self) -> int:
+        """What the house raked off this bet (pot games), 0 where the game takes none."""
+        return _int(self.extras.get("rake"))
 
     @property
-    def seat(self) -> int:
-        return int(self.row["seat"])
+    def foul(self) -> bool:
+        """Whether the bet's hands were set foul (Pai Gow, Pusoy)."""
+        return bool(self.extras.get("foul"))
 
     @property
-    def type(self) -> str:
-        return str(self.row["type"])
-
-    @property
-    def amount(self) -> int:
-        return int(self.row["amount"])
-
-    @property
-    def result(self) -> str:
-        return str(self.row["result"])
-
-    @property
-    def net(self) -> int:
-        return int(self.row["net"])
-
-    @property
-    def commission(self) -> int:
-        return int(self.row.get("commission", 0))
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        return {k: v for k, v in self.row.items() if k not in LINE_KEYS}
-
-    @property
-    def staked(self) -> int:
-        """What the bet put at risk: more than its amount after a double, a split or a raise."""
-        return int(self.row.get("staked", self.row["amount"]))
+    def hand(self) -> str | None:
+        """The hand the bet ranked as (Caribbean Stud, Let It Ride…), where the game names one."""
+        hand = self.extras.get("hand")
+        return hand if isinstance(hand, str) else None
 
     def to_json(self) -> Json:
-        return dict(self.row)
+        """The row as the engine wrote it: the seven keys, ``staked`` where written, then the extras."""
+        row: Json = {"id": self.id, "seat": self.seat, "type": self.type, "amount": self.amount,
+                     "result": self.result, "net": self.net, "commission": self.commission}
+        if self.staked_written:
+            row["staked"] = self.staked
+        row.update(self.extras)
+        return row
 
 
 @dataclass(frozen=True, slots=True)
 class House:
     """The house's result of the round: ``net`` (+ it wins), of which ``commission`` and ``rake``."""
 
-    doc: Mapping[str, Any]
+    net: int
+    commission: int = 0
+    rake: int = 0
+    extras: JsonObject = field(default_factory=dict)  # a game's own house facts (none today)
 
     @classmethod
     def of(cls, doc: Mapping[str, Any]) -> House:
-        return cls(doc)
-
-    @property
-    def net(self) -> int:
-        return int(self.doc["net"])
-
-    @property
-    def commission(self) -> int:
-        return int(self.doc.get("commission", 0))
-
-    @property
-    def rake(self) -> int:
-        return int(self.doc.get("rake", 0))
+        return cls(net=_int(doc["net"]), commission=_int(doc.get("commission")), rake=_int(doc.get("rake")),
+                   extras={str(k): v for k, v in doc.items() if k not in HOUSE_KEYS})
 
     def to_json(self) -> Json:
-        return dict(self.doc)
+        doc: Json = {"net": self.net, "commission": self.commission, "rake": self.rake}
+        doc.update(self.extras)
+        return doc
 
 
 class PoolTotals(TypedDict):
@@ -165,7 +184,7 @@ class PoolTotals(TypedDict):
     carry_out: int
 
 
-def pool_totals(doc: Any) -> PoolTotals | None:
+def pool_totals(doc: object) -> PoolTotals | None:
     """A pool's totals read from its JSON form (None: not a pool's totals)."""
     if not isinstance(doc, Mapping):
         return None
@@ -173,26 +192,49 @@ def pool_totals(doc: Any) -> PoolTotals | None:
                       rake=_int(doc.get("rake")), carry_out=_int(doc.get("carry_out")))
 
 
-def pool_change_of(pool: PoolTotals) -> int:
-    """What a round left in the pot or pool beyond what it found: carry out − carry in (the one
-    definition of a pool change; ``accounting.figures`` sums the same in SQL over stored answers)."""
-    return pool["carry_out"] - pool["carry_in"]
+def pool_change_of(pool: PoolTotals | None) -> int:
+    """What a round left in the pot or pool beyond what it found: carry out − carry in, 0 without a pool
+    (the one definition of a pool change: a settlement stores it as ``pool_change`` when the round
+    settles, and the figures, the ledger and the reconciliation read it from there or from here)."""
+    return 0 if pool is None else pool["carry_out"] - pool["carry_in"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand as a screen shows it: its name, its cards, its total where the game counts one."""
+
+    name: str
+    cards: tuple[str, ...]
+    total: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class Hands:
     """The hands as the game deals them, by name (``player``, ``seat:2``, ``hand:4``, ``turns``…): each
-    game's own shape, read by name; :meth:`to_json` is the answer's ``hands``."""
+    game's own shape (:data:`JsonValue`); :meth:`shown` is what screens read, :meth:`to_json` is the
+    answer's ``hands``."""
 
-    doc: Mapping[str, Any]
+    doc: JsonObject
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(str(name) for name in self.doc)
+        return tuple(self.doc)
 
-    def get(self, name: str) -> Any:
+    def get(self, name: str) -> JsonValue:
         """One hand's facts (its cards, total…), or None."""
         return self.doc.get(name)
+
+    def shown(self) -> tuple[ShownHand, ...]:
+        """The hands that are hands (an object with cards or a total), in the game's order."""
+        out = []
+        for name, hand in self.doc.items():
+            if not isinstance(hand, Mapping):
+                continue
+            cards = hand.get("cards")
+            total = hand.get("total")
+            out.append(ShownHand(name, tuple(str(c) for c in cards) if isinstance(cards, list) else (),
+                                 None if total is None or isinstance(total, bool) else _int(total)))
+        return tuple(out)
 
     def to_json(self) -> Json:
         return dict(self.doc)
@@ -201,12 +243,19 @@ class Hands:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What decided a settled round (the winner, the banker's total, the turns…): each game's own
-    facts, read by name; :meth:`to_json` is the answer's ``outcome``."""
+    facts (:data:`JsonValue`), the winner typed; :meth:`to_json` is the answer's ``outcome``."""
 
-    doc: Mapping[str, Any]
+    doc: JsonObject
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.doc.get(key, default)
+    @property
+    def winner(self) -> str | None:
+        """Who won the coup where the game names one (``player``, ``banker``, ``tie``, a seat…)."""
+        winner = self.doc.get("winner")
+        return None if winner is None else str(winner)
+
+    def get(self, key: str) -> JsonValue:
+        """One of the game's own facts, or None."""
+        return self.doc.get(key)
 
     def to_json(self) -> Json:
         return dict(self.doc)
@@ -215,9 +264,9 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class GameFacts:
     """The rest of an answer, the game's own keys (``say``, ``pool``, ``pools``, ``pot``, ``casekeeper``,
-    ``dice``…), with the ones accounting reads typed: the pool and the named pools."""
+    ``dice``…), with the ones read outside the engines typed: the words, the pool and the named pools."""
 
-    doc: Mapping[str, Any]
+    doc: JsonObject
 
     @property
     def say(self) -> str | None:
@@ -238,8 +287,8 @@ class GameFacts:
         named = {str(name): pool_totals(p) for name, p in pools.items()}
         return {name: totals for name, totals in named.items() if totals is not None}
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.doc.get(key, default)
+    def get(self, key: str) -> JsonValue:
+        return self.doc.get(key)
 
     def to_json(self) -> Json:
         return dict(self.doc)
@@ -275,11 +324,9 @@ class RoundResult:
 
     @property
     def pool_change(self) -> int:
-        """The pool change: carry out − carry in of the pot or pools the round carried (0 without one).
-        The figures, the ledger and the reconciliation read it here; ``accounting.figures`` sums the
-        same definition over stored answers in SQL."""
-        pool = self.pool
-        return 0 if pool is None else pool_change_of(pool)
+        """The pool change: carry out − carry in of the pot or pools the round carried (0 without one),
+        :func:`pool_change_of`, stored as ``Settlement.pool_change`` when the round settles."""
+        return pool_change_of(self.pool)
 
     @property
     def pool_changes(self) -> dict[str, int]:
@@ -301,37 +348,44 @@ class RoundResult:
         return cls(
             Status(doc["status"]),
             Step(next_step) if isinstance(next_step, Mapping) else None,
-            Hands(dict(doc.get("hands") or {})),
-            Outcome(outcome) if isinstance(outcome, Mapping) else None,
-            tuple(Line(row) for row in doc.get("bets") or ()),
-            House(house) if isinstance(house, Mapping) else None,
-            GameFacts({k: v for k, v in doc.items() if k not in ANSWER_KEYS}),
+            Hands(_object(doc.get("hands"))),
+            Outcome(_object(outcome)) if isinstance(outcome, Mapping) else None,
+            tuple(Line.of(row) for row in doc.get("bets") or ()),
+            House.of(house) if isinstance(house, Mapping) else None,
+            GameFacts({str(k): v for k, v in doc.items() if k not in ANSWER_KEYS}),
         )
 
+    @classmethod
+    def of_stored(cls, doc: object) -> RoundResult | None:
+        """A round's stored state read as the engine's answer: None while it holds none (a round open
+        for bets stores what it carried, not an answer)."""
+        if not isinstance(doc, Mapping) or doc.get("status") not in tuple(Status):
+            return None
+        return cls.of_json(doc)
+
     def to_json(self) -> Json:
-        """The answer as JSON. Built fresh by each play, it shares the engine's row objects with this
-        result rather than copying them: treat it as read-only, or copy before changing it."""
+        """The answer as JSON, built fresh (key for key, in order, what :meth:`of_json` read)."""
         doc: Json = {
             "status": self.status.value,
-            "next": self.next.fields if self.next is not None else None,
-            "hands": self.hands.doc,
-            "outcome": self.outcome.doc if self.outcome is not None else None,
-            "bets": [line.row for line in self.lines],
-            "house": self.house.doc if self.house is not None else None,
+            "next": self.next.to_json() if self.next is not None else None,
+            "hands": self.hands.to_json(),
+            "outcome": self.outcome.to_json() if self.outcome is not None else None,
+            "bets": [line.to_json() for line in self.lines],
+            "house": self.house.to_json() if self.house is not None else None,
         }
         doc.update(self.more.doc)
         return doc
 
 
-def round_result(status: Status, next_step: Mapping[str, Any] | None, *, hands: Json, outcome: Json | None,
-                 bets: Sequence[Mapping[str, Any]], house: Mapping[str, Any] | None,
-                 more: Mapping[str, Any]) -> RoundResult:
+def round_result(status: Status, next_step: Mapping[str, Any] | None, *, hands: Mapping[str, Any],
+                 outcome: Mapping[str, Any] | None, bets: Sequence[Mapping[str, Any]],
+                 house: Mapping[str, Any] | None, more: Mapping[str, Any]) -> RoundResult:
     return RoundResult(
         status,
         Step(next_step) if next_step is not None else None,
-        Hands(hands),
-        Outcome(outcome) if outcome is not None else None,
-        tuple(map(Line, bets)),
-        House(house) if house is not None else None,
-        GameFacts(more),
+        Hands(dict(hands)),
+        Outcome(dict(outcome)) if outcome is not None else None,
+        tuple(map(Line.of, bets)),
+        House.of(house) if house is not None else None,
+        GameFacts(dict(more)),
     )

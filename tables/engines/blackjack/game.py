@@ -129,7 +129,7 @@ class Blackjack(Engine):
             index = next((i for i, e in enumerate(events)
                           if e.get("action") == line.type and e.get("seat") == line.seat), None)
             if index is not None:
-                taken.append((Bet(line.id, line.seat, line.type, line.amount, dict(line.extra)), index))
+                taken.append((Bet(line.id, line.seat, line.type, line.amount, dict(line.extras)), index))
         return taken
     def check_bet(self, bet: Bet, config: Mapping[str, Any], *, where: str) -> None:
         if bet.type == INSURANCE_BET:
