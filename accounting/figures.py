@@ -44,9 +44,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import BigIntegerField, Count, F, QuerySet, Sum, Value
-from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast, Coalesce
+from django.db.models import Count, F, QuerySet, Sum
 from django.utils import timezone
 
 from accounting.conf import int_knob
@@ -131,63 +129,45 @@ class RoundFigures:
         return RoundFigures(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
 
-def _carry(name: str) -> Any:
-    text = KeyTextTransform(name, KeyTransform("pool", "document"))
-    return Coalesce(Cast(text, BigIntegerField()), Value(0))
-
-
-# The pool change is defined once, by the engine's answer (``RoundResult.pool_change``: carry out − carry
-# in of the pool it carried, 0 without one). Summed over stored answers it is this aggregate in the ORM,
-# and :func:`pool_change_sql` in the bulk statements; tests/accounting/test_running_figures.py holds the
-# three equal. Read only from settlements that carry a pool (an index serves them).
-POOL_CHANGE = Sum(_carry("carry_out") - _carry("carry_in"))
-
-
-def pool_change_sql(vendor: str, document: str) -> str:
-    """``RoundResult.pool_change`` of the stored answer in column ``document``, as a SQL expression."""
-    if vendor == "postgresql":
-        return (f"COALESCE(({document} -> 'pool' ->> 'carry_out')::bigint, 0) "
-                f"- COALESCE(({document} -> 'pool' ->> 'carry_in')::bigint, 0)")
-    return (f"COALESCE(CAST(json_extract({document}, '$.pool.carry_out') AS INTEGER), 0) "
-            f"- COALESCE(CAST(json_extract({document}, '$.pool.carry_in') AS INTEGER), 0)")
+# The pool change is defined once, by the engine's answer (``RoundResult.pool_change``, ``pool_change_of``:
+# carry out − carry in of the pool it carried, 0 without one); a settlement stores it as ``pool_change`` when
+# its round settles, and every sum here reads that column.
 ROUND_SUMS = {
     "rounds": Count("id"),
     "handle": Sum("handle"),
     "rounds_win": Sum("house_net"),
     "commission": Sum("commission"),
     "rake": Sum("rake"),
+    "pool_change": Sum("pool_change"),
 }
 
 
-def _figures(row: Mapping[str, Any], pool: int) -> RoundFigures:
+def _figures(row: Mapping[str, Any], *, pools: bool = True) -> RoundFigures:
     return RoundFigures(
         rounds=int(row.get("rounds") or 0),
         handle=int(row.get("handle") or 0),
         rounds_win=int(row.get("rounds_win") or 0),
         commission=int(row.get("commission") or 0),
         rake=int(row.get("rake") or 0),
-        pool_change=int(pool or 0),
+        pool_change=int(row.get("pool_change") or 0) if pools else 0,
     )
 
 
 def round_figures(
     settlements: QuerySet[Settlement], *, by: Sequence[str], pools: bool = True
 ) -> dict[tuple[Any, ...], RoundFigures]:
-    """The figures of ``settlements`` grouped by the lookups ``by``, in two queries (the sums, then
-    the pools' change over the settlements that carry a pool; ``pools=False`` leaves it at 0)."""
+    """The figures of ``settlements`` grouped by the lookups ``by``, in one query (``pools=False`` leaves
+    the pool change at 0)."""
     keys = list(by)
-    carried = settlements.filter(document__has_key="pool").values(*keys).annotate(pool=POOL_CHANGE).order_by()
-    pool_of = {tuple(r[k] for k in keys): r["pool"] for r in carried} if pools else {}
     return {
-        tuple(r[k] for k in keys): _figures(r, pool_of.get(tuple(r[k] for k in keys), 0))
+        tuple(r[k] for k in keys): _figures(r, pools=pools)
         for r in settlements.values(*keys).annotate(**ROUND_SUMS).order_by()
     }
 
 
 def round_figures_total(settlements: QuerySet[Settlement]) -> RoundFigures:
     """The figures of all ``settlements`` together."""
-    pool = settlements.filter(document__has_key="pool").aggregate(pool=POOL_CHANGE)["pool"]
-    return _figures(settlements.aggregate(**ROUND_SUMS), pool)
+    return _figures(settlements.aggregate(**ROUND_SUMS))
 
 
 def settlements_of(*, table: Any = None, shift: Any = None) -> QuerySet[Settlement]:
@@ -246,7 +226,7 @@ def settlement_part(settlement: Any) -> dict[str, int]:
         "rounds_win": int(settlement.house_net),
         "commission": int(settlement.commission),
         "rake": int(settlement.rake),
-        "pool_change": settlement.answer().pool_change,
+        "pool_change": int(settlement.pool_change),
     }
 
 
@@ -274,16 +254,17 @@ def marker_part(*, issued: int = 0, paid_at_table: int = 0) -> dict[str, int]:
 
 
 def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", insert: bool = True,
-                             recounts: bool = True) -> str:
+                             recounts: bool = True, pool: str = "s.pool_change") -> str:
     """One ``INSERT … SELECT`` writing the running row of every table shift that has a record, summed
-    from the records set-based by the definitions above (Σ settlements as :data:`ROUND_SUMS` and
-    :data:`POOL_CHANGE`, received slips, markers, counts, big bets): what a migration's backfill and a
+    from the records set-based by the definitions above (Σ settlements as :data:`ROUND_SUMS`, received
+    slips, markers, counts, big bets): what a migration's backfill and a
     bulk loader run where replaying the records one by one would take hours. One parameter, the big-bet
     threshold. ``shifts``: a condition on the shift id column ``{col}`` (``"{col} >= 100"``); the table
     shifts it selects must have no running row yet. tests/accounting/test_running_figures.py holds it
     equal to the records' recomputation. ``insert=False``: the rows alone (table id, shift id, then
     :data:`RUNNING` in order). A count recounted is superseded: the latest of its chain is read
-    (``recounts=False``: a schema from before recounts, migration 0006's backfill)."""
+    (``recounts=False``: a schema from before recounts, migration 0006's backfill). ``pool``: a settlement
+    ``s``'s pool change in SQL, its stored column (migration 0006 ran before the column and passes its own)."""
 
     def where(col: str) -> str:
         return shifts.format(col=col)
@@ -291,7 +272,6 @@ def running_from_records_sql(vendor: str, *, shifts: str = "{col} IS NOT NULL", 
     def latest(table: str, alias: str) -> str:
         return f" AND NOT EXISTS (SELECT 1 FROM {table} n WHERE n.supersedes_id = {alias}.id)" if recounts else ""
 
-    pool = pool_change_sql(vendor, "s.document")
     return f"""
     WITH settled AS (
         SELECT r.table_id, r.shift_id, count(*) AS rounds, sum(s.handle) AS handle, sum(s.house_net) AS rounds_win,

@@ -36,7 +36,6 @@ from typing import Any
 
 from django.db import connection
 
-from accounting.figures import pool_change_sql
 from casino.audit.chain import Break
 
 RECORD_MISMATCH = "record_mismatch"
@@ -226,12 +225,12 @@ def _source(source_type: str) -> str:
 
 # What each posting should hold, from its record: (transaction, account code, amount), summed by code below.
 _EXPECTED = f"""
-    -- a settled round: accounting.services.ledger.round_line_codes over its settlement's answer (the pool change
-    -- as accounting.figures defines it in SQL; RoundResult.pool_changes: the named pools)
+    -- a settled round: accounting.services.ledger.round_line_codes over its settlement (the pool change it stored
+    -- when it settled; RoundResult.pool_changes: the named pools of its answer)
     SELECT x.id, l.code, l.amount FROM txn x
     JOIN tables_settlement s ON s.round_id = {_source("round")}
     JOIN tables_round r ON r.id = s.round_id JOIN tables_table t ON t.id = r.table_id
-    CROSS JOIN LATERAL (SELECT {pool_change_sql("postgresql", "s.document")} AS change,
+    CROSS JOIN LATERAL (SELECT s.pool_change AS change,
                                COALESCE(jsonb_typeof(s.document->'pools') = 'object'
                                         AND s.document->'pools' <> '{{}}'::jsonb, false) AS named) p
     CROSS JOIN LATERAL (

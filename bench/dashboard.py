@@ -155,10 +155,10 @@ def grow(floor: dict[str, Any], *, first: int, last: int, rounds_per_shift: int,
         # each round's settlement: the player's bets lose or win even money, the banker's pay 5 % commission
         fee = f"(CASE WHEN {kind} = 'banker' AND NOT {loses} THEN {amount} * 5 / 100 ELSE 0 END)"
         cursor.execute(
-            "INSERT INTO tables_settlement (id, house_net, commission, rake, handle, document, settled_at, round_id, "
-            "settled_by_id) "
+            "INSERT INTO tables_settlement (id, house_net, commission, rake, handle, pool_change, document, settled_at, "
+            "round_id, settled_by_id) "
             f"SELECT r.id, sum(CASE WHEN {loses} THEN {amount} ELSE -{amount} END + {fee}), sum({fee}), 0, "
-            f"sum({amount}), '{{}}', r.settled_at, r.id, r.dealer_id "
+            f"sum({amount}), 0, '{{}}', r.settled_at, r.id, r.dealer_id "
             f"FROM tables_round r CROSS JOIN generate_series(1, {BETS_PER_ROUND}) b WHERE r.id BETWEEN %s AND %s "
             "GROUP BY r.id", [lo, hi])
         # every past table shift counted and closed: no fills, credits or markers, so

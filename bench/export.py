@@ -108,9 +108,9 @@ def generate(rows: int) -> float:
                        WHEN b.type = 'tie' THEN 8 * b.amount ELSE b.amount END"""
         commission = f"""CASE WHEN {outcome} = 'win' AND b.type = 'banker' THEN b.amount / 20 ELSE 0 END"""
         c.execute(
-            f"""INSERT INTO tables_settlement (round_id, house_net, commission, rake, handle, document,
-                      settled_by_id, settled_at)
-                      SELECT r.id, -SUM({net}), SUM({commission}), 0, SUM(b.amount), '{{}}', %s, r.settled_at
+            f"""INSERT INTO tables_settlement (round_id, house_net, commission, rake, handle, pool_change,
+                      document, settled_by_id, settled_at)
+                      SELECT r.id, -SUM({net}), SUM({commission}), 0, SUM(b.amount), 0, '{{}}', %s, r.settled_at
                       FROM tables_round r JOIN tables_bet b ON b.round_id = r.id GROUP BY r.id""",
             [dealer],
         )

@@ -178,6 +178,7 @@ def load(tables_n: int, hours: int, seed: int = 11) -> dict[str, Any]:
                 round=rnd,
                 house_net=-sum(r["net"] for r in docs[rnd.pk]),
                 handle=sum(r["amount"] for r in docs[rnd.pk]),
+                pool_change=0,  # banked games: no pool
                 document={"status": "settled", "bets": docs[rnd.pk]},
                 settled_by=dealer,
                 settled_at=rnd.settled_at,

@@ -41,6 +41,7 @@ from players.models import (
 from tables.access import current_assignment, manages_table
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
+from tables.engines.result import Line
 from tables.models import Round, RoundStatus, Settlement, SettlementLine, Table
 from tables.selectors import visible_tables
 
@@ -128,9 +129,9 @@ def _staked(round_ids: list[int]) -> dict[tuple[int, str], int]:
     else:
         found = list(Settlement.objects.filter(round_id__in=round_ids).values_list("round_id", "document__bets"))
     for round_id, rows in found:
-        for row in rows or ():
-            if isinstance(row, dict) and "staked" in row:
-                out[(round_id, str(row.get("id")))] = int(row["staked"])
+        for line in map(Line.of, rows or ()):
+            if line.staked_written:
+                out[(round_id, line.id)] = line.staked
     return out
 
 

@@ -326,6 +326,8 @@ class Settlement(models.Model):
     commission = models.BigIntegerField(default=0)
     rake = models.BigIntegerField(default=0)
     handle = models.BigIntegerField(help_text="total staked")
+    pool_change = models.BigIntegerField(  # written when the round settles, from the answer, like the totals above
+        help_text="carry out − carry in of the pot or pools the round carried (RoundResult.pool_change)")
     document = models.JSONField(help_text="the engine's settled answer")
     settled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     settled_at = models.DateTimeField()
@@ -336,9 +338,6 @@ class Settlement(models.Model):
             models.CheckConstraint(condition=Q(rake__gte=0), name="settlement_rake_non_negative"),
             models.CheckConstraint(condition=Q(handle__gte=0), name="settlement_handle_non_negative"),
         ]
-        # the dashboard's pool change reads only settlements with a pool (pot games): a small index instead
-        # of a scan of every settlement ever made (bench/dashboard.py)
-        indexes = [models.Index(fields=["round"], condition=Q(document__has_key="pool"), name="settlement_with_pool")]
 
     def answer(self) -> RoundResult:
         """The engine's settled answer, typed: lines, house, pool change (never read by key)."""

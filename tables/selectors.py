@@ -17,6 +17,7 @@ from tables.engines.base import Json
 from tables.engines.cards import parse_card
 from tables.engines.errors import EngineError
 from tables.engines.profile import TableNow
+from tables.engines.result import RoundResult
 from tables.engines.registry import get_engine
 from tables.models import (
     Assignment,
@@ -86,7 +87,8 @@ def round_table_now(rnd: Round) -> TableNow:
 def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
     """Whether setting the cards the round asks a seat to set now as ``hands`` fouls, and why, in a
     dealer's words: a dry run of the engine's check that writes nothing (``{"ok", "reason"}``)."""
-    step = ((rnd.state or {}).get("next") or {}).get("input") or {}
+    answer = RoundResult.of_stored(rnd.state)
+    step = answer.next.input if answer is not None and answer.next is not None else {}
     if step.get("kind") != "set_hand" or str(step.get("seat")) != str(seat):
         raise Conflict(f"seat {seat} has no hand to set now", code="no_hand_to_set", field="seat",
                        params={"seat": seat})

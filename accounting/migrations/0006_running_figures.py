@@ -29,11 +29,23 @@ def guards(vendor):
     ]
 
 
+def pool_change_sql(vendor):
+    """A settlement ``s``'s pool change as this schema held it (before tables 0010 stored it as a column):
+    carry out − carry in of the pool in its stored answer, 0 without one."""
+    if vendor == "postgresql":
+        return ("COALESCE((s.document -> 'pool' ->> 'carry_out')::bigint, 0) "
+                "- COALESCE((s.document -> 'pool' ->> 'carry_in')::bigint, 0)")
+    return ("COALESCE(CAST(json_extract(s.document, '$.pool.carry_out') AS INTEGER), 0) "
+            "- COALESCE(CAST(json_extract(s.document, '$.pool.carry_in') AS INTEGER), 0)")
+
+
 def backfill(apps, schema_editor):
     from accounting.figures import running_from_records_sql
 
     threshold = getattr(settings, "CROUPIER", {}).get("LARGE_BET", 500_000)
-    schema_editor.execute(running_from_records_sql(schema_editor.connection.vendor, recounts=False), params=[threshold])
+    vendor = schema_editor.connection.vendor
+    schema_editor.execute(running_from_records_sql(vendor, recounts=False, pool=pool_change_sql(vendor)),
+                          params=[threshold])
 
 
 def forwards(apps, schema_editor):

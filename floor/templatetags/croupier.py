@@ -21,6 +21,7 @@ from casino.words import shift_words as words_of_shift
 from casino.words import when_words
 from floor.selectors import waiting_for
 from tables import wording
+from tables.engines.result import RoundResult
 from tables.models import GAME_CHOICES
 
 register = template.Library()
@@ -296,22 +297,21 @@ def _value_words(value: Any) -> str:
 @register.filter
 def hands_text(state: Any) -> str:
     """The hands of an engine answer in one line: ``Player 9♠ 5♦ (4) · Banker K♥ (0)``."""
-    hands = (state or {}).get("hands") if isinstance(state, dict) else None
-    if not isinstance(hands, dict):
+    answer = RoundResult.of_stored(state)
+    if answer is None:
         return ""
     parts = []
-    for name, hand in hands.items():
-        if not isinstance(hand, dict):
-            continue
-        cards = " ".join(card(c) for c in hand.get("cards") or [])
-        total = f" ({hand['total']})" if hand.get("total") is not None else ""
-        parts.append(f"{_hand_label(name)} {cards}{total}".strip())
+    for hand in answer.hands.shown():
+        cards = " ".join(card(c) for c in hand.cards)
+        total = f" ({hand.total})" if hand.total is not None else ""
+        parts.append(f"{_hand_label(hand.name)} {cards}{total}".strip())
     return " · ".join(parts)
 
 
 @register.filter
 def state_say(state: Any) -> str:
-    if not isinstance(state, dict):
+    answer = RoundResult.of_stored(state)
+    if answer is None:
         return ""
     nxt = state.get("next") or {}
     said = nxt if nxt.get("say") else state

@@ -205,7 +205,7 @@ class ShownHand:
 
     name: str
     cards: tuple[str, ...]
-    total: int | None
+    total: int | str | None  # a count (baccarat, blackjack); a game's own word where it writes one
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,8 +232,8 @@ class Hands:
                 continue
             cards = hand.get("cards")
             total = hand.get("total")
-            out.append(ShownHand(name, tuple(str(c) for c in cards) if isinstance(cards, list) else (),
-                                 None if total is None or isinstance(total, bool) else _int(total)))
+            shown_total = total if total is None or (isinstance(total, int) and not isinstance(total, bool)) else str(total)
+            out.append(ShownHand(name, tuple(str(c) for c in cards) if isinstance(cards, list) else (), shown_total))
         return tuple(out)
 
     def to_json(self) -> Json:

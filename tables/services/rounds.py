@@ -307,7 +307,7 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
         raise Conflict("betting is still open: nothing has been dealt", code="betting_open")
     result = _play(round_document(rnd))
     if not result.settled:
-        say = result.next.say if result.next is not None and "say" in result.next.fields else "more is needed"
+        say = (result.next.say if result.next is not None else "") or "more is needed"
         raise Conflict(f"the round is not complete: {say}", code="round_incomplete")
     state = result.to_json()
     now = timezone.now()
@@ -322,7 +322,7 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
     assert house is not None  # a settled round has its house totals
     settlement = Settlement.objects.create(
         round=rnd, house_net=house.net, commission=house.commission, rake=house.rake,
-        handle=result.handle(), document=state, settled_by=actor,
+        handle=result.handle(), pool_change=result.pool_change, document=state, settled_by=actor,
         settled_at=now)
     SettlementLine.objects.bulk_create([
         SettlementLine(settlement=settlement, bet=bets[line.id], result=line.result, net=line.net,

@@ -9,6 +9,7 @@ from typing import Any
 from accounting.models import Entry, LedgerTransaction
 from casino.core.roles import Role
 from tables.engines.registry import play
+from tables.engines.result import RoundResult
 from tables.services import rounds
 from tests.factories import UserFactory
 
@@ -150,6 +151,7 @@ def settle_directly(floor: Any, docs: list[dict[str, Any]], *, table: Any = None
                 commission=d["state"]["house"]["commission"],
                 rake=d["state"]["house"]["rake"],
                 handle=sum(b["amount"] for b in d["doc"]["bets"]),
+                pool_change=RoundResult.of_json(d["state"]).pool_change,
                 document=d["state"],
                 settled_by=floor.dealer,
                 settled_at=now,

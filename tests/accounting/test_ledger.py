@@ -123,7 +123,7 @@ def test_pool_rounds_post_each_named_pool(floor):
     # given a settled pool game whose engine names its pools (Carousel: count and pony)
     s = Settlement(  # unsaved: what round_post reads
         round=Round(pk=1, table=floor.table, shift=floor.shift, number=1), house_net=30, commission=0, rake=30,
-        settled_by=floor.dealer,
+        pool_change=60, settled_by=floor.dealer,
         document={
             "status": "settled", "next": None, "hands": {}, "outcome": {}, "bets": [],
             "house": {"net": 30, "commission": 0, "rake": 30},

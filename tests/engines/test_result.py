@@ -46,7 +46,9 @@ def test_every_game_s_answer_reads_back_typed_and_writes_the_same_bytes():
             assert json.dumps(again.to_json()) == stored, game
             assert again == result, game
             for line in again.lines:
-                assert isinstance(line, Line) and isinstance(line.net, int) and isinstance(line.staked, int)
+                assert isinstance(line, Line)
+                assert isinstance(line.net, int)
+                assert isinstance(line.staked, int)
                 assert "staked" not in line.extras
             if again.settled:
                 assert isinstance(again.house, House)
@@ -60,6 +62,8 @@ def test_a_stored_state_that_is_not_an_answer_reads_as_none():
               "outcome": {"winner": "player"}, "bets": [], "house": {"net": 0, "commission": 0, "rake": 0},
               "say": "Player wins"}
     result = RoundResult.of_stored(answer)
-    assert result is not None and result.outcome is not None
-    assert result.outcome.winner == "player" and result.say == "Player wins"
+    assert result is not None
+    assert result.outcome is not None
+    assert result.outcome.winner == "player"
+    assert result.say == "Player wins"
     assert result.hands.shown() == (ShownHand("player", ("9S", "5D"), 4),)

@@ -272,7 +272,7 @@ def test_named_pools_are_expected_as_the_ledger_posts_them(floor):
                 "pools": {"count": {"carry_in": 100, "carry_out": 140}, "pony": {"carry_in": 0, "carry_out": 20}}}
     rnd = Round.objects.create(table=floor.table, shift=floor.shift, number=1, game="carousel", config={},
                                status="settled", dealer=floor.dealer, opened_at=now, settled_at=now, state=document)
-    settlement = Settlement.objects.create(round=rnd, house_net=30, commission=0, rake=30, handle=0,
+    settlement = Settlement.objects.create(round=rnd, house_net=30, commission=0, rake=30, handle=0, pool_change=60,
                                            document=document, settled_by=floor.dealer, settled_at=now)
     txn = ledger.round_post(settlement=settlement)
     assert {e.account.code: e.amount for e in txn.entries.all()} == {
