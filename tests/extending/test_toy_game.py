@@ -97,6 +97,7 @@ def test_a_toy_game_is_played_posted_counted_and_reconciled(floor, toy):
     assert [(line.bet.seat, line.net) for line in won.lines.order_by("bet__seat")] == [(1, 200), (2, -500), (3, 100)]
     assert (won.house_net, won.rake, won.handle) == (200, 200, 2000)
     assert (lost.house_net, lost.handle, lost.answer().pool_change) == (0, 1000, 1000)
+    assert (won.pool_change, lost.pool_change) == (won.answer().pool_change, 1000)  # stored as it settled
     assert lost.round.config["carry_in"] == 0
     third = registry.get_engine(toy).carry_over(lost.round.state)
     assert third == ({"carry_in": 1000}, None)

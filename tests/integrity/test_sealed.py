@@ -12,7 +12,7 @@ from django.db import DatabaseError, connection, transaction
 from accounting.models import Alert, Entry, InventoryCount, LedgerTransaction, Marker, Slip
 from accounting.services import alerts, ledger, shifts
 from casino.audit.models import AuditRecord
-from tables.models import Round, Shift
+from tables.models import Round, Settlement, Shift
 from tables.services import rounds
 from tests.accounting.helpers import BANKER_WINS, play_round
 from tests.accounting.test_worked_shift import work_the_shift
@@ -157,6 +157,9 @@ def test_a_settled_rounds_state_and_document_are_sealed_even_before_the_close(fl
     refused("UPDATE tables_roundevent SET payload = '{\"card\": \"AS\"}' WHERE round_id = %s", [rnd.pk])
     assert Round.objects.get(pk=rnd.pk).state == rnd.state
     assert Round.objects.get(pk=rnd.pk).document == rnd.document
+    # the pool change a settlement stored when the round settled is sealed with it
+    refused("UPDATE tables_settlement SET pool_change = pool_change + 1 WHERE id = %s", [settlement.pk])
+    assert Settlement.objects.get(pk=settlement.pk).pool_change == settlement.pool_change == 0
 
 
 def test_a_live_rounds_void_request_cannot_be_overwritten_by_sql(floor):
