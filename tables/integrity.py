@@ -38,7 +38,10 @@ _CHECKS = [
         JOIN tables_settlement s ON s.round_id = r.id
         WHERE s.document ? 'house' AND (s.house_net IS DISTINCT FROM (s.document->'house'->>'net')::bigint
               OR s.commission IS DISTINCT FROM COALESCE((s.document->'house'->>'commission')::bigint, 0)
-              OR s.rake IS DISTINCT FROM COALESCE((s.document->'house'->>'rake')::bigint, 0)) {scope}"""),
+              OR s.rake IS DISTINCT FROM COALESCE((s.document->'house'->>'rake')::bigint, 0)
+              -- the pool change it stored as it settled (RoundResult.pool_change of this document)
+              OR s.pool_change IS DISTINCT FROM COALESCE((s.document->'pool'->>'carry_out')::bigint, 0)
+                                               - COALESCE((s.document->'pool'->>'carry_in')::bigint, 0)) {scope}"""),
     ("was settled otherwise than its audit record says", """
         SELECT r.id, r.number, t.code, a.chain, a.seq, a.id FROM tables_round r JOIN tables_table t ON t.id = r.table_id
         JOIN tables_settlement s ON s.round_id = r.id

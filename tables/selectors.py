@@ -17,8 +17,8 @@ from tables.engines.base import Json
 from tables.engines.cards import parse_card
 from tables.engines.errors import EngineError
 from tables.engines.profile import TableNow
-from tables.engines.result import RoundResult
 from tables.engines.registry import get_engine
+from tables.engines.result import RoundResult
 from tables.models import (
     Assignment,
     BetWithdrawal,
