@@ -31,6 +31,7 @@ from tables.engines.errors import EngineError
 from tables.engines.inputs import Deck
 from tables.engines.profile import Bank, Family, GameProfile, TurnOrder
 from tables.engines.result import RoundResult
+from tables.engines.speech import speech
 from tables.models import Settlement
 from tests.accounting.helpers import play_round
 from tests.factories import TableFactory
@@ -58,7 +59,7 @@ class ToyColourPool(Engine):
         if not rnd.bets:
             raise EngineError("bad_bet", "a pool needs a bet")
         if not rnd.events:
-            return awaiting(expect_card(None, "Turn the card"))
+            return awaiting(expect_card(None, speech("dealer_card_of", n=1, m=1)))  # a message every screen already words
         event: Mapping[str, Any] = rnd.events[0]
         turned = parse_card(event.get("card"))
         Shoe(1).take(turned)
