@@ -96,8 +96,12 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                     _request_transaction.reset(flag)
                 if 200 <= response.status_code < 300:
                     body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
-                    try:  # no savepoint needed: losing the race rolls the whole write back anyway
-                        sql.insert(IdempotencyRecord(
+                    # With the commit, in its round trip (casino/dbbackend): the key's unique index then refuses
+                    # the commit of a request that lost the race, which rolls it back whole and replays below.
+                    # Without that backend it is written now. No savepoint either way: losing the race rolls
+                    # the whole write back anyway.
+                    try:
+                        sql.insert_later(IdempotencyRecord(
                             user=user, key=key, method=cast(str, request.method), path=request.path[:300],
                             request_hash=request_hash, status_code=response.status_code, response_body=body))
                     except IntegrityError:

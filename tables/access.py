@@ -22,26 +22,54 @@ def current_assignment(user: Any, table: Table) -> Assignment | None:
     if memo is not None and memo[0] is ctx and memo[1] == table.pk:
         return memo[2]
     assignment = _assignment_now(user.pk, table.pk)
-    if ctx.channel in ("api", "web"):
-        user.__dict__["_croupier_assignment"] = (ctx, table.pk, assignment)
+    remember_assignment(user, table.pk, assignment)
     return assignment
 
 
-def _assignment_now(user_id: int, table_id: int) -> Assignment | None:
-    """The dealer's assignment to the table now, in an open shift, its shift with it. Every dealer
-    request asks, so the statement is written once (casino/core/sql.py)."""
-    now = sql.moment(timezone.now())
-    row = sql.fetch_one(
+def remember_assignment(user: Any, table_id: int, assignment: Assignment | None) -> None:
+    """What :func:`current_assignment` answers for ``user`` at the table for the rest of this request (a
+    service that read it with its locks, ``tables.services.locks.lock_round``)."""
+    ctx = current()
+    if ctx.channel in ("api", "web"):
+        user.__dict__["_croupier_assignment"] = (ctx, table_id, assignment)
+
+
+def assignment_statement(table: str = "%s") -> tuple[str, Any]:
+    """The statement that reads a dealer's assignment now (``table``: the table's id, or an expression
+    that gives it) and the function that makes its parameters from the dealer's id (then the table's,
+    for the default ``%s``): every dealer request asks, so it is written once (casino/core/sql.py)."""
+    statement = (
         f"SELECT {sql.columns(Assignment, 'a')}, {sql.columns(Shift, 's')} "
         f"FROM {sql.table(Assignment)} a JOIN {sql.table(Shift)} s ON s.id = a.shift_id "
-        "WHERE a.dealer_id = %s AND a.table_id = %s AND a.starts_at <= %s AND a.ends_at > %s "
-        "AND a.relieved_at IS NULL AND s.status = %s ORDER BY a.starts_at DESC LIMIT 1",
-        [user_id, table_id, now, now, ShiftStatus.OPEN.value])
+        f"WHERE a.dealer_id = %s AND a.table_id = {table} AND a.starts_at <= %s AND a.ends_at > %s "
+        "AND a.relieved_at IS NULL AND s.status = %s ORDER BY a.starts_at DESC LIMIT 1")
+
+    def params(user_id: int, *table_params: Any) -> list[Any]:
+        now = sql.moment(timezone.now())
+        return [user_id, *table_params, now, now, ShiftStatus.OPEN.value]
+
+    return statement, params
+
+
+def assignment_of(row: Any) -> Assignment | None:
+    """The assignment (its shift with it) of a row of :func:`assignment_statement`, or None."""
     if row is None:
         return None
     assignment = sql.instance(Assignment, row)
     assignment.shift = sql.instance(Shift, row, sql.width(Assignment))
     return assignment
+
+
+def deals_by_assignment(user: Any) -> bool:
+    """Whether :func:`ensure_can_deal` lets ``user`` act by their assignment (a dealer, not a manager of
+    every pit): then a service may read the assignment with its locks."""
+    return not has_role(user) and Role.DEALER in roles_of(user) and Role.PIT_MANAGER not in roles_of(user)
+
+
+def _assignment_now(user_id: int, table_id: int) -> Assignment | None:
+    """The dealer's assignment to the table now, in an open shift, its shift with it."""
+    statement, params = assignment_statement()
+    return assignment_of(sql.fetch_one(statement, params(user_id, table_id)))
 
 
 def manages_table(user: Any, table: Table) -> bool:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from accounting.models import Account, AccountKind, Entry, LedgerTransaction
 from casino.audit.services import audit_log
+from casino.core import sql
 from casino.errors import Conflict
 from tables.engines.result import RoundResult
 
@@ -144,6 +145,13 @@ def ledger_post(
     reverses: LedgerTransaction | None = None,
 ) -> LedgerTransaction:
     """Post one balanced transaction. Zero lines are dropped; the rest must sum to zero."""
+    return _post(kind=kind, source_type=source_type, source_id=source_id, lines=lines, memo=memo, actor=actor,
+                 table=table, shift=shift, reverses=reverses)
+
+
+def _post(*, kind: str, source_type: str, source_id: Any, lines: Iterable[tuple[Account, int]], memo: str, actor: Any,
+          table: Any, shift: Any, reverses: LedgerTransaction | None) -> LedgerTransaction:
+    """:func:`ledger_post`'s work, in the caller's transaction (it must have one)."""
     merged: dict[int, tuple[Account, int]] = {}
     for account, amount in lines:
         _check_amount(amount)
@@ -153,21 +161,14 @@ def ledger_post(
     total = sum(amt for _, amt in entries)
     if total != 0:
         raise ValueError(f"unbalanced ledger transaction ({source_type} {source_id}): entries sum to {total}")
-    try:
-        with transaction.atomic():
-            txn = LedgerTransaction.objects.create(
-                kind=kind,
-                source_type=source_type,
-                source_id=str(source_id),
-                memo=memo[:200],
-                reverses=reverses,
-                table=table,
-                shift=shift,
-                posted_at=timezone.now(),
-                posted_by=actor if getattr(actor, "pk", None) else None,
-            )
-    except IntegrityError:
-        raise Conflict(f"{source_type} {source_id} is already posted to the ledger", code="already_posted") from None
+    row = LedgerTransaction(kind=kind, source_type=source_type, source_id=str(source_id), memo=memo[:200],
+                            reverses=reverses, table=table, shift=shift, posted_at=timezone.now(),
+                            posted_by=actor if getattr(actor, "pk", None) else None)
+    # one posting per source (the unique index): a second is written as nothing, not as an error, so no savepoint
+    # is needed to refuse it and leave the caller's transaction usable (two round trips fewer on every settle)
+    txn = sql.insert_or_nothing(row)
+    if txn is None:
+        raise Conflict(f"{source_type} {source_id} is already posted to the ledger", code="already_posted")
     Entry.objects.bulk_create([Entry(transaction=txn, account=a, amount=amt) for a, amt in entries])
     return txn
 
@@ -215,16 +216,18 @@ def round_lines(settlement: Any) -> list[tuple[Account, int]]:
 def round_post(*, settlement: Any) -> LedgerTransaction:
     """A settled round's transaction: the tray's change against win, commission, rake and pool."""
     rnd = settlement.round
-    return ledger_post(
-        kind=ROUND,
-        source_type=ROUND,
-        source_id=rnd.pk,
-        lines=round_lines(settlement),
-        actor=settlement.settled_by,
-        table=rnd.table,
-        shift=rnd.shift,
-        memo=f"{rnd.table.code} round #{rnd.number}",
-    )
+
+    def post() -> LedgerTransaction:
+        return _post(kind=ROUND, source_type=ROUND, source_id=rnd.pk, lines=round_lines(settlement),
+                     actor=settlement.settled_by, table=rnd.table, shift=rnd.shift,
+                     memo=f"{rnd.table.code} round #{rnd.number}", reverses=None)
+
+    # In the settlement's transaction (tables.listeners.settlement_post), the posting joins it without a savepoint
+    # of its own: nothing it refuses has written anything, and the transaction and its entries commit together.
+    if transaction.get_connection().in_atomic_block:
+        return post()
+    with transaction.atomic():
+        return post()
 
 
 @transaction.atomic

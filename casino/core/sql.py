@@ -82,6 +82,28 @@ def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         return cursor.fetchone()
 
 
+def fetch_each(statements: Sequence[str], params: Sequence[Any]) -> list[tuple[Any, ...] | None]:
+    """The first row of each of ``statements`` (or None), run in order in one round trip to PostgreSQL (one
+    query string, its results read one after the other); one statement at a time elsewhere (SQLite takes one
+    per call). ``params`` are all the statements' parameters, in order."""
+    if connection.vendor != "postgresql":
+        rows: list[tuple[Any, ...] | None] = []
+        start = 0
+        for statement in statements:
+            count = statement.count("%s")
+            rows.append(fetch_one(statement, params[start:start + count]))
+            start += count
+        return rows
+    with connection.cursor() as cursor:
+        cursor.execute(";\n".join(statements), params)
+        raw = cursor.cursor  # psycopg's client-side cursor: one result set per statement
+        rows = [raw.fetchone()]
+        for _ in statements[1:]:
+            raw.nextset()
+            rows.append(raw.fetchone())
+        return rows
+
+
 def _fields(model: type[Model], names: Sequence[str] | None) -> list[Any]:
     concrete = model._meta.concrete_fields
     if names is None:
@@ -109,6 +131,103 @@ def insert(obj: M) -> M:
     obj._state.adding = False
     obj._state.db = connection.alias
     return obj
+
+
+def insert_or_nothing(obj: M) -> M | None:
+    """INSERT one new model instance as :func:`insert` does, unless a unique index already holds its key:
+    then nothing is written, the transaction stays usable (no savepoint is needed) and None is returned."""
+    meta = obj._meta
+    pk = meta.pk
+    assert pk is not None  # every model has one
+    fields = [f for f in meta.concrete_fields if not (f is pk and getattr(obj, f.attname) is None)]
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    row = fetch_one(
+        f"INSERT INTO {table(type(obj))} ({', '.join(quote(cast(str, f.column)) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {quote(cast(str, pk.column))}",
+        values)
+    if row is None:
+        return None
+    setattr(obj, pk.attname, row[0])
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj
+
+
+class _Later:
+    """Writes to one table that nothing in the transaction reads back, waiting on the connection for the
+    transaction's next boundary (casino/dbbackend): they ride in the same round trip as its ``COMMIT``."""
+
+    def __init__(self, table_name: str) -> None:
+        self.tables = (table_name,)  # a statement naming the table sends them first
+        self.pending: list[tuple[str, list[Any]]] = []
+        self.sent = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.pending)
+
+    def add(self, statement: str, params: list[Any]) -> None:
+        self.pending.append((statement, params))
+
+    def take(self) -> tuple[list[str], list[Any]]:
+        taken, self.pending = self.pending, []
+        self.sent = len(taken)
+        return [statement for statement, _ in taken], [p for _, params in taken for p in params]
+
+    def taken(self, cursor: Any, *, committed: bool) -> None:
+        for _ in range(self.sent):
+            cursor.nextset()
+        self.sent = 0
+
+    def discard(self) -> None:
+        self.pending.clear()
+
+
+def _later(statement: str, params: list[Any], model: type[Model]) -> bool:
+    """Queue ``statement`` for the transaction's next boundary where the backend can (True), else nothing."""
+    writer = getattr(connection, "deferred_writer", None)
+    if writer is None or not connection.in_atomic_block:
+        return False
+    name = cast(str, model._meta.db_table)
+    writer(f"later:{name}", lambda: _Later(name)).add(statement, params)
+    return True
+
+
+def insert_later(obj: M) -> M:
+    """INSERT a new model instance as :func:`insert` does, but with the transaction's next boundary (its
+    ``COMMIT``, in the same round trip) where the backend defers writes (casino/dbbackend), for a row that
+    nothing in the transaction reads back and whose id nobody needs: its ``pk`` stays None. A constraint or
+    trigger refusing it fails the commit, which rolls the whole transaction back, as if it had failed here.
+    Elsewhere (SQLite, outside a transaction) it is :func:`insert`."""
+    meta = obj._meta
+    pk = meta.pk
+    assert pk is not None  # every model has one
+    fields = [f for f in meta.concrete_fields if not (f is pk and getattr(obj, f.attname) is None)]
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    statement = (f"INSERT INTO {table(type(obj))} ({', '.join(quote(cast(str, f.column)) for f in fields)}) "
+                 f"VALUES ({', '.join(['%s'] * len(fields))})")
+    if not _later(statement, values, type(obj)):
+        return insert(obj)
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj
+
+
+def update_later(model: type[Model], pk: Any, **values: Any) -> None:
+    """``model.objects.filter(pk=pk).update(**values)`` of plain fields (no expressions), with the transaction's
+    next boundary where the backend defers writes (see :func:`insert_later`), else now. For a row the caller
+    holds locked and that nothing later in the transaction reads (a statement naming its table sends the
+    update first)."""
+    meta = model._meta
+    fields = [meta.get_field(name) for name in values]
+    quote = connection.ops.quote_name
+    params = [f.get_db_prep_save(values[f.name], connection) for f in fields]  # type: ignore[union-attr]
+    assert meta.pk is not None
+    statement = (f"UPDATE {table(model)} SET {', '.join(f'{quote(cast(str, f.column))} = %s' for f in fields)} "  # type: ignore[union-attr]
+                 f"WHERE {quote(cast(str, meta.pk.column))} = %s")
+    if not _later(statement, [*params, pk], model):
+        model._default_manager.filter(pk=pk).update(**values)
 
 
 def raw_cursor() -> Any:

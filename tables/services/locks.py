@@ -7,10 +7,13 @@ Every dealer request locks its round, so :func:`lock_round` is written in SQL on
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 
 from casino.core import sql
 from casino.errors import NotFound
+from tables.access import assignment_of, assignment_statement, deals_by_assignment, remember_assignment
 from tables.models import Round, Table
 
 ANSWER_USER_FIELDS = ("id", "username")  # what an answer shows of the round's dealer
@@ -23,26 +26,38 @@ def lock_table(table_id: int) -> Table:
     return table
 
 
-def lock_round(round_id: int) -> Round:
+def lock_round(round_id: int, *, actor: Any = None) -> Round:
     """The round, locked after its table; the table and the dealer (id and username) come with it.
     Only the round's row is locked by the second statement: locking the joined dealer would make
-    nothing safer, and locking the shift would make every table's rounds wait on the one shift."""
+    nothing safer, and locking the shift would make every table's rounds wait on the one shift.
+
+    One round trip: the two locks (in that order: the statements run one after the other) and, for an
+    ``actor`` who deals by their assignment, the assignment that lets them act (remembered for the
+    request's ``ensure_can_deal``) go to PostgreSQL in one query string."""
     user = get_user_model()
-    row = sql.fetch_one(
+    statements = [
         f"SELECT {sql.columns(Table, 't')} FROM {sql.table(Table)} t "
         f"WHERE t.id = (SELECT r.table_id FROM {sql.table(Round)} r WHERE r.id = %s){sql.for_update()}",
-        [round_id])
-    if row is None:
-        raise NotFound(f"no round {round_id}", code="unknown_round")
-    table = sql.instance(Table, row)
-    row = sql.fetch_one(
         f"SELECT {sql.columns(Round, 'r')}, {sql.columns(user, 'u', ANSWER_USER_FIELDS)} "
         f"FROM {sql.table(Round)} r JOIN {sql.table(user)} u ON u.id = r.dealer_id "
         f"WHERE r.id = %s{sql.for_update(of='r')}",
-        [round_id])
+    ]
+    params: list[Any] = [round_id, round_id]
+    dealer = actor is not None and deals_by_assignment(actor)
+    if dealer:
+        statement, assignment_params = assignment_statement(f"(SELECT r.table_id FROM {sql.table(Round)} r WHERE r.id = %s)")
+        statements.append(statement)
+        params += assignment_params(actor.pk, round_id)
+    rows = sql.fetch_each(statements, params)
+    if rows[0] is None:
+        raise NotFound(f"no round {round_id}", code="unknown_round")
+    table = sql.instance(Table, rows[0])
+    row = rows[1]
     if row is None:  # gone between the two statements: rounds are never deleted, but say it clearly
         raise NotFound(f"no round {round_id}", code="unknown_round")
     rnd = sql.instance(Round, row)
     rnd.table = table
     rnd.dealer = sql.instance(user, row, sql.width(Round), ANSWER_USER_FIELDS)
+    if dealer:
+        remember_assignment(actor, table.pk, assignment_of(rows[2]))
     return rnd

@@ -142,9 +142,9 @@ def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, ex
     if not 1 <= seat <= rnd.table.seats:
         raise InvalidInput(f"seat must be from 1 to {rnd.table.seats} at {rnd.table.code}", code="bad_seat",
                            field="seat", params={"seat": seat, "seats": rnd.table.seats})
-    count = rnd.bets.count()
-    client_id = client_id or f"b{count + 1}"
-    if rnd.bets.filter(client_id=client_id).exists():
+    taken = set(rnd.bets.values_list("client_id", flat=True))  # every bet row of the round, withdrawn or not: one read
+    client_id = client_id or f"b{len(taken) + 1}"
+    if client_id in taken:
         raise Conflict(f"bet id {client_id} is already used in this round", code="duplicate_bet", field="id")
     raw = EngineBet(client_id, seat, type, amount, extra or {}).to_json()
     engine = get_engine(rnd.game)
@@ -159,7 +159,7 @@ def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, ex
 def _write_bets(rnd: Round, bets: list[Json]) -> None:
     stored = stored_document(rnd)
     rnd.document = {"bets": bets, "events": stored["events"]}
-    Round.objects.filter(pk=rnd.pk).update(document=rnd.document)
+    sql.update_later(Round, rnd.pk, document=rnd.document)  # the round is locked: with the commit
 
 
 @request_service
@@ -167,7 +167,7 @@ def bet_place(*, round_id: int, actor: Any, seat: int, type: str, amount: int, e
               client_id: str | None = None) -> Bet:
     """Record a bet at a seat while the round is open for bets. It is checked now as close-betting
     will check it (type, fields, limits, seats, the set of bets), so a wrong bet is refused at once."""
-    rnd = lock_round(round_id)
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     _ensure_betting_open(rnd)
     placed = stored_document(rnd)["bets"]
@@ -182,7 +182,7 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
     """Take a bet back before betting closes, or correct it (``replacement``: its seat, type, amount and
     fields). The bet's row stays; a withdrawal row says it no longer plays, and the corrected bet is
     placed with every check of a new bet, in the same transaction. Audited as ``bet.withdraw``."""
-    rnd = lock_round(round_id)
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     _ensure_betting_open(rnd)
     reason = (reason or "").strip()
@@ -213,7 +213,7 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
 @request_service
 def betting_close(*, round_id: int, actor: Any) -> Round:
     """No more bets; the engine says where the first card goes."""
-    rnd = lock_round(round_id)
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status != RoundStatus.OPEN:
         raise Conflict(f"round #{rnd.number} is {rnd.status}, not open for bets", code="not_open")
@@ -241,8 +241,9 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
 
 @request_service
 def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, Json]:
-    """Append one card, choice or between-stage bet; returns the event and the engine's answer."""
-    rnd = lock_round(round_id)
+    """Append one card, choice or between-stage bet; returns the event and the engine's answer. The event's
+    row is written with the transaction's commit (its ``pk`` is then None, casino/core/sql.py: insert_later)."""
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status == RoundStatus.OPEN:
         raise Conflict("betting is still open: close betting before the first card", code="betting_open")
@@ -254,7 +255,9 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     ensure_shoe_holds(rnd, doc["events"])  # the round's own cards the engine checked; the shoe's earlier rounds too
     state = result.to_json()
     now = timezone.now()
-    ev = sql.insert(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
+    # the event's row and the round's new state go with the commit, in its round trip (casino/core/sql.py): the
+    # round is locked, nothing below reads them back, and the answer is made from this instance
+    ev = sql.insert_later(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
     engine = get_engine(rnd.game)
     placed = engine.bet_placed_by(event)
     new = None
@@ -262,7 +265,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
         new = _new_bet(rnd, engine, placed, actor_id=actor.pk, placed_at=now, event_index=seq)
     _withdraw_corrected(rnd, event, new, actor=actor, now=now)
     document = {"bets": doc["bets"], "events": doc["events"]}
-    Round.objects.filter(pk=rnd.pk).update(status=RoundStatus.DEALING, state=state, document=document)
+    sql.update_later(Round, rnd.pk, status=RoundStatus.DEALING, state=state, document=document)
     before = rnd.status
     # the caller answers from this instance (ev.round): no second read of what was just written
     rnd.status, rnd.state, rnd.document = RoundStatus.DEALING, state, document
@@ -297,7 +300,7 @@ def _withdraw_corrected(rnd: Round, event: Json, new: Bet | None, *, actor: Any,
 @request_service
 def round_settle(*, round_id: int, actor: Any) -> Settlement:
     """Settle a complete round once: per-bet lines and the house's totals, atomically."""
-    rnd = lock_round(round_id)
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status == RoundStatus.SETTLED:
         raise Conflict(f"round #{rnd.number} is already settled", code="already_settled")
@@ -361,7 +364,7 @@ def _stakes_taken_by_choices(rnd: Round, engine: Engine, lines: Sequence[Line], 
 @transaction.atomic
 def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     """Ask for a live round to be voided (misdeal, exposed card…); a supervisor must approve."""
-    rnd = lock_round(round_id)
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status not in LIVE_STATUSES:
         raise Conflict(f"round #{rnd.number} is {rnd.status}: only a live round can be voided",
@@ -450,7 +453,7 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
     undid it, who approved, when) and drops out of the round document, so the engine replays the
     round without it and the dealer enters the right card.
     """
-    rnd = lock_round(round_id)
+    rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status not in (RoundStatus.BETTING_CLOSED, RoundStatus.DEALING):
         raise Conflict(f"round #{rnd.number} is {rnd.status}: only a card of a round being dealt can be undone",
