@@ -209,10 +209,10 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         """Open the next round at a table."""
         data = s.RoundOpenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        table = Table.objects.filter(pk=data.validated_data["table"]).first()
-        if table is None:
-            raise NotFound(f"no table {data.validated_data['table']}", code="unknown_table", field="table")
-        rnd = rounds.round_open(table_id=table.pk, actor=request.user)
+        table_id = data.validated_data["table"]
+        if table_id > MAX_ID:
+            raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+        rnd = rounds.round_open(table_id=table_id, actor=request.user)  # it locks the table (404 for none)
         return self._answer(rnd, status.HTTP_201_CREATED)
 
     @extend_schema(request=s.BetInput, responses={201: s.RoundSerializer})

@@ -78,10 +78,20 @@ def stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
     return {"bets": bets, "events": events}
 
 
+def played(rnd: Round, result: RoundResult) -> None:
+    """Remember on ``rnd`` the engine's answer for its document as it now stands (a service has just played it),
+    so that the answer's :func:`round_table_now` does not play the round again."""
+    rnd.__dict__["_croupier_played"] = (rnd.document, result)
+
+
 def round_table_now(rnd: Round) -> TableNow:
     """Where a round stands for the dealer, as its engine says: the bank's seat, the button, whose turn
-    it is and what each seat may do now (``.seat(n)``; ``.as_dict(seats)`` for a screen)."""
-    return get_engine(rnd.game).table_now(round_document(rnd), betting_open=rnd.status == RoundStatus.OPEN)
+    it is and what each seat may do now (``.seat(n)``; ``.as_dict(seats)`` for a screen). The round is played
+    once per request: a service that has just played it (:func:`played`) hands its answer on."""
+    memo = rnd.__dict__.get("_croupier_played")
+    result = memo[1] if memo is not None and memo[0] is rnd.document and rnd.document is not None else None
+    return get_engine(rnd.game).table_now(round_document(rnd), betting_open=rnd.status == RoundStatus.OPEN,
+                                          result=result)
 
 
 def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:

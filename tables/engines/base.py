@@ -513,10 +513,11 @@ class Engine:
         return OpenBet(str(entry["type"]), tuple(seats) if seats is not None else None,
                        {s: f"Seat {s} already has a {label} bet" for s in entry.get("seats_taken") or []})
 
-    def table_now(self, doc: Mapping[str, Any], *, betting_open: bool) -> TableNow:
+    def table_now(self, doc: Mapping[str, Any], *, betting_open: bool, result: RoundResult | None = None) -> TableNow:
         """Where the round ``doc`` stands for the dealer: the bank's seat, the button, whose turn it is
         and what each seat may do now. ``betting_open``: the round service still takes the bets
-        placed before the deal (the round's bets), so the engine has not been asked to deal yet."""
+        placed before the deal (the round's bets), so the engine has not been asked to deal yet.
+        ``result``: this engine's answer for ``doc``, when the caller has just played it (not played again)."""
         try:
             rnd = self.load(doc)
         except BetSetError:
@@ -530,7 +531,8 @@ class Engine:
         if betting_open:
             return TableNow(bank, button, None, "bets", self._open_before_deal(rnd, bank),
                             say="Place your bets", message=speech("place_bets").to_json())
-        result = self.play(rnd)
+        if result is None:
+            result = self.play(rnd)
         step = result.next
         if step is None:
             return TableNow(bank, button, None, None)

@@ -7,6 +7,7 @@ rows, write the audit record. The engine is the only judge of cards and bets; a 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +38,7 @@ from tables.models import (
     Table,
     TableStatus,
 )
-from tables.selectors import current_shoe, open_shift_for, round_document, stored_document
+from tables.selectors import current_shoe, open_shift_for, played, round_document, stored_document
 from tables.services.locks import lock_round, lock_table
 from tables.services.shoes import ensure_shoe_holds
 
@@ -60,17 +61,17 @@ def _round_summary(rnd: Round) -> Json:
 @request_service
 def round_open(*, table_id: int, actor: Any) -> Round:
     """Open the next round at a table for bets."""
-    table = lock_table(table_id)
+    table = lock_table(table_id, actor=actor)
     ensure_can_deal(actor, table)
     if table.status != TableStatus.OPEN:
         raise Conflict(f"table {table.code} is closed", code="table_closed")
-    live = table.rounds.filter(status__in=LIVE_STATUSES).first()
+    live, last, previous = _table_rounds(table)
     if live is not None:
-        raise Conflict(f"round #{live.number} at {table.code} is still {live.status}", code="round_in_progress")
+        raise Conflict(f"round #{live[0]} at {table.code} is still {live[1]}", code="round_in_progress")
     shift = open_shift_for(actor=actor, table=table)
     listeners.round_opening(table=table, shift=shift)  # accounting refuses a table closed for the shift
     engine = get_engine(table.game)
-    carried, players = _carried_from_previous_round(table, engine)
+    carried, players = engine.carry_over(previous if isinstance(previous, dict) else None)
     config = {**table.engine_config(), **carried}
     if any(s.name == "seats" for s in engine.settings):
         config.setdefault("seats", table.seats)  # the engine takes bets in turn round the table's seats
@@ -78,7 +79,6 @@ def round_open(*, table_id: int, actor: Any) -> Round:
         config = engine.resolve_config(config)
     except EngineError as exc:
         raise Conflict(f"table {table.code} is misconfigured: {exc.message}", code="table_misconfigured") from None
-    last = table.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     state: Json = {"status": "awaiting", "next": TAKE_BETS}
     if players:
         state["carried_players"] = players
@@ -93,11 +93,24 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     return rnd
 
 
-def _carried_from_previous_round(table: Table, engine: Engine) -> tuple[Json, list[Any] | None]:
-    """What the last settled round at the table hands on (the engine says which settings and players)."""
-    prev = (table.rounds.filter(status=RoundStatus.SETTLED, game=table.game).order_by("-number")
-            .values_list("state", flat=True).first())
-    return engine.carry_over(prev if isinstance(prev, dict) else None)
+def _table_rounds(table: Table) -> tuple[tuple[int, str] | None, int, Any]:
+    """What opening a round at the locked ``table`` reads of its rounds, in one round trip: the live round
+    (number and status) if there is one, the last round's number (0: none yet) and the stored answer of the
+    last settled round of the table's game, which the engine says what it hands on from."""
+    rounds = sql.table(Round)
+    live, last, previous = sql.fetch_each([
+        f"SELECT number, status FROM {rounds} WHERE table_id = %s AND status IN ({', '.join(['%s'] * len(LIVE_STATUSES))}) "
+        "ORDER BY number LIMIT 1",
+        f"SELECT number FROM {rounds} WHERE table_id = %s ORDER BY number DESC LIMIT 1",
+        f"SELECT state FROM {rounds} WHERE table_id = %s AND status = %s AND game = %s ORDER BY number DESC LIMIT 1",
+    ], [table.pk, *(str(s) for s in LIVE_STATUSES), table.pk, table.pk, RoundStatus.SETTLED.value, table.game])
+    state = _json_value(previous[0]) if previous is not None else None
+    return (live[0], live[1]) if live is not None else None, last[0] if last is not None else 0, state
+
+
+def _json_value(value: Any) -> Any:
+    """A JSON column read by a raw statement: PostgreSQL's driver gives it decoded, SQLite's as text."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 def _new_bet(rnd: Round, engine: Engine, bet: EngineBet, *, actor_id: int, placed_at: Any,
@@ -228,12 +241,13 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
         RoundEvent.objects.create(round=rnd, seq=0, payload=event, posted_by=actor, posted_at=now)
         document = {"bets": document["bets"], "events": [*document["events"], event]}
     rnd.document = document
-    state = _play(round_document(rnd)).to_json()
-    updated = Round.objects.filter(pk=rnd.pk, status=RoundStatus.OPEN).update(
-        status=RoundStatus.BETTING_CLOSED, betting_closed_at=now, state=state, document=document)
-    if updated != 1:
-        raise Conflict("the round changed meanwhile", code="concurrent_change")
+    result = _play(round_document(rnd))
+    state = result.to_json()
+    # the round is locked and was open (checked above): its new state goes with the commit (casino/core/sql.py)
+    sql.update_later(Round, rnd.pk, status=RoundStatus.BETTING_CLOSED, betting_closed_at=now, state=state,
+                     document=document)
     rnd.status, rnd.betting_closed_at, rnd.state = RoundStatus.BETTING_CLOSED, now, state
+    played(rnd, result)
     audit_log(actor=actor, action="round.close_betting", object_type="round", object_id=rnd.pk,
               table_code=rnd.table.code, before={"status": RoundStatus.OPEN}, after={"status": rnd.status})
     return rnd
@@ -269,6 +283,7 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     before = rnd.status
     # the caller answers from this instance (ev.round): no second read of what was just written
     rnd.status, rnd.state, rnd.document = RoundStatus.DEALING, state, document
+    played(rnd, result)
     audit_log(actor=actor, action="event.post", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": _said(result)})
     return ev, state
