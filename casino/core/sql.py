@@ -188,7 +188,7 @@ def _later(statement: str, params: list[Any], model: type[Model]) -> bool:
     writer = getattr(connection, "deferred_writer", None)
     if writer is None or not connection.in_atomic_block:
         return False
-    name = cast(str, model._meta.db_table)
+    name = model._meta.db_table
     writer(f"later:{name}", lambda: _Later(name)).add(statement, params)
     return True
 

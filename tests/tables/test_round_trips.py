@@ -42,17 +42,20 @@ def test_a_card_post_is_three_round_trips_and_writes_everything(floor, dealer_ap
         answer = dealer_api.post(f"{url}/events/", {"card": BANKER_WIN[0]}, format="json", HTTP_IDEMPOTENCY_KEY="c1")
     # then the answer is the round as the engine now has it
     assert answer.status_code == 201, answer.json()
-    assert answer.json()["status"] == "dealing" and answer.json()["document"]["events"] == [{"card": BANKER_WIN[0]}]
+    assert answer.json()["status"] == "dealing"
+    assert answer.json()["document"]["events"] == [{"card": BANKER_WIN[0]}]
     assert answer.json()["table_now"] is not None
     # and the request sent BEGIN, the locks with the assignment, and the writes with the COMMIT: nothing else
     strings = sent(queries)
     assert len(strings) == 3, strings
     assert strings[0] == "BEGIN"
-    assert "FOR UPDATE" in strings[1] and "tables_assignment" in strings[1]
+    assert "FOR UPDATE" in strings[1]
+    assert "tables_assignment" in strings[1]
     assert strings[2].rstrip().endswith("COMMIT")
     # and every row is there: the event, the round's state and document, the key with its answer, the record
     stored = Round.objects.get(pk=rnd["id"])
-    assert stored.status == "dealing" and stored.document["events"] == [{"card": BANKER_WIN[0]}]
+    assert stored.status == "dealing"
+    assert stored.document["events"] == [{"card": BANKER_WIN[0]}]
     assert stored.state == answer.json()["state"]
     assert list(RoundEvent.objects.filter(round_id=rnd["id"]).values_list("seq", "payload")) == [(0, {"card": BANKER_WIN[0]})]
     assert IdempotencyRecord.objects.get(key="c1").response_body == answer.json()
@@ -60,7 +63,8 @@ def test_a_card_post_is_three_round_trips_and_writes_everything(floor, dealer_ap
     assert audit_verify(trigger="test", full=True).ok
     # and a retry replays the answer, writing nothing
     again = dealer_api.post(f"{url}/events/", {"card": BANKER_WIN[0]}, format="json", HTTP_IDEMPOTENCY_KEY="c1")
-    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
     assert again.json() == answer.json()
     assert RoundEvent.objects.filter(round_id=rnd["id"]).count() == 1
 
