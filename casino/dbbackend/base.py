@@ -1,7 +1,8 @@
 """Django's PostgreSQL backend, with writes deferred to the transaction's next boundary.
 
 Some writes are made in every transaction and read by none of its later statements: the audit record
-of a change is the one that matters (casino/audit/services.py). Sent when they are made, each costs a
+of a change (casino/audit/services.py), and on a dealer's request the event's row, the round's new state
+and the idempotency key (``casino.core.sql.insert_later`` and ``update_later``). Sent when they are made, each costs a
 round trip to the server; deferred, they ride in the same query string as the statement that closes
 or splits the transaction, so they cost none:
 
