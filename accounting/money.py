@@ -30,7 +30,7 @@ from accounting.conf import int_knob, knob
 from casino.money import MoneyInputError, money_amount, money_parse, number_words
 from casino.money import money_formatter as formatter
 
-__all__ = ["MoneyInputError", "chip_words", "chips_words", "money_parse", "money_words", "percent_words"]
+__all__ = ["MoneyInputError", "chip_words", "chips_words", "money_parse", "money_words", "percent_number", "percent_words"]
 
 
 def digits() -> int:
@@ -104,6 +104,14 @@ def percent_words(value: Fraction | float | None, places: int = 2) -> str:
     if value is None:
         return "—"
     return f"{number_words(round_half_away(_exact(value) * 100 * 10**places), places)} %"
+
+
+def percent_number(value: Fraction | float | None, places: int = 2) -> str:
+    """A percentage's number as a person reads it in a column headed "%": rounded as :func:`percent_text`,
+    with the active language's separators (``1/8`` → ``12.50``, ``12,50`` in Spanish); empty when undefined."""
+    if value is None:
+        return ""
+    return number_words(round_half_away(_exact(value) * 100 * 10**places), places)
 
 
 def chip_words(denomination: int) -> str:

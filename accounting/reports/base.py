@@ -11,6 +11,11 @@ Money is carried as integer minor units until the writer formats it (``accountin
 floats); percentages as exact fractions, rounded half away from zero when written. Every money
 column's header names the currency; free text is neutralised against spreadsheet formulas
 (``casino.cells``); the CSV starts with a byte order mark so spreadsheet tools read it as UTF-8.
+
+Numbers by reader (one place: :func:`column_formatter`): the screen and the PDF write them as the
+reader's language does (``1.234,56`` in Spanish); the XLSX holds real numbers with number formats, which
+the spreadsheet shows in its reader's separators; the CSV and the JSON keep one machine form (a point,
+no grouping), which the CSV's first line says in words.
 """
 
 from __future__ import annotations
@@ -33,11 +38,13 @@ from accounting.money import (
     money_formatter,
     money_words,
     percent_decimal,
+    percent_number,
     percent_text,
 )
 from accounting.reports import labels
 from casino.cells import neutralise
 from casino.errors import InvalidInput
+from casino.money import number_words
 from tables.engines.registry import available_games
 from tables.models import Pit, Shift, Table
 
@@ -257,15 +264,23 @@ class Report:
         """What the report covers, in words (a report whose scope depends on its filters overrides)."""
         return str(self.scope)
 
-    def preamble(self) -> str:
+    def preamble(self, *, machine: bool = False) -> str:
         """The sentence every copy of the report starts with: what it is, what it covers, its filters,
-        the currency and the time zone."""
-        return gettext("{title}. Covers: {scope} Filters: {filters}. Amounts in {currency}; times in {zone}.").format(
+        the currency and the time zone. ``machine=True`` (the CSV, whose figures are for programs) adds
+        how its numbers are written, whatever the reader's language."""
+        text = gettext("{title}. Covers: {scope} Filters: {filters}. Amounts in {currency}; times in {zone}.").format(
             title=self.title, scope=self.scope_text(), filters=self.filters.describe(), currency=currency(),
             zone=labels.zone_name())
+        return f"{text} {machine_numbers()}" if machine else text
 
     def filename(self, fmt: str) -> str:
         return f"{self.name}.{fmt}"
+
+
+def machine_numbers() -> str:
+    """How the CSV writes its figures, in words (its first line carries it): one form for programs."""
+    return gettext("Numbers are written for programs: a point before decimals, no thousands separator "
+                   "(1234.56); dates as year-month-day.")
 
 
 def accumulate(report: Report, rows: Iterable[tuple[Any, ...]], sums: dict[str, int]) -> Iterator[tuple[Any, ...]]:
@@ -311,25 +326,43 @@ def _text(v: Any) -> Any:
     return v if v is None else neutralise(v if isinstance(v, str) else str(v))
 
 
-def column_formatter(c: Column, *, grouping: bool = False) -> Callable[[Any], Any]:
-    """The column's text formatter (None stays None): money through ``accounting.money``, times in
-    the casino's time zone, percentages rounded half away from zero, free text neutralised. The TOTAL label passes."""
+def column_formatter(c: Column, *, reader: bool = False) -> Callable[[Any], Any]:
+    """The column's text formatter (None stays None); the TOTAL label passes.
+
+    Two forms, chosen in this one place:
+
+    - ``reader=True`` (the report screen and the PDF): as the reader's language writes numbers
+      (``casino.money``): money and counts grouped with the language's separators (``1,234.56`` in
+      English, ``1.234,56`` in Spanish; the column's header names the currency), percentages rounded half
+      away from zero with the language's decimal separator; a number that names something (a slip, a
+      seat: ``Column.identifier``) is never grouped.
+    - ``reader=False`` (the CSV and the API's JSON, read by programs): one fixed, machine-readable form
+      whatever the language, which the file's first line says (``MACHINE_NUMBERS``): a point for
+      decimals, no thousands separator.
+
+    Times are in the casino's time zone and dates ``YYYY-MM-DD`` in both; free text is neutralised."""
     if c.kind == MONEY:
-        money = money_formatter(digits(), grouping=grouping)
+        if reader:
+            return lambda v: v if v is None or isinstance(v, str) else money_words(v, symbol=False)
+        money = money_formatter(digits())
         return lambda v: v if v is None or isinstance(v, str) else money(v)
     if c.kind == PERCENT:
+        if reader:
+            return lambda v: v if v is None or isinstance(v, str) else percent_number(v, c.places)
         return lambda v: v if v is None or isinstance(v, str) else percent_text(v, c.places)
     if c.kind == DATETIME:
         return _datetime_formatter
     if c.kind == DATE:
         return lambda v: v if v is None or isinstance(v, str) else v.isoformat()
     if c.kind == INT:
+        if reader and not c.identifier:
+            return lambda v: v if v is None or isinstance(v, str) else number_words(int(v), 0)
         return lambda v: v if v is None or isinstance(v, str) else str(v)
     return _text
 
 
-def cell_formatters(report: Report, *, grouping: bool = False) -> list[Callable[[Any], Any]]:
-    return [column_formatter(c, grouping=grouping) for c in report.columns]
+def cell_formatters(report: Report, *, reader: bool = False) -> list[Callable[[Any], Any]]:
+    return [column_formatter(c, reader=reader) for c in report.columns]
 
 
 def text_row(formatters: list[Callable[[Any], Any]], row: tuple[Any, ...]) -> list[Any]:
@@ -378,7 +411,7 @@ def csv_chunks(report: Report, *, progress: Progress | None = None, use_copy: bo
     """
     buffer, writer = _csv_line_writer()
     buffer.write(BOM)
-    writer.writerow([neutralise(report.preamble())])
+    writer.writerow([neutralise(report.preamble(machine=True))])
     writer.writerow(report.header())
     formatters = cell_formatters(report)
     copy = report.copy_sql() if use_copy else None
@@ -437,8 +470,9 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
     """openpyxl in write-only mode: rows go to a temporary file as they come, memory stays flat.
 
     The first row is the preamble (what the report covers); then the header, frozen. Numbers are numbers
-    (money with the currency's decimals and thousands separators, percentages as percentages), dates are
-    dates, times date-times in the casino's time zone; widths are set.
+    a spreadsheet can sum (money with the currency's decimals, counts whole), shown through number formats
+    (``#,##0.00``, ``0.00%``) that the spreadsheet writes with its reader's own separators; dates are dates,
+    times date-times in the casino's time zone; widths are set.
     """
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
@@ -491,6 +525,8 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
                 cell.number_format = "yyyy-mm-dd"
             elif c.kind == INT:
                 cell = WriteOnlyCell(sheet, value=int(value))
+                if not c.identifier:
+                    cell.number_format = "#,##0"
             else:
                 cell = WriteOnlyCell(sheet, value=neutralise(str(value)))
             if bold_row:

@@ -44,8 +44,9 @@ PAGE_TOTAL_FORM = "croupier-page-total"
 
 
 def _pdf_formatter(c: Column) -> Callable[[Any], str]:
-    """Cells as the PDF prints them: money and counts with thousands separators, times in the casino's
-    time zone (the header names it), so a time can wrap between date and hour."""
+    """Cells as the PDF prints them: numbers as the reader's language writes them (the report screen's
+    form, ``base.column_formatter(reader=True)``), times in the casino's time zone (the header names it),
+    so a time can wrap between date and hour."""
     if c.kind == DATETIME:
         def when(v: Any) -> str:
             if v is None:
@@ -54,12 +55,9 @@ def _pdf_formatter(c: Column) -> Callable[[Any], str]:
                 return v
             return labels.local_time(v)
         return when
-    if c.kind == INT:
-        grouped = "{:d}" if c.identifier else "{:,d}"
-        return lambda v: "" if v is None else v if isinstance(v, str) else grouped.format(v)
     if c.kind not in NUMERIC:  # a PDF runs no formula: text as it is
         return lambda v: "" if v is None else str(v)
-    base = column_formatter(c, grouping=True)
+    base = column_formatter(c, reader=True)
     return lambda v: "" if v is None else str(base(v))
 
 

@@ -644,7 +644,7 @@ def report_screen(request: HttpRequest) -> HttpResponse:
         scope = report.scope_text()
         numeric = [c.kind in ("money", "percent", "int") for c in report.columns]
         extra = [c.extra for c in report.columns]
-        fmt = cell_formatters(report, grouping=True)
+        fmt = cell_formatters(report, reader=True)
         sums: dict[str, int] = {}
         limit = int_knob("EXPORT_SYNC_MAX_ROWS")  # beyond it the screen stops reading: the export has it all
         for row in accumulate(report, report.rows(), sums):

@@ -69,7 +69,8 @@ def test_each_report_downloads_in_each_format(worked, name, fmt):
     if fmt == "csv":
         assert body.startswith("\ufeff".encode())  # a byte order mark: spreadsheet tools read UTF-8
         rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
-        assert rows[0] == [report.preamble()]
+        assert rows[0] == [report.preamble(machine=True)]
+        assert "no thousands separator (1234.56)" in rows[0][0]  # the figures' form said
         assert f"Covers: {scope}" in rows[0][0]
         assert f"gaming dates {date} to today" in rows[0][0]
         assert rows[1] == report.header()

@@ -1,0 +1,101 @@
+"""Report cells by reader: the screen and the PDF write numbers as the reader's language does; the CSV keeps
+one machine form and says so first; the XLSX holds numbers with number formats (accounting/reports/base.py)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+from django.test import Client
+from django.utils import translation
+from openpyxl import load_workbook
+
+from accounting.reports import Filters, get_report
+from accounting.reports.base import INT, MONEY, PERCENT, Column, column_formatter
+from accounting.reports.pdf import _pdf_formatter
+from casino.core.models import StaffProfile
+from tests.accounting.test_reports import download, pdf_text, worked  # noqa: F401 - the fixture
+from tests.fixtures import as_user
+
+MONEY_COL = Column("handle", "Handle", MONEY)
+COUNT_COL = Column("rounds", "Rounds", INT)
+SLIP_COL = Column("slip", "Slip", INT, identifier=True)
+HOLD_COL = Column("hold", "Hold %", PERCENT)
+
+
+def _cells(language: str) -> list[str]:
+    with translation.override(language):
+        return [
+            column_formatter(MONEY_COL, reader=True)(123456789),
+            column_formatter(COUNT_COL, reader=True)(12345),
+            column_formatter(SLIP_COL, reader=True)(12345),
+            column_formatter(HOLD_COL, reader=True)(Fraction(1, 8)),
+            column_formatter(MONEY_COL, reader=True)(-5),
+        ]
+
+
+def test_a_readers_cells_follow_their_language():
+    assert _cells("en") == ["1,234,567.89", "12,345", "12345", "12.50", "-0.05"]
+    # Spanish: a point between thousands, a comma before decimals; a slip's number is a name, never grouped
+    assert _cells("es") == ["1.234.567,89", "12.345", "12345", "12,50", "-0,05"]
+    # Chinese floors write money by threes with commas (casino.money's fallback)
+    assert _cells("zh-hant")[0] == "1,234,567.89"
+
+
+def test_the_machine_form_is_the_same_in_every_language():
+    for language in ("en", "es", "zh-hans"):
+        with translation.override(language):
+            assert column_formatter(MONEY_COL)(123456789) == "1234567.89"
+            assert column_formatter(HOLD_COL)(Fraction(1, 8)) == "12.50"
+            assert column_formatter(COUNT_COL)(12345) == "12345"
+
+
+def test_the_pdf_writes_the_readers_form():
+    with translation.override("es"):
+        assert _pdf_formatter(MONEY_COL)(123456789) == "1.234.567,89"
+        assert _pdf_formatter(COUNT_COL)(12345) == "12.345"
+        assert _pdf_formatter(SLIP_COL)(12345) == "12345"
+        assert _pdf_formatter(MONEY_COL)(None) == ""
+
+
+def _spanish(user) -> None:
+    StaffProfile.objects.update_or_create(user=user, defaults={"language": "es"})
+
+
+def test_a_spanish_accountant_reads_the_report_screen_and_pdf_in_spanish_numbers(worked):  # noqa: F811
+    # given the worked shift's revenue, and an accountant who reads Spanish
+    accountant = worked.accountant
+    _spanish(accountant)
+    report = get_report("revenue", Filters())
+    handle = next(i for i, c in enumerate(report.columns) if c.key == "handle")
+    rows = list(report.rows())
+    minor = sum(r[handle] for r in rows)
+    assert minor % 100 == 0 and minor >= 1000, minor  # whole euros: the decimal separator shows
+    with translation.override("es"):
+        spanish = column_formatter(report.columns[handle], reader=True)(minor)
+    with translation.override("en"):
+        english = column_formatter(report.columns[handle], reader=True)(minor)
+    assert spanish == english.replace(".", ",") != english  # "140,00" against "140.00"
+    web = Client()
+    web.force_login(accountant)
+    # when they open the report screen
+    page = web.get("/accounting/reports/", {"report": "revenue"}).content.decode()
+    # then the total handle is in Spanish form
+    assert f">{spanish}<" in page.replace("\n", "").replace(" ", "")
+    # and the PDF the same
+    api = as_user(accountant)
+    text = pdf_text(download(api, "revenue", "pdf"))
+    assert spanish in text
+    # while the CSV keeps the machine form, and says so first
+    rows = list(csv.reader(io.StringIO(download(api, "revenue", "csv").decode("utf-8-sig"))))
+    assert "1234.56" in rows[0][0]
+    total = rows[-1][rows[1].index(report.columns[handle].header())]
+    sign = "-" if minor < 0 else ""
+    assert total == f"{sign}{abs(minor) // 100}.{abs(minor) % 100:02d}"
+    # and the XLSX holds the number itself, formatted with grouping by the spreadsheet
+    sheet = load_workbook(io.BytesIO(download(api, "revenue", "xlsx"))).active
+    last = list(sheet.iter_rows())[-1]
+    cell = last[handle]
+    assert cell.value * 100 == minor
+    assert cell.number_format == "#,##0.00"
