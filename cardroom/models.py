@@ -15,6 +15,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 PLAYER_NAME_MAX = 40
 # A sheet's winner is one of its sides, and a partnership side is named by its players joined with " & "
@@ -26,16 +28,16 @@ SIDE_NAME_MAX = SIDE_PLAYERS_MAX * PLAYER_NAME_MAX + (SIDE_PLAYERS_MAX - 1) * le
 
 
 class SheetStatus(models.TextChoices):
-    OPEN = "open", "In progress"
-    FINISHED = "finished", "Finished (the game's end reached)"
-    CLOSED = "closed", "Closed before the game's end"
+    OPEN = "open", _("In progress")
+    FINISHED = "finished", _("Finished (the game's end reached)")
+    CLOSED = "closed", _("Closed before the game's end")
 
 
 class TournamentStatus(models.TextChoices):
-    REGISTERING = "registering", "Taking entries"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished, prizes paid"
-    CANCELLED = "cancelled", "Cancelled, entry fees refunded"
+    REGISTERING = "registering", pgettext_lazy("tournament", "Taking entries")
+    RUNNING = "running", pgettext_lazy("tournament", "Running")
+    FINISHED = "finished", pgettext_lazy("tournament", "Finished, prizes paid")
+    CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled, entry fees refunded")
 
 
 class Tournament(models.Model):

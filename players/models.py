@@ -12,13 +12,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class PlayerStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    INACTIVE = "inactive", "Inactive"
-    BANNED = "banned", "Banned"
-    SELF_EXCLUDED = "self_excluded", "Self-excluded"
+    ACTIVE = "active", pgettext_lazy("player", "Active")
+    INACTIVE = "inactive", pgettext_lazy("player", "Inactive")
+    BANNED = "banned", pgettext_lazy("player", "Banned")
+    SELF_EXCLUDED = "self_excluded", pgettext_lazy("player", "Self-excluded")
 
 
 class Player(models.Model):
@@ -53,10 +55,10 @@ class Player(models.Model):
 
 
 class DocumentKind(models.TextChoices):
-    PASSPORT = "passport", "Passport"
-    NATIONAL_ID = "national_id", "National identity card"
-    DRIVING_LICENCE = "driving_licence", "Driving licence"
-    OTHER = "other", "Other"
+    PASSPORT = "passport", _("Passport")
+    NATIONAL_ID = "national_id", _("National identity card")
+    DRIVING_LICENCE = "driving_licence", _("Driving licence")
+    OTHER = "other", _("Other")
 
 
 class PlayerDocument(models.Model):
@@ -82,9 +84,9 @@ class PlayerDocument(models.Model):
 
 
 class SlipStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    PAUSED = "paused", "Paused"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", pgettext_lazy("rating slip", "Open")
+    PAUSED = "paused", pgettext_lazy("rating slip", "Paused")
+    CLOSED = "closed", pgettext_lazy("rating slip", "Closed")
 
 
 LIVE_SLIP_STATUSES = (SlipStatus.OPEN, SlipStatus.PAUSED)
@@ -217,19 +219,19 @@ class SlipRating(models.Model):
 
 
 class CashDirection(models.TextChoices):
-    IN = "in", "Cash in"
-    OUT = "out", "Cash out"
+    IN = "in", _("Cash in")
+    OUT = "out", _("Cash out")
 
 
 class CashKind(models.TextChoices):
-    BUY_IN = "buy_in", "Chips bought with cash at a table"
-    CHIP_REDEMPTION = "chip_redemption", "Chips redeemed for cash"
-    FRONT_MONEY_DEPOSIT = "front_money_deposit", "Front money deposited"
-    FRONT_MONEY_WITHDRAWAL = "front_money_withdrawal", "Front money withdrawn"
-    MARKER_PAYMENT = "marker_payment", "Marker paid in cash"
-    CURRENCY_EXCHANGE = "currency_exchange", "Currency exchanged"
-    OTHER_IN = "other_in", "Other cash in"
-    OTHER_OUT = "other_out", "Other cash out"
+    BUY_IN = "buy_in", _("Chips bought with cash at a table")
+    CHIP_REDEMPTION = "chip_redemption", _("Chips redeemed for cash")
+    FRONT_MONEY_DEPOSIT = "front_money_deposit", _("Front money deposited")
+    FRONT_MONEY_WITHDRAWAL = "front_money_withdrawal", _("Front money withdrawn")
+    MARKER_PAYMENT = "marker_payment", _("Marker paid in cash")
+    CURRENCY_EXCHANGE = "currency_exchange", _("Currency exchanged")
+    OTHER_IN = "other_in", _("Other cash in")
+    OTHER_OUT = "other_out", _("Other cash out")
 
 
 KIND_DIRECTION = {
@@ -283,8 +285,8 @@ class CashTransaction(models.Model):
 
 
 class BuyInMethod(models.TextChoices):
-    CASH = "cash", "Cash"
-    MARKER = "marker", "Marker"
+    CASH = "cash", pgettext_lazy("buy-in", "Cash")
+    MARKER = "marker", pgettext_lazy("buy-in", "Marker")
 
 
 class BuyIn(models.Model):

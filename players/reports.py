@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounting.reports import labels
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
+from players import labels as player_labels
 from players.advantage import pit_advantage, watched_games
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 from players.selectors import player_day_total
@@ -100,7 +101,7 @@ class RatingsReport(Report):
                 None if r.decisions_per_hour is None else str(r.decisions_per_hour),
                 r.handle,
                 r.average_bet,
-                r.average_bet_source,
+                player_labels.average_bet_source(r.average_bet_source),
                 r.estimated_average_bet,
                 edge,
                 _fraction(skill["assumed_edge"]) if skill else edge,
@@ -113,7 +114,7 @@ class RatingsReport(Report):
                 r.buy_in_markers,
                 r.comp_value,
                 r.comp_points,
-                " ".join(r.flags),
+                player_labels.flags(r.flags),
             )
 
 
@@ -354,7 +355,7 @@ class AdvantageReport(Report):
                 s.deviations,
                 f"{100 * s.measured_house_edge:.3f}",
                 f"{100 * s.basic_house_edge:.3f}",
-                ", ".join(a.flags),
+                player_labels.flags(a.flags),
             )
 
 

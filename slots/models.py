@@ -17,6 +17,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 # A contribution rate is in basis points of coin in; the fraction of a minor unit that a posting
 # cannot carry is kept in the same unit (1/10 000 of a minor unit) and carried to the next one.
@@ -37,9 +39,9 @@ BONUS = "slot_bonus"
 
 
 class MachineStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    OUT_OF_SERVICE = "out_of_service", "Out of service"
-    RETIRED = "retired", "Retired"
+    ACTIVE = "active", pgettext_lazy("slot machine", "Active")
+    OUT_OF_SERVICE = "out_of_service", pgettext_lazy("slot machine", "Out of service")
+    RETIRED = "retired", pgettext_lazy("slot machine", "Retired")
 
 
 class Machine(models.Model):
@@ -132,8 +134,8 @@ class MeterReading(models.Model):
 
 
 class ProgressiveScope(models.TextChoices):
-    SYSTEM = "system", "System-wide (linked machines)"
-    MACHINE = "machine", "One machine's own"
+    SYSTEM = "system", _("System-wide (linked machines)")
+    MACHINE = "machine", _("One machine's own")
 
 
 class Progressive(models.Model):
@@ -215,8 +217,8 @@ class ProgressiveContribution(models.Model):
 
 
 class PaidBy(models.TextChoices):
-    HANDPAY = "handpay", "Hand-paid from the cage"
-    MACHINE = "machine", "Credited on the machine"
+    HANDPAY = "handpay", _("Hand-paid from the cage")
+    MACHINE = "machine", _("Credited on the machine")
 
 
 class ProgressiveHit(models.Model):
@@ -247,8 +249,8 @@ class ProgressiveHit(models.Model):
 
 
 class BonusUnit(models.TextChoices):
-    CREDITS = "credits", "Credits owed to the player (a liability)"
-    COUNT = "count", "A count (clicks, spins, losses, a level)"
+    CREDITS = "credits", _("Credits owed to the player (a liability)")
+    COUNT = "count", _("A count (clicks, spins, losses, a level)")
 
 
 class BonusMeter(models.Model):
@@ -296,10 +298,10 @@ class BonusMeter(models.Model):
 
 
 class BonusEventKind(models.TextChoices):
-    CREATE = "create", "Created"
-    UPDATE = "update", "Updated from the machine"
-    HIT = "hit", "Won (paid) and reset"
-    RESET = "reset", "Reset without a win"
+    CREATE = "create", _("Created")
+    UPDATE = "update", _("Updated from the machine")
+    HIT = "hit", _("Won (paid) and reset")
+    RESET = "reset", _("Reset without a win")
 
 
 class BonusMeterEvent(models.Model):

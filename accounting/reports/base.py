@@ -13,7 +13,7 @@ column's header names the currency; free text is neutralised against spreadsheet
 (``casino.cells``); the CSV starts with a byte order mark so spreadsheet tools read it as UTF-8.
 
 Numbers by reader (one place: :func:`column_formatter`): the screen and the PDF write them as the
-reader's language does (``1.234,56`` in Spanish); the XLSX holds real numbers with number formats, which
+reader's language does (``1 234,56`` in Spanish); the XLSX holds real numbers with number formats, which
 the spreadsheet shows in its reader's separators; the CSV and the JSON keep one machine form (a point,
 no grouping), which the CSV's first line says in words.
 """
@@ -333,7 +333,7 @@ def column_formatter(c: Column, *, reader: bool = False) -> Callable[[Any], Any]
 
     - ``reader=True`` (the report screen and the PDF): as the reader's language writes numbers
       (``casino.money``): money and counts grouped with the language's separators (``1,234.56`` in
-      English, ``1.234,56`` in Spanish; the column's header names the currency), percentages rounded half
+      English, ``1 234,56`` in Spanish; the column's header names the currency), percentages rounded half
       away from zero with the language's decimal separator; a number that names something (a slip, a
       seat: ``Column.identifier``) is never grouped.
     - ``reader=False`` (the CSV and the API's JSON, read by programs): one fixed, machine-readable form
@@ -483,7 +483,9 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
     workbook.properties.title = str(report.title)
     workbook.properties.subject = report.preamble()
     workbook.properties.creator = str(meta.get("generated_by") or "Croupier")
-    sheet = workbook.create_sheet(title=str(report.title)[:31])
+    # a sheet's name may not hold []:*?/\ (openpyxl refuses it: "Slot liabilities: progressives…")
+    sheet_name = "".join(" " if ch in "[]:*?/\\" else ch for ch in str(report.title)).strip()
+    sheet = workbook.create_sheet(title=" ".join(sheet_name.split())[:31] or "Report")
     sheet.freeze_panes = "A3"
     for i, c in enumerate(report.columns, start=1):
         sheet.column_dimensions[get_column_letter(i)].width = max(XLSX_WIDTHS[c.kind], min(len(c.header()) + 2, 40))

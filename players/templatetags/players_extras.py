@@ -10,19 +10,13 @@ from django import template
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from players import labels
 from players.advantage import Advantage, pit_advantage, player_advantage
 from players.conf import knob
 from tables.selectors import pit_tables
 
 register = template.Library()
 
-FLAG_WORDS = {
-    "no_rounds_at_table": "no rounds at the table",
-    "no_bets_at_seat": "no bets recorded at the seat",
-    "average_bet_mismatch": "estimate far from measured",
-    "overlapping_slip": "overlaps another slip",
-    "bets_while_paused": "bets while paused",
-}
 
 
 @register.filter
@@ -38,7 +32,20 @@ def played(seconds: Any) -> str:
 
 @register.filter
 def flag_words(flags: Any) -> str:
-    return ", ".join(FLAG_WORDS.get(str(f), str(f)) for f in flags or ())
+    """Integrity or advantage flags in words (``players.labels``)."""
+    return labels.flags(flags)
+
+
+@register.filter
+def flag_word(code: Any) -> str:
+    """One flag in words (``players.labels``)."""
+    return labels.flag(code)
+
+
+@register.filter
+def slip_status(code: Any) -> str:
+    """A rating slip's status in words (``players.labels``)."""
+    return labels.slip_status(code)
 
 
 # -- advantage play (docs/game_protection.md) --------------------------------------------------------------

@@ -16,7 +16,6 @@ from accounting.reports.base import INT, MONEY, PERCENT, Column, column_formatte
 from accounting.reports.pdf import _pdf_formatter
 from casino.core.models import StaffProfile
 from tests.accounting.test_reports import download, pdf_text, worked  # noqa: F401 - the fixture
-from tests.fixtures import as_user
 
 MONEY_COL = Column("handle", "Handle", MONEY)
 COUNT_COL = Column("rounds", "Rounds", INT)
@@ -37,8 +36,9 @@ def _cells(language: str) -> list[str]:
 
 def test_a_readers_cells_follow_their_language():
     assert _cells("en") == ["1,234,567.89", "12,345", "12345", "12.50", "-0.05"]
-    # Spanish: a point between thousands, a comma before decimals; a slip's number is a name, never grouped
-    assert _cells("es") == ["1.234.567,89", "12.345", "12345", "12,50", "-0,05"]
+    # Spanish: a (non-breaking) space between thousands, a comma before decimals; a slip's number is a name,
+    # never grouped
+    assert _cells("es") == ["1\u00a0234\u00a0567,89", "12\u00a0345", "12345", "12,50", "-0,05"]
     # Chinese floors write money by threes with commas (casino.money's fallback)
     assert _cells("zh-hant")[0] == "1,234,567.89"
 
@@ -53,8 +53,8 @@ def test_the_machine_form_is_the_same_in_every_language():
 
 def test_the_pdf_writes_the_readers_form():
     with translation.override("es"):
-        assert _pdf_formatter(MONEY_COL)(123456789) == "1.234.567,89"
-        assert _pdf_formatter(COUNT_COL)(12345) == "12.345"
+        assert _pdf_formatter(MONEY_COL)(123456789) == "1\u00a0234\u00a0567,89"
+        assert _pdf_formatter(COUNT_COL)(12345) == "12\u00a0345"
         assert _pdf_formatter(SLIP_COL)(12345) == "12345"
         assert _pdf_formatter(MONEY_COL)(None) == ""
 
@@ -83,8 +83,8 @@ def test_a_spanish_accountant_reads_the_report_screen_and_pdf_in_spanish_numbers
     page = web.get("/accounting/reports/", {"report": "revenue"}).content.decode()
     # then the total handle is in Spanish form
     assert f">{spanish}<" in page.replace("\n", "").replace(" ", "")
-    # and the PDF the same
-    api = as_user(accountant)
+    # and the PDF the same (asked for by the same person, in their language)
+    api = web
     text = pdf_text(download(api, "revenue", "pdf"))
     assert spanish in text
     # while the CSV keeps the machine form, and says so first
