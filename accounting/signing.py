@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from casino.core.models import StaffProfile
 from casino.core.roles import Role, has_role
 from casino.errors import Forbidden, NotFound
@@ -44,8 +46,8 @@ def bind_table_dealer(profile: StaffProfile, *, table: Table, shift: Shift, fiel
     first)."""
     if not Assignment.objects.filter(dealer_id=profile.user_id, table_id=table.pk, shift_id=shift.pk).exists():
         raise Forbidden(
-            f"{field}: {profile.user.get_username()} is not the dealer at {table_name(table)} in this shift: the "
-            "dealer assigned to the table signs for it",
+            gettext("%(field)s: %(user)s is not the dealer at %(table)s in this shift: the dealer assigned to the table signs for it")
+                % {"field": field, "user": profile.user.get_username(), "table": table_name(table)},
             code="not_the_tables_dealer", field=field,
         )
     return profile
@@ -74,16 +76,17 @@ def ensure_writes_table(user: Any, table: Table) -> None:
     """A pit manager writes only for the tables of their pits: another pit's table is answered as the reads
     answer it, as no table (404 ``unknown_table``)."""
     if not writes_for(user, table):
-        raise NotFound(f"no table {table.pk}", code="unknown_table", field="table")
+        raise NotFound(gettext("no table %(pk)s") % {"pk": table.pk}, code="unknown_table", field="table")
 
 
 def ensure_writes_record(user: Any, table: Table, *, what: str, pk: Any, code: str) -> None:
     """The same for a record of a table (a marker, a slip): another pit's is "no marker 7", exactly as a
     number that does not exist, so nothing about it (what is left to pay…) is told."""
     if not writes_for(user, table):
-        raise NotFound(f"no {what} {pk}", code=code)
+        raise NotFound(gettext("no %(what)s %(pk)s") % {"what": what, "pk": pk}, code=code)
 
 
 def ensure_cashier(user: Any, *, doing: str) -> None:
     if not has_role(user, Role.CASHIER):
-        raise Forbidden(f"{doing} is the cage's: a cage cashier does it", code="cashier_required")
+        raise Forbidden(gettext("%(doing)s is the cage's: a cage cashier does it")
+            % {"doing": doing}, code="cashier_required")

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 
 from casino.audit.services import audit_log
 from casino.auth import retry_after, signature_failure_record, signature_locked_until, signature_success_record
@@ -26,8 +27,9 @@ from casino.core.models import StaffProfile
 from casino.core.roles import Role, has_role
 from casino.errors import DomainError, Forbidden, InvalidInput
 
-ROLE_WORDS = {Role.DEALER: "a dealer", Role.PIT_MANAGER: "a pit manager (supervisor)", Role.ACCOUNTANT: "an accountant",
-              Role.CASHIER: "a cage cashier", Role.COUNT_TEAM: "a member of the count team"}
+ROLE_WORDS = {Role.DEALER: gettext_lazy("a dealer"), Role.PIT_MANAGER: gettext_lazy("a pit manager (supervisor)"),
+              Role.ACCOUNTANT: gettext_lazy("an accountant"), Role.CASHIER: gettext_lazy("a cage cashier"),
+              Role.COUNT_TEAM: gettext_lazy("a member of the count team")}
 PIN_PATTERN = re.compile(r"^\d{4,12}$")
 
 
@@ -61,21 +63,20 @@ def signed_by(given: Any, *, actor: Any, field: str, roles: tuple[Role, ...] = (
     """The member of staff who signs ``field``, once they have proved it is them; with ``roles``, one of
     them (admins hold all). ``actor`` is the person signed in: they sign with their session."""
     if not isinstance(given, Mapping) or not isinstance(given.get("username"), str) or not given["username"].strip():
-        raise InvalidInput(f"{field} must name who signs: {{\"username\", and \"password\" or \"pin\"}}",
+        raise InvalidInput(gettext("%(field)s must name who signs: a username, and a password or a PIN") % {"field": field},
                            code="signature_required", field=field)
     username = given["username"].strip()
     password, pin = given.get("password"), given.get("pin")
     if password not in (None, "") and pin not in (None, ""):
-        raise InvalidInput(f"{field}: sign with a password or a PIN, not both", code="bad_signature", field=field)
+        raise InvalidInput(gettext("%(field)s: sign with a password or a PIN, not both") % {"field": field}, code="bad_signature", field=field)
     secret = password if password not in (None, "") else pin
     is_actor = getattr(actor, "pk", None) is not None and username == actor.get_username()
     profile = StaffProfile.objects.select_related("user").filter(user__username=username).first()
     if secret in (None, ""):
         if not is_actor:
-            raise InvalidInput(f"{field}: {username} signs with their password or PIN (only the person signed in "
-                               "signs without one)", code="signature_secret_required", field=field)
+            raise InvalidInput(gettext("%(field)s: %(username)s signs with their password or PIN (only the person signed in signs without one)") % {"field": field, "username": username}, code="signature_secret_required", field=field)
         if profile is None:
-            raise InvalidInput(f"{field}: {username} has no staff profile to sign with", code="unknown_signer",
+            raise InvalidInput(gettext("%(field)s: %(username)s has no staff profile to sign with") % {"field": field, "username": username}, code="unknown_signer",
                                field=field)
     else:
         until = signature_locked_until(requester=actor, signer=username)
@@ -85,15 +86,16 @@ def signed_by(given: Any, *, actor: Any, field: str, roles: tuple[Role, ...] = (
                                   f"again in {max(1, seconds // 60)} minutes, or ask a supervisor to unlock it",
                                   field=field, seconds=seconds)
         if not isinstance(secret, str) or not _proves(profile, password=password, pin=pin):
-            raise SignatureRefused(f"{field}: the password or PIN of {username} is wrong", requester=actor,
+            raise SignatureRefused(gettext("%(field)s: the password or PIN of %(username)s is wrong")
+                                   % {"field": field, "username": username}, requester=actor,
                                    signer=username, field=field)
         signature_success_record(requester=actor, signer=username)
     assert profile is not None
     if not profile.user.is_active:
-        raise InvalidInput(f"{field}: {username} may no longer sign", code="inactive_signer", field=field)
+        raise InvalidInput(gettext("%(field)s: %(username)s may no longer sign") % {"field": field, "username": username}, code="inactive_signer", field=field)
     if roles and not has_role(profile.user, *roles):
-        wanted = " or ".join(ROLE_WORDS.get(r, r.value) for r in roles)
-        raise InvalidInput(f"{field}: {_who(profile)} is not {wanted}", code="signer_role", field=field)
+        wanted = gettext(" or ").join(str(ROLE_WORDS.get(r, r.value)) for r in roles)
+        raise InvalidInput(gettext("%(field)s: %(profile)s is not %(wanted)s") % {"field": field, "profile": _who(profile), "wanted": wanted}, code="signer_role", field=field)
     return profile
 
 
@@ -113,7 +115,7 @@ def distinct(*named: tuple[str, StaffProfile]) -> None:
     for field, profile in named:
         if profile.user_id in seen:
             raise InvalidInput(
-                f"{field} and {seen[profile.user_id]} must be two different people", code="same_signer", field=field
+                gettext("%(field)s and %(user_id)s must be two different people") % {"field": field, "user_id": seen[profile.user_id]}, code="same_signer", field=field
             )
         seen[profile.user_id] = field
 
@@ -122,7 +124,7 @@ def submitter_signs(actor: Any, *signers: StaffProfile | None) -> None:
     """The person signed in is always one of the people who sign what they submit: nobody records a
     document signed by others alone."""
     if not any(s is not None and s.user_id == actor.pk for s in signers):
-        raise Forbidden("you must be one of the people who sign this", code="submitter_not_signer")
+        raise Forbidden(gettext("you must be one of the people who sign this"), code="submitter_not_signer")
 
 
 # -- the signing PIN --------------------------------------------------------------------------------
@@ -130,9 +132,9 @@ def submitter_signs(actor: Any, *signers: StaffProfile | None) -> None:
 
 def pin_check(pin: Any, *, field: str = "pin") -> str:
     if not isinstance(pin, str) or not PIN_PATTERN.match(pin):
-        raise InvalidInput(f"{field} must be 4 to 12 digits", code="bad_pin", field=field)
+        raise InvalidInput(gettext("%(field)s must be 4 to 12 digits") % {"field": field}, code="bad_pin", field=field)
     if len(set(pin)) == 1 or pin in "0123456789012" or pin in "9876543210987":
-        raise InvalidInput(f"{field} is too easy to guess (one digit repeated, or a run)", code="weak_pin", field=field)
+        raise InvalidInput(gettext("%(field)s is too easy to guess (one digit repeated, or a run)") % {"field": field}, code="weak_pin", field=field)
     return pin
 
 
@@ -140,7 +142,7 @@ def pin_check(pin: Any, *, field: str = "pin") -> str:
 def staff_pin_set(*, actor: Any, password: Any, pin: Any) -> StaffProfile:
     """The person signed in sets their own signing PIN, proving it is them with their password."""
     if not isinstance(password, str) or not password:
-        raise InvalidInput("password: your password proves it is you setting your PIN", code="password_required",
+        raise InvalidInput(gettext("password: your password proves it is you setting your PIN"), code="password_required",
                            field="password")
     profile = signed_by({"username": actor.get_username(), "password": password}, actor=actor, field="password")
     pin = pin_check(pin)

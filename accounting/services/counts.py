@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting import signing
 from accounting.conf import int_knob, knob
@@ -50,16 +51,16 @@ def denominations_set(*, actor: Any, denominations: Any, table_id: int | None = 
     values = denominations if isinstance(denominations, list) else None
     if not values or any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in values):
         raise InvalidInput(
-            "denominations must be a non-empty list of positive whole numbers (minor units)",
+            gettext("denominations must be a non-empty list of positive whole numbers (minor units)"),
             code="bad_denominations",
             field="denominations",
         )
     if len(set(values)) != len(values):
-        raise InvalidInput("denominations must not repeat", code="bad_denominations", field="denominations")
+        raise InvalidInput(gettext("denominations must not repeat"), code="bad_denominations", field="denominations")
     table = None
     if table_id is None:
         if not has_role(actor):
-            raise Forbidden("only an admin may set the casino's chip denominations", code="admin_required")
+            raise Forbidden(gettext("only an admin may set the casino's chip denominations"), code="admin_required")
         scope = "casino"
     else:
         table = lock_table(table_id)
@@ -86,7 +87,8 @@ def parse_chips(raw: Any, *, table: Table, field: str = "chips", allow_empty: bo
     """``{"2500": 40, "500": 12}`` → {2500: 40, 500: 12}; only the table's denominations, whole counts ≥ 0."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(
-            f"{field} must be an object of denomination → number of chips", code="bad_chips", field=field
+            gettext("%(field)s must be an object of denomination → number of chips")
+                % {"field": field}, code="bad_chips", field=field
         )
     allowed = set(denominations_for(table))
     chips: Chips = {}
@@ -95,25 +97,29 @@ def parse_chips(raw: Any, *, table: Table, field: str = "chips", allow_empty: bo
             denomination = int(key)
         except (TypeError, ValueError):
             raise InvalidInput(
-                f"{field}: {key!r} is not a chip denomination", code="bad_chips", field=f"{field}.{key}"
+                gettext("%(field)s: “%(key)s” is not a chip denomination")
+                    % {"field": field, "key": key}, code="bad_chips", field=f"{field}.{key}"
             ) from None
         if denomination not in allowed:
             raise InvalidInput(
-                f"{field}: {table.code} uses no {denomination} chip (its denominations: "
-                f"{', '.join(map(str, sorted(allowed)))})",
+                gettext("%(field)s: %(table)s uses no %(denomination)s chip (its denominations: %(items)s)")
+                    % {"field": field, "table": table.code, "denomination": denomination, "items": ', '.join(map(str, sorted(allowed)))},
                 code="unknown_denomination",
                 field=f"{field}.{key}",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InvalidInput(
-                f"{field}.{key} must be a whole number of chips, 0 or more", code="bad_chips", field=f"{field}.{key}"
+                gettext("%(field)s.%(key)s must be a whole number of chips, 0 or more")
+                    % {"field": field, "key": key}, code="bad_chips", field=f"{field}.{key}"
             )
         if denomination in chips:
-            raise InvalidInput(f"{field}: denomination {denomination} is given twice", code="bad_chips", field=field)
+            raise InvalidInput(gettext("%(field)s: denomination %(denomination)s is given twice")
+                % {"field": field, "denomination": denomination}, code="bad_chips", field=field)
         if count:
             chips[denomination] = count
     if not chips and not allow_empty:
-        raise InvalidInput(f"{field} must hold at least one chip", code="bad_chips", field=field)
+        raise InvalidInput(gettext("%(field)s must hold at least one chip")
+            % {"field": field}, code="bad_chips", field=field)
     return chips
 
 
@@ -135,9 +141,10 @@ def chips_of(record: Any) -> Chips:
 def open_shift(shift_id: Any) -> Shift:
     shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s")
+            % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     if shift.status != ShiftStatus.OPEN:
-        raise Conflict(f"the shift {shift} is closed", code="shift_closed", field="shift")
+        raise Conflict(gettext("the shift %(shift)s is closed") % {"shift": shift}, code="shift_closed", field="shift")
     return shift
 
 
@@ -153,7 +160,8 @@ def recount_open(table: Table, shift: Shift) -> bool:
 
 def ensure_table_shift_open(table: Table, shift: Shift) -> None:
     if table_shift_closed(table, shift):
-        raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
+        raise Conflict(gettext("%(table)s is already closed for the shift %(shift)s")
+            % {"table": table.code, "shift": shift}, code="table_shift_closed")
 
 
 def previous_closer(table: Table, shift: Shift) -> InventoryCount | None:
@@ -178,7 +186,8 @@ def _ensure_previous_closed(table: Table, shift: Shift) -> None:
     )
     if earlier is not None and not table_shift_closed(table, earlier.shift):
         raise Conflict(
-            f"{table.code} is not closed for the earlier shift {earlier.shift}: close it first",
+            gettext("%(table)s is not closed for the earlier shift %(shift)s: close it first")
+                % {"table": table.code, "shift": earlier.shift},
             code="previous_shift_not_closed",
         )
 
@@ -253,7 +262,8 @@ def _create_count(**fields: Any) -> InventoryCount:
     except IntegrityError:
         kind = CountKind(fields["kind"]).label.lower()
         raise Conflict(
-            f"the {kind} of {fields['table'].code} for this shift is already recorded", code="count_exists"
+            gettext("the %(kind)s of %(table)s for this shift is already recorded")
+                % {"kind": kind, "table": fields['table'].code}, code="count_exists"
         ) from None
     running.count_recorded(count)  # the table's running opener or closer, in this transaction
     return count
@@ -270,12 +280,13 @@ def _tray_signed(actor: Any, table: Any, shift: Any, *, chips: Any, tray_empty: 
     parsed = parse_chips(chips, table=table)
     if not parsed and tray_empty is not True:
         raise InvalidInput(
-            "chips: the count holds no chip: confirm that the tray is empty, or count the chips",
+            gettext("chips: the count holds no chip: confirm that the tray is empty, or count the chips"),
             code="empty_tray_unconfirmed", field="chips",
         )
     if parsed and tray_empty is True:
         raise InvalidInput(
-            f"chips: the tray is said to be empty but the count holds {chips_total(parsed)} in chips",
+            gettext("chips: the tray is said to be empty but the count holds %(amount)s in chips")
+                % {"amount": chips_total(parsed)},
             code="tray_not_empty", field="tray_empty",
         )
     dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
@@ -305,7 +316,7 @@ def inventory_count_record(
     signing.ensure_writes_table(actor, table)  # another pit's table: "no table", as the reads say
     ensure_manages(actor, table)
     if kind not in CountKind.values:
-        raise InvalidInput("kind must be opener or closer", code="bad_kind", field="kind")
+        raise InvalidInput(gettext("kind must be opener or closer"), code="bad_kind", field="kind")
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
     parsed, dealer, supervisor = _tray_signed(actor, table, shift, chips=chips, tray_empty=tray_empty,
@@ -319,7 +330,8 @@ def inventory_count_record(
             net, gross = discrepancy(parsed, chips_of(prev))
     elif not InventoryCount.objects.filter(table=table, shift=shift, kind=CountKind.OPENER).exists():
         raise Conflict(
-            f"{table.code} has no opener for this shift: record or roll it before the closer", code="opener_missing"
+            gettext("%(table)s has no opener for this shift: record or roll it before the closer")
+                % {"table": table.code}, code="opener_missing"
         )
     count = _create_count(
         table=table,
@@ -373,7 +385,8 @@ def roll_into(table: Table, shift: Shift, *, actor: Any) -> InventoryCount:
     _ensure_previous_closed(table, shift)
     prev = previous_closer(table, shift)
     if prev is None:
-        raise Conflict(f"{table.code} has no earlier closer to roll: count the opener", code="nothing_to_roll")
+        raise Conflict(gettext("%(table)s has no earlier closer to roll: count the opener")
+            % {"table": table.code}, code="nothing_to_roll")
     count = _create_count(
         table=table,
         shift=shift,
@@ -402,7 +415,8 @@ def roll_into(table: Table, shift: Shift, *, actor: Any) -> InventoryCount:
 
 def _amount(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{field} must be a whole number of minor units, 0 or more", code="bad_amount", field=field)
+        raise InvalidInput(gettext("%(field)s must be a whole number of minor units, 0 or more")
+            % {"field": field}, code="bad_amount", field=field)
     return value
 
 
@@ -437,10 +451,11 @@ def drop_count_record(
     table = lock_table(table_id)
     signing.ensure_writes_table(actor, table)
     if not has_role(actor, Role.COUNT_TEAM):
-        raise Forbidden("the soft count is entered by the count team", code="count_team_required")
+        raise Forbidden(gettext("the soft count is entered by the count team"), code="count_team_required")
     shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s")
+            % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     ensure_table_shift_open(table, shift)
     cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
     one, two = _counters_signed(actor, counter_one, counter_two)
@@ -460,7 +475,8 @@ def drop_count_record(
             )
     except IntegrityError:
         raise Conflict(
-            f"the soft count of {table.code} for this shift is already recorded", code="drop_exists"
+            gettext("the soft count of %(table)s for this shift is already recorded")
+                % {"table": table.code}, code="drop_exists"
         ) from None
     running.drop_recorded(drop)  # the table's running drop, in this transaction
     if cash + chips:
@@ -502,9 +518,9 @@ def drop_count_record(
 def _reason(reason: Any) -> str:
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
-        raise InvalidInput("reason: say why the count is counted again", code="reason_required", field="reason")
+        raise InvalidInput(gettext("reason: say why the count is counted again"), code="reason_required", field="reason")
     if len(text) > 500:
-        raise InvalidInput("reason: 500 characters at most", code="reason_too_long", field="reason")
+        raise InvalidInput(gettext("reason: 500 characters at most"), code="reason_too_long", field="reason")
     return text
 
 
@@ -513,7 +529,8 @@ def _ensure_not_superseded(record: Any, *, what: str, model: Any) -> None:
     later = model.objects.filter(supersedes=record).select_related("recorded_by").first()
     if later is not None:
         raise Conflict(
-            f"this {what} was already superseded by a recount ({later.reason}): recount the latest one",
+            gettext("this %(what)s was already superseded by a recount (%(reason)s): recount the latest one")
+                % {"what": what, "reason": later.reason},
             code="count_superseded",
         )
 
@@ -558,10 +575,10 @@ def inventory_recount(
         .filter(pk=count_id).first() if isinstance(count_id, int) and not isinstance(count_id, bool) else None
     )
     if original is None:
-        raise NotFound(f"no count {count_id}", code="unknown_count", field="count")
+        raise NotFound(gettext("no count %(count_id)s") % {"count_id": count_id}, code="unknown_count", field="count")
     table = lock_table(original.table_id)
     if not writes_for(actor, table):  # another pit's count is no count, as the reads say
-        raise NotFound(f"no count {count_id}", code="unknown_count", field="count")
+        raise NotFound(gettext("no count %(count_id)s") % {"count_id": count_id}, code="unknown_count", field="count")
     ensure_manages(actor, table)
     text = _reason(reason)
     shift = open_shift(original.shift_id)
@@ -582,7 +599,7 @@ def inventory_recount(
                 recorded_by=actor, recorded_at=timezone.now(),
             )
     except IntegrityError:
-        raise Conflict("this count was already superseded by a recount: recount the latest one",
+        raise Conflict(gettext("this count was already superseded by a recount: recount the latest one"),
                        code="count_superseded") from None
     running.count_recorded(count)  # the running opener or closer is the recount's, in this transaction
     if count.kind == CountKind.OPENER:
@@ -626,12 +643,12 @@ def drop_recount(
         .filter(pk=drop_id).first() if isinstance(drop_id, int) and not isinstance(drop_id, bool) else None
     )
     if original is None:
-        raise NotFound(f"no soft count {drop_id}", code="unknown_drop", field="drop")
+        raise NotFound(gettext("no soft count %(drop_id)s") % {"drop_id": drop_id}, code="unknown_drop", field="drop")
     table = lock_table(original.table_id)
     if not writes_for(actor, table):
-        raise NotFound(f"no soft count {drop_id}", code="unknown_drop", field="drop")
+        raise NotFound(gettext("no soft count %(drop_id)s") % {"drop_id": drop_id}, code="unknown_drop", field="drop")
     if not has_role(actor, Role.COUNT_TEAM):
-        raise Forbidden("the soft count is entered by the count team", code="count_team_required")
+        raise Forbidden(gettext("the soft count is entered by the count team"), code="count_team_required")
     text = _reason(reason)
     shift = open_shift(original.shift_id)
     ensure_table_shift_open(table, shift)
@@ -646,7 +663,7 @@ def drop_recount(
                 recorded_by=actor, recorded_at=timezone.now(),
             )
     except IntegrityError:
-        raise Conflict("this soft count was already superseded by a recount: recount the latest one",
+        raise Conflict(gettext("this soft count was already superseded by a recount: recount the latest one"),
                        code="count_superseded") from None
     running.drop_recorded(drop)
     moved = (cash + chips) - (original.cash + original.chips)

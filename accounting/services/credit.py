@@ -12,10 +12,11 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.conf import knob
 from accounting.models import CreditLine
-from accounting.money import money_text
+from accounting.money import money_words
 from accounting.selectors import credit_line_in_force, owed_on_markers
 from casino.audit.services import audit_log
 from casino.core.roles import Role, roles_of
@@ -37,7 +38,7 @@ def approval_limit(user: Any) -> int | None:
 
 def _player(player: Any) -> str:
     if not isinstance(player, str) or not player.strip():
-        raise InvalidInput("player must name the player or their account", code="player_required", field="player")
+        raise InvalidInput(gettext("player must name the player or their account"), code="player_required", field="player")
     return player.strip()[:120]
 
 
@@ -57,14 +58,16 @@ def credit_line_set(*, actor: Any, player: Any, limit: Any, approver: Any, reaso
     authority covers the amount; the person submitting is the approver."""
     player = _player(player)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise InvalidInput("limit must be a whole number of minor units, 0 or more", code="bad_amount", field="limit")
+        raise InvalidInput(gettext("limit must be a whole number of minor units, 0 or more"), code="bad_amount", field="limit")
     signer = signed_by(approver, actor=actor, field="approver", roles=APPROVERS)
     submitter_signs(actor, signer)
     cap = approval_limit(signer.user)
     if cap is not None and limit > cap:
         raise Forbidden(
-            f"approver: {signer.user.get_username()} approves credit lines up to {money_text(cap)}; a line of "
-            f"{money_text(limit)} needs someone with that authority", code="over_approval_limit", field="approver")
+            gettext("approver: %(user)s approves credit lines up to %(cap)s; a line of %(limit)s needs someone with "
+                    "that authority")
+            % {"user": signer.user.get_username(), "cap": money_words(cap), "limit": money_words(limit)},
+            code="over_approval_limit", field="approver")
     before = credit_line_of(player)
     line = CreditLine.objects.create(
         player=player, limit=limit, approver=signer, recorded_by=actor, approved_at=timezone.now(),
@@ -82,13 +85,16 @@ def ensure_within_line(player: str, amount: int) -> None:
     line = credit_line_of(player)
     if line is None:
         if knob("MARKER_NEEDS_CREDIT_LINE"):
-            raise Conflict(f"{player} has no credit line: one is approved before a marker is issued",
+            raise Conflict(gettext("%(player)s has no credit line: one is approved before a marker is issued")
+                % {"player": player},
                            code="no_credit_line", field="player")
         return
     CreditLine.objects.select_for_update().filter(pk=line.pk).first()  # one marker against a line at a time
     owed = owed_by(player)
     if owed + amount > line.limit:
         raise Conflict(
-            f"{player}'s credit line is {money_text(line.limit)} and {money_text(owed)} is owed: a marker of "
-            f"{money_text(amount)} would be {money_text(owed + amount - line.limit)} over it",
+            gettext("%(player)s's credit line is %(limit)s and %(owed)s is owed: a marker of %(amount)s would be "
+                    "%(over)s over it")
+            % {"player": player, "limit": money_words(line.limit), "owed": money_words(owed),
+               "amount": money_words(amount), "over": money_words(owed + amount - line.limit)},
             code="over_credit_line", field="amount")

@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 
 from accounting import signing
 from accounting.models import (
@@ -20,6 +21,7 @@ from accounting.models import (
     SlipKind,
     SlipStatus,
 )
+from accounting.money import money_words
 from accounting.services import credit, ledger, running
 from accounting.services.counts import (
     chips_json,
@@ -36,6 +38,15 @@ from casino.signatures import distinct, signed_by, submitter_signs
 from tables.access import ensure_manages, manages_table
 from tables.services.locks import lock_table
 
+# a slip's status inside a refusal ("slip F2026-000001 is issued, not requested"), in the reader's words
+STATUS_WORDS = {"requested": pgettext_lazy("slip status", "requested"), "issued": pgettext_lazy("slip status", "issued"),
+                "received": pgettext_lazy("slip status", "received"), "voided": pgettext_lazy("slip status", "voided")}
+
+
+def _status_words(status: str) -> str:
+    found = STATUS_WORDS.get(str(status))
+    return str(found) if found is not None else str(status)
+
 
 def serial_next(series: str, year: int) -> int:
     """The next number of a yearly series, in sequence: the counter row is locked until commit, so a
@@ -49,7 +60,7 @@ def serial_next(series: str, year: int) -> int:
 def _slip(slip_id: int) -> Slip:
     slip = Slip.objects.select_related("table__pit").filter(pk=slip_id).first()
     if slip is None:
-        raise NotFound(f"no slip {slip_id}", code="unknown_slip")
+        raise NotFound(gettext("no slip %(slip_id)s") % {"slip_id": slip_id}, code="unknown_slip")
     return slip
 
 
@@ -67,7 +78,8 @@ def _step_actor(actor: Any, slip: Slip, *, cage: bool) -> None:
         return
     if not manages_table(actor, slip.table):
         who = "the cage or a pit manager" if cage else "a pit manager"
-        raise Forbidden(f"only {who} of {slip.table.pit.name} may do this", code="pit_manager_required")
+        raise Forbidden(gettext("only %(who)s of %(pit)s may do this")
+            % {"who": who, "pit": slip.table.pit.name}, code="pit_manager_required")
 
 
 def _step_signer(slip: Slip, signer: Any, *, actor: Any, cage: bool) -> Any:
@@ -91,7 +103,7 @@ def _summary(slip: Slip) -> dict[str, Any]:
 def slip_request(*, actor: Any, kind: str, table_id: int, shift_id: int, chips: Any) -> Slip:
     """The pit asks for chips (fill) or sends chips back (credit): the supervisor signed in signs the request."""
     if kind not in SlipKind.values:
-        raise InvalidInput("kind must be fill or credit", code="bad_kind", field="kind")
+        raise InvalidInput(gettext("kind must be fill or credit"), code="bad_kind", field="kind")
     table = lock_table(table_id)
     signing.ensure_writes_table(actor, table)  # another pit's table: "no table", as the reads say
     ensure_manages(actor, table)
@@ -133,7 +145,8 @@ def slip_issue(*, actor: Any, slip_id: int, signer: Any) -> Slip:
     cage = slip.kind == SlipKind.FILL  # the cage issues a fill; the table's dealer sends a credit
     _step_actor(actor, slip, cage=cage)
     if slip.status != SlipStatus.REQUESTED:
-        raise Conflict(f"slip {slip.reference} is {slip.status}, not requested", code=f"slip_{slip.status}")
+        raise Conflict(gettext("slip %(reference)s is %(status)s, not requested")
+                       % {"reference": slip.reference, "status": _status_words(slip.status)}, code=f"slip_{slip.status}")
     issuer = _step_signer(slip, signer, actor=actor, cage=cage)
     distinct(("request signer", slip.request_signer), ("signer", issuer))
     submitter_signs(actor, slip.request_signer, issuer)
@@ -141,7 +154,7 @@ def slip_issue(*, actor: Any, slip_id: int, signer: Any) -> Slip:
         status=SlipStatus.ISSUED, issue_signer=issuer, issued_at=timezone.now()
     )
     if updated != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     slip.refresh_from_db()
     audit_log(
         actor=actor,
@@ -180,7 +193,8 @@ def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
     cage = slip.kind == SlipKind.CREDIT  # the table's dealer receives a fill; the cage a credit
     _step_actor(actor, slip, cage=cage)
     if slip.status != SlipStatus.ISSUED:
-        raise Conflict(f"slip {slip.reference} is {slip.status}, not issued", code=f"slip_{slip.status}")
+        raise Conflict(gettext("slip %(reference)s is %(status)s, not issued")
+                       % {"reference": slip.reference, "status": _status_words(slip.status)}, code=f"slip_{slip.status}")
     receiver = _step_signer(slip, signer, actor=actor, cage=cage)
     distinct(("request signer", slip.request_signer), ("issue signer", slip.issue_signer),  # type: ignore[arg-type]  # an issued slip has both
              ("signer", receiver))
@@ -189,7 +203,7 @@ def slip_receive(*, actor: Any, slip_id: int, signer: Any) -> Slip:
         status=SlipStatus.RECEIVED, receive_signer=receiver, received_at=timezone.now()
     )
     if updated != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     slip.refresh_from_db()
     txn = _post_slip(slip, actor)
     running.slip_received(slip)  # the table's running fills or credits, in this transaction
@@ -213,19 +227,20 @@ def slip_void_request(*, actor: Any, slip_id: int, reason: Any) -> Slip:
     slip = _locked_slip(slip_id)
     _step_actor(actor, slip, cage=True)
     if slip.status == SlipStatus.VOIDED:
-        raise Conflict(f"slip {slip.reference} is already voided", code="slip_voided")
+        raise Conflict(gettext("slip %(reference)s is already voided")
+            % {"reference": slip.reference}, code="slip_voided")
     if slip.void_requested_by_id is not None:
-        raise Conflict(f"a void of slip {slip.reference} is already requested: it is approved or left, never "
-                       "asked for again", code="void_already_requested")
+        raise Conflict(gettext("a void of slip %(reference)s is already requested: it is approved or left, never asked for again")
+            % {"reference": slip.reference}, code="void_already_requested")
     ensure_table_shift_open(slip.table, slip.shift)  # a closed shift's slips are fixed: nothing left dangling
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
-        raise InvalidInput("a void needs a written reason", code="reason_required", field="reason")
+        raise InvalidInput(gettext("a void needs a written reason"), code="reason_required", field="reason")
     updated = Slip.objects.filter(pk=slip.pk, void_requested_by__isnull=True).update(
         void_reason=reason[:1000], void_requested_by=actor, void_requested_at=timezone.now()
     )
     if updated != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     slip.refresh_from_db()
     audit_log(
         actor=actor,
@@ -248,24 +263,27 @@ def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
     signing.ensure_writes_record(actor, slip.table, what="slip", pk=slip.pk, code="unknown_slip")
     if not (manages_table(actor, slip.table) or has_role(actor, Role.ACCOUNTANT)):
         raise Forbidden(
-            f"only a pit manager of {slip.table.pit.name} or an accountant may approve a void", code="approver_role"
+            gettext("only a pit manager of %(pit)s or an accountant may approve a void")
+                % {"pit": slip.table.pit.name}, code="approver_role"
         )
     if slip.status == SlipStatus.VOIDED:
-        raise Conflict(f"slip {slip.reference} is already voided", code="slip_voided")
+        raise Conflict(gettext("slip %(reference)s is already voided")
+            % {"reference": slip.reference}, code="slip_voided")
     if slip.void_requested_by_id is None:
-        raise Conflict(f"no void was requested for slip {slip.reference}", code="no_void_request")
+        raise Conflict(gettext("no void was requested for slip %(reference)s")
+            % {"reference": slip.reference}, code="no_void_request")
     if slip.void_requested_by_id == actor.pk:
-        raise Forbidden("a void must be approved by someone other than who requested it", code="same_person")
+        raise Forbidden(gettext("a void must be approved by someone other than who requested it"), code="same_person")
     signers = [s for s in (slip.request_signer, slip.issue_signer, slip.receive_signer) if s is not None]
     if any(s.user_id == actor.pk for s in signers):
-        raise Forbidden("a signer of the slip may not approve its void", code="not_independent")
+        raise Forbidden(gettext("a signer of the slip may not approve its void"), code="not_independent")
     before = slip.status
     ensure_table_shift_open(slip.table, slip.shift)  # a closed shift's figures are fixed
     updated = Slip.objects.filter(pk=slip.pk, status=before).update(
         status=SlipStatus.VOIDED, voided_by=actor, voided_at=timezone.now(), voided_from=before
     )
     if updated != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     reversal = None
     if before == SlipStatus.RECEIVED:
         original = LedgerTransaction.objects.get(source_type=slip.kind, source_id=str(slip.pk))
@@ -296,7 +314,8 @@ def slip_void_approve(*, actor: Any, slip_id: int) -> Slip:
 
 def _amount(value: Any, field: str = "amount") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidInput(f"{field} must be a positive whole number of minor units", code="bad_amount", field=field)
+        raise InvalidInput(gettext("%(field)s must be a positive whole number of minor units")
+            % {"field": field}, code="bad_amount", field=field)
     return value
 
 
@@ -319,7 +338,7 @@ def marker_issue(
     shift = open_shift(shift_id)
     ensure_table_shift_open(table, shift)
     if not isinstance(player, str) or not player.strip():
-        raise InvalidInput("player must name the player or their account", code="player_required", field="player")
+        raise InvalidInput(gettext("player must name the player or their account"), code="player_required", field="player")
     amount = _amount(amount)
     supervisor = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
     dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
@@ -386,7 +405,7 @@ def marker_pay(
     (``received_by``), which is their signature."""
     marker = Marker.objects.select_related("table__pit").filter(pk=marker_id).first()
     if marker is None:
-        raise NotFound(f"no marker {marker_id}", code="unknown_marker")
+        raise NotFound(gettext("no marker %(marker_id)s") % {"marker_id": marker_id}, code="unknown_marker")
     # another pit's marker is no marker, as the reads say: nothing about it (what is left to pay) is told
     signing.ensure_writes_record(actor, marker.table, what="marker", pk=marker_id, code="unknown_marker")
     amount = _amount(amount)
@@ -400,15 +419,18 @@ def marker_pay(
         payee = signing.table_dealer(signer, actor=actor, table=table, shift=shift, field="signer")
     else:
         if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER):
-            raise Forbidden("a payment at the cage is recorded by the cage, a pit manager or an accountant",
+            raise Forbidden(gettext("a payment at the cage is recorded by the cage, a pit manager or an accountant"),
                             code="role_required")
         payee = signing.cage_cashier(signer, actor=actor, field="signer")
     marker = Marker.objects.select_for_update().get(pk=marker.pk)
     if MarkerWriteOff.objects.filter(marker=marker).exists():
-        raise Conflict(f"{marker.reference} is written off: it takes no payment", code="marker_written_off")
+        raise Conflict(gettext("%(reference)s is written off: it takes no payment")
+            % {"reference": marker.reference}, code="marker_written_off")
     if marker.paid + amount > marker.amount:
         raise Conflict(
-            f"{marker.reference} has {marker.amount - marker.paid} left to pay; {amount} is too much",
+            gettext("%(reference)s has %(left)s left to pay; %(amount)s is too much")
+            % {"reference": marker.reference, "left": money_words(marker.amount - marker.paid),
+               "amount": money_words(amount)},
             code="overpayment",
             field="amount",
             params={"reference": marker.reference, "left": marker.amount - marker.paid, "amount": amount},
@@ -456,19 +478,21 @@ def marker_write_off(*, actor: Any, marker_id: int, reason: Any, accountant: Any
     accountant and a second person (a pit manager or another accountant), the person submitting one of
     them. Markers receivable go down by what was left; the marker takes no payment after it."""
     if not has_role(actor, Role.ACCOUNTANT):
-        raise Forbidden("a marker is written off by an accountant", code="accountant_required")
+        raise Forbidden(gettext("a marker is written off by an accountant"), code="accountant_required")
     marker = Marker.objects.select_related("table").filter(pk=marker_id).first()
     if marker is None:
-        raise NotFound(f"no marker {marker_id}", code="unknown_marker")
+        raise NotFound(gettext("no marker %(marker_id)s") % {"marker_id": marker_id}, code="unknown_marker")
     marker = Marker.objects.select_for_update().select_related("table").get(pk=marker.pk)
     if MarkerWriteOff.objects.filter(marker=marker).exists():
-        raise Conflict(f"{marker.reference} is already written off", code="marker_written_off")
+        raise Conflict(gettext("%(reference)s is already written off")
+            % {"reference": marker.reference}, code="marker_written_off")
     left = marker.amount - marker.paid
     if left <= 0:
-        raise Conflict(f"{marker.reference} is paid in full: nothing is left to write off", code="marker_paid")
+        raise Conflict(gettext("%(reference)s is paid in full: nothing is left to write off")
+            % {"reference": marker.reference}, code="marker_paid")
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
-        raise InvalidInput("a write-off needs a written reason", code="reason_required", field="reason")
+        raise InvalidInput(gettext("a write-off needs a written reason"), code="reason_required", field="reason")
     first = signed_by(accountant, actor=actor, field="accountant", roles=(Role.ACCOUNTANT,))
     other = signed_by(second, actor=actor, field="second", roles=(Role.PIT_MANAGER, Role.ACCOUNTANT))
     distinct(("accountant", first), ("second", other))

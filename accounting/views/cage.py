@@ -22,13 +22,14 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounting import signing
 from accounting.models import CountKind, DropCount, InventoryCount, Marker, MarkerWriteOff, Slip, SlipKind, SlipStatus
 from accounting.money import MoneyInputError, chip_words, chips_words, money_parse, money_words
 from accounting.reports import Filters
+from accounting.reports import labels as report_labels
 from accounting.reports.definitions import AGING_BUCKETS, MarkerAgingReport
 from accounting.selectors import credit_standing, credit_standings
 from accounting.services import counts, credit, slips
@@ -45,12 +46,13 @@ from tables.wording import currency as house_currency
 CAGE = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.CASHIER, Role.COUNT_TEAM)  # admins hold every role
 SCREEN_WORDED = frozenset({"overpayment"}) & frozenset(REFUSALS)  # refusals the screens' wording says
 STATUS_WORDS = {
-    SlipStatus.REQUESTED: "Requested: waiting for the sender's signature",
-    SlipStatus.ISSUED: "Issued: waiting for the receiver's signature",
-    SlipStatus.RECEIVED: "Received: posted",
-    SlipStatus.VOIDED: "Voided",
+    SlipStatus.REQUESTED: gettext_lazy("Requested: waiting for the sender's signature"),
+    SlipStatus.ISSUED: gettext_lazy("Issued: waiting for the receiver's signature"),
+    SlipStatus.RECEIVED: gettext_lazy("Received: posted"),
+    SlipStatus.VOIDED: gettext_lazy("Voided"),
 }
-KIND_WORDS = {SlipKind.FILL: "Fill (chips from the cage to the table)", SlipKind.CREDIT: "Credit (chips from the table to the cage)"}
+KIND_WORDS = {SlipKind.FILL: gettext_lazy("Fill (chips from the cage to the table)"),
+              SlipKind.CREDIT: gettext_lazy("Credit (chips from the table to the cage)")}
 
 
 # -- access, place and words ------------------------------------------------------------------------
@@ -62,7 +64,7 @@ def _refused(request: HttpRequest) -> HttpResponse | None:
     return render(
         request,
         "registration/forbidden.html",
-        {"message": "The cage screens are for the pit managers, the cage, the count team and the accountants."},
+        {"message": gettext("The cage screens are for the pit managers, the cage, the count team and the accountants.")},
         status=403,
     )
 
@@ -113,7 +115,7 @@ def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
     (``tables.wording``, figures from its ``params``), else its message, the field it is about named as the
     form names it."""
     if exc.code == "same_signer":
-        return "Two different people sign here: one person cannot sign twice."
+        return gettext("Two different people sign here: one person cannot sign twice.")
     if exc.code in SCREEN_WORDED:
         return say(exc.code, exc.params)
     text = exc.message
@@ -153,10 +155,20 @@ def _once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         try:
             return view(request, *args, **kwargs)
         except _AlreadyDone:
-            messages.info(request, "That form was already sent and done: nothing was done twice.")
+            messages.info(request, gettext("That form was already sent and done: nothing was done twice."))
             return HttpResponseRedirect(request.get_full_path())
 
     return inner
+
+
+def chips_label(denomination: int) -> str:
+    """A row of a chip grid: ``€500 chips``."""
+    return gettext("%(chip)s chips") % {"chip": chip_words(denomination)}
+
+
+def slip_status_choices() -> list[tuple[str, str]]:
+    """The slips' statuses as the filter offers them (``accounting.reports.labels``, the one wording)."""
+    return [(v, str(lbl)) for v, lbl in report_labels.SLIP_STATUSES.items()]
 
 
 class Refusal(Exception):
@@ -171,9 +183,10 @@ def _signature(data: Mapping[str, Any], prefix: str, title: str, user: Any) -> d
     username = str(data.get(f"{prefix}_username", "")).strip()
     secret = str(data.get(f"{prefix}_secret", ""))
     if not username:
-        raise Refusal(f"{title}: type the username of the person who signs.")
+        raise Refusal(gettext("%(title)s: type the username of the person who signs.") % {"title": title})
     if not secret:
-        raise Refusal(f"{title}: {username} types their password or signing PIN.")
+        raise Refusal(gettext("%(title)s: %(username)s types their password or signing PIN.")
+                      % {"title": title, "username": username})
     method = "pin" if data.get(f"{prefix}_with") == "pin" else "password"
     return {"username": username, method: secret}
 
@@ -198,7 +211,7 @@ def _minor(text: Any, title: str, *, required: bool = True) -> int:
     try:
         return money_parse(text)
     except MoneyInputError as exc:
-        raise Refusal(f"{title}: {exc.message}") from None
+        raise Refusal(gettext("%(title)s: %(reason)s") % {"title": title, "reason": exc.message}) from None
 
 
 def _chip_rows(table: Table | None, data: Mapping[str, Any], *, beside: Mapping[str, int] | None = None,
@@ -214,7 +227,7 @@ def _chip_rows(table: Table | None, data: Mapping[str, Any], *, beside: Mapping[
         total += d * count
         rows.append({
             "denomination": d,
-            "label": f"{chip_words(d)} chips",
+            "label": chips_label(d),
             "name": f"chips_{d}",
             "value": "" if typed is None else str(typed),
             "amount": money_words(d * count),
@@ -231,7 +244,8 @@ def _chips_posted(table: Table, data: Mapping[str, Any]) -> dict[str, int]:
         if not raw:
             continue
         if not raw.isdigit() or len(raw) > 9:
-            raise Refusal(f"The count of {chip_words(d)} chips must be a whole number of chips, 0 or more (not {raw}).")
+            raise Refusal(gettext("The count of %(chip)s chips must be a whole number of chips, 0 or more (not "
+                                  "%(typed)s).") % {"chip": chip_words(d), "typed": raw})
         if int(raw):
             chips[str(d)] = int(raw)
     return chips
@@ -239,7 +253,7 @@ def _chips_posted(table: Table, data: Mapping[str, Any]) -> dict[str, int]:
 
 def _chips_shown(chips: Mapping[str, int]) -> list[dict[str, Any]]:
     return [
-        {"label": f"{chip_words(int(d))} chips", "count": q, "amount": money_words(int(d) * q),
+        {"label": chips_label(int(d)), "count": q, "amount": money_words(int(d) * q),
          "words": chips_words(int(d), q)}
         for d, q in sorted(chips.items(), key=lambda kv: -int(kv[0]))
     ]
@@ -267,8 +281,8 @@ def _page(request: HttpRequest, template: str, place: Mapping[str, Any], section
 # -- opener and closer ------------------------------------------------------------------------------
 
 
-COUNT_LABELS = {"dealer": "The dealer's signature", "supervisor": "The supervisor's signature", "chips": "Chips",
-                "tray_empty": "The tray is empty"}
+COUNT_LABELS = {"dealer": gettext_lazy("The dealer's signature"), "supervisor": gettext_lazy("The supervisor's signature"),
+                "chips": gettext_lazy("Chips"), "tray_empty": gettext_lazy("The tray is empty")}
 
 
 def superseded_view(count: Any, by: Any) -> dict[str, Any]:
@@ -294,8 +308,8 @@ def _recount(request: HttpRequest, table: Table, count_id: int | None) -> tuple[
     """The recount form sent: the grid, the reason and the two signatures, to the service."""
     try:
         chips = _chips_posted(table, request.POST)
-        dealer = _signature(request.POST, "dealer", "The dealer's signature", request.user)
-        supervisor = _signature(request.POST, "supervisor", "The supervisor's signature", request.user)
+        dealer = _signature(request.POST, "dealer", gettext("The dealer's signature"), request.user)
+        supervisor = _signature(request.POST, "supervisor", gettext("The supervisor's signature"), request.user)
     except Refusal as exc:
         return None, str(exc)
     return _attempt(
@@ -364,8 +378,8 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 chips = _chips_posted(table, request.POST)
-                dealer = _signature(request.POST, "dealer", "The dealer's signature", request.user)
-                supervisor = _signature(request.POST, "supervisor", "The supervisor's signature", request.user)
+                dealer = _signature(request.POST, "dealer", gettext("The dealer's signature"), request.user)
+                supervisor = _signature(request.POST, "supervisor", gettext("The supervisor's signature"), request.user)
             except Refusal as exc:
                 done, error = None, str(exc)
             else:
@@ -388,7 +402,7 @@ def count_screen(request: HttpRequest) -> HttpResponse:
                     "kind": CountKind(done.kind).label, "table": table.code, "total": money_words(done.total)})
             return _back("cage-counts", place)
     elif request.method == "POST":
-        error = "Choose one of your tables and a shift first."
+        error = gettext("Choose one of your tables and a shift first.")
     may_recount = may_count and shift is not None and table is not None and counts.recount_open(table, shift)
     if recount_of is not None and may_recount:
         due = None  # the form on the page is the recount's
@@ -418,16 +432,18 @@ def count_screen(request: HttpRequest) -> HttpResponse:
         grid_total=grid_total,
         previous_beside=due == CountKind.OPENER and previous is not None,
         tray_empty_ticked=data.get("tray_empty") == "yes",
-        dealer=_signer_box("dealer", "The dealer", "The table's dealer counts with you and signs.", data, me=False),
-        supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
+        dealer=_signer_box("dealer", gettext("The dealer"), gettext("The table's dealer counts with you and signs."), data,
+                           me=False),
+        supervisor=_signer_box("supervisor", gettext("The supervisor"), gettext("A pit manager of this table."), data,
+                               me=True),
     )
 
 
 # -- fills and credits ------------------------------------------------------------------------------
 
 
-SLIP_LABELS = {"signer": "The signature", "reason": "The reason", "chips": "Chips", "request signer": "the requester",
-               "issue signer": "the sender"}
+SLIP_LABELS = {"signer": gettext_lazy("The signature"), "reason": gettext_lazy("The reason"), "chips": gettext_lazy("Chips"),
+               "request signer": gettext_lazy("the requester"), "issue signer": gettext_lazy("the sender")}
 
 
 def _slip_row(slip: Slip) -> dict[str, Any]:
@@ -486,14 +502,16 @@ def slip_list(request: HttpRequest) -> HttpResponse:
                 request,
                 lambda: slips.slip_request(actor=request.user, kind=str(request.POST.get("kind")), table_id=table.pk,
                                            shift_id=shift.pk, chips=chips),
-                {**SLIP_LABELS, "chips": "The chips"},
+                {**SLIP_LABELS, "chips": gettext("The chips")},
             )
             if error is None:
-                messages.success(request, f"{SlipKind(slip.kind).label.split(' ')[0]} slip {slip.reference} "
-                                          f"requested for {table.code}: {money_words(slip.total)}.")
+                done = (gettext("Fill slip %(reference)s requested for %(table)s: %(total)s.") if slip.kind == SlipKind.FILL
+                        else gettext("Credit slip %(reference)s requested for %(table)s: %(total)s."))
+                messages.success(request, done % {"reference": slip.reference, "table": table.code,
+                                                  "total": money_words(slip.total)})
                 return _back("cage-slip", place, pk=slip.pk)
     elif request.method == "POST":
-        error = "Only a pit manager of this table requests fills and credits."
+        error = gettext("Only a pit manager of this table requests fills and credits.")
     rows, grid_total = _chip_rows(table, data)
     return _page(
         request,
@@ -505,8 +523,8 @@ def slip_list(request: HttpRequest) -> HttpResponse:
         status=status,
         kind=kind,
         all_shifts=request.GET.get("all_shifts") == "1",
-        statuses=[("open", "Waiting (requested or issued)")] + [(v, lbl) for v, lbl in SlipStatus.choices] + [("all", "All")],
-        kinds=[("", "Fills and credits")] + [(v, lbl) for v, lbl in SlipKind.choices],
+        statuses=[("open", gettext("Waiting (requested or issued)")), *slip_status_choices(), ("all", gettext("All"))],
+        kinds=[("", gettext("Fills and credits")), *((v, str(lbl)) for v, lbl in report_labels.SLIP_KINDS.items())],
         may_request=may_request,
         rows=rows,
         grid_total=grid_total,
@@ -518,17 +536,17 @@ def slip_list(request: HttpRequest) -> HttpResponse:
 def _slip_steps(slip: Slip) -> list[dict[str, str]]:
     fill = slip.kind == SlipKind.FILL
     steps = [
-        {"step": "Requested by the pit", "who": _who(slip.request_signer), "at": _when(slip.requested_at)},
-        {"step": "Issued by the cage" if fill else "Issued by the table's dealer", "who": _who(slip.issue_signer),
+        {"step": gettext("Requested by the pit"), "who": _who(slip.request_signer), "at": _when(slip.requested_at)},
+        {"step": gettext("Issued by the cage") if fill else gettext("Issued by the table's dealer"), "who": _who(slip.issue_signer),
          "at": _when(slip.issued_at)},
-        {"step": "Received by the table's dealer" if fill else "Received by the cage",
+        {"step": gettext("Received by the table's dealer") if fill else gettext("Received by the cage"),
          "who": _who(slip.receive_signer), "at": _when(slip.received_at)},
     ]
     if slip.void_requested_by_id is not None:
-        steps.append({"step": f"Void asked for: “{slip.void_reason}”", "who": str(slip.void_requested_by),
+        steps.append({"step": gettext("Void asked for: “%(reason)s”") % {"reason": slip.void_reason}, "who": str(slip.void_requested_by),
                       "at": _when(slip.void_requested_at)})
     if slip.status == SlipStatus.VOIDED:
-        steps.append({"step": "Voided (second person)", "who": str(slip.voided_by), "at": _when(slip.voided_at)})
+        steps.append({"step": gettext("Voided (second person)"), "who": str(slip.voided_by), "at": _when(slip.voided_at)})
     return steps
 
 
@@ -543,15 +561,15 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "request_signer__user", "issue_signer__user", "receive_signer__user", "void_requested_by", "voided_by"
     ).filter(pk=pk).first()
     if slip is None:
-        return render(request, "registration/forbidden.html", {"message": "There is no such slip on your tables."},
+        return render(request, "registration/forbidden.html", {"message": gettext("There is no such slip on your tables.")},
                       status=404)
     place = {**_place(request), "table": slip.table, "shift": slip.shift}
     data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
     fill = slip.kind == SlipKind.FILL
     next_step = {SlipStatus.REQUESTED: "issue", SlipStatus.ISSUED: "receive"}.get(SlipStatus(slip.status))
     signer_title = {
-        "issue": "The cage cashier" if fill else "The table's dealer",
-        "receive": "The table's dealer" if fill else "The cage cashier",
+        "issue": gettext("The cage cashier") if fill else gettext("The table's dealer"),
+        "receive": gettext("The table's dealer") if fill else gettext("The cage cashier"),
     }.get(next_step or "", "")
     # the cage's step (a fill issued, a credit received) is signed at the cage by the cashier, with their PIN
     cage_step = next_step == ("issue" if fill else "receive")
@@ -560,48 +578,51 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
     error = None
     if request.method == "POST":
         action = request.POST.get("action")
-        labels = {**SLIP_LABELS, "signer": f"{signer_title}'s signature" if signer_title else "The signature"}
+        signature_title = (gettext("%(signer)s's signature") % {"signer": signer_title} if signer_title
+                           else gettext("The signature"))
+        labels = {**SLIP_LABELS, "signer": signature_title}
         call: Callable[[], Any] | None = None
         try:
             if action in ("issue", "receive") and action == next_step:
                 if cage_step:
                     if not cashier:
-                        raise Refusal("The cage signs this step, on the cage screen: a cage cashier.")
+                        raise Refusal(gettext("The cage signs this step, on the cage screen: a cage cashier."))
                     pin = str(request.POST.get("cashier_pin", ""))
                     if not pin:
-                        raise Refusal("Your signature: type your signing PIN.")
+                        raise Refusal(gettext("Your signature: type your signing PIN."))
                     signer = {"username": request.user.get_username(), "pin": pin}
-                    labels["signer"] = "Your signature"
+                    labels["signer"] = gettext("Your signature")
                 else:
                     if not has_role(request.user, Role.PIT_MANAGER):
-                        raise Refusal("The table's dealer signs this step at the table, with a pit manager of it.")
-                    signer = _signature(request.POST, "signer", f"{signer_title}'s signature", request.user)
+                        raise Refusal(gettext("The table's dealer signs this step at the table, with a pit manager of it."))
+                    signer = _signature(request.POST, "signer", signature_title, request.user)
                 service = slips.slip_issue if action == "issue" else slips.slip_receive
                 call = lambda: service(actor=request.user, slip_id=slip.pk, signer=signer)  # noqa: E731
-                done = "issued" if action == "issue" else "received and posted"
+                done = (gettext("Slip %(reference)s issued.") if action == "issue"
+                        else gettext("Slip %(reference)s received and posted."))
             elif action == "void":
                 if not has_role(request.user, Role.PIT_MANAGER):
-                    raise Refusal("A void is asked for by the pit: ask a pit manager.")
+                    raise Refusal(gettext("A void is asked for by the pit: ask a pit manager."))
                 reason = str(request.POST.get("reason", ""))
                 call = lambda: slips.slip_void_request(actor=request.user, slip_id=slip.pk, reason=reason)  # noqa: E731
-                done = "void asked for: a second person approves it"
+                done = gettext("Slip %(reference)s void asked for: a second person approves it.")
             elif action == "refuse" and cage_step:
                 if not cashier:
-                    raise Refusal("The cage refuses a request: a cage cashier.")
+                    raise Refusal(gettext("The cage refuses a request: a cage cashier."))
                 reason = str(request.POST.get("reason", ""))
                 call = lambda: slips.slip_void_request(actor=request.user, slip_id=slip.pk, reason=reason)  # noqa: E731
-                done = "refused by the cage: the pit's second person voids it"
+                done = gettext("Slip %(reference)s refused by the cage: the pit's second person voids it.")
             elif action == "approve":
                 call = lambda: slips.slip_void_approve(actor=request.user, slip_id=slip.pk)  # noqa: E731
-                done = "voided"
+                done = gettext("Slip %(reference)s voided.")
             else:
-                raise Refusal("That step is not due on this slip any more: the page shows where it stands now.")
+                raise Refusal(gettext("That step is not due on this slip any more: the page shows where it stands now."))
         except Refusal as exc:
             error = str(exc)
         if call is not None:
             _, error = _attempt(request, call, labels)
             if error is None:
-                messages.success(request, f"Slip {slip.reference} {done}.")
+                messages.success(request, done % {"reference": slip.reference})
                 return _back("cage-slip", place, pk=slip.pk)
     return _page(
         request,
@@ -614,7 +635,7 @@ def slip_detail(request: HttpRequest, pk: int) -> HttpResponse:
         chips=_chips_shown(slip.chips),
         steps=_slip_steps(slip),
         next_step=next_step,
-        signer=_signer_box("signer", signer_title, "They type their own username and password or PIN.", data,
+        signer=_signer_box("signer", signer_title, gettext("They type their own username and password or PIN."), data,
                            me=False) if next_step else None,
         cage_step=cage_step,
         may_sign=cashier if cage_step else pit_signs,
@@ -675,8 +696,9 @@ def _ranges(numbers: list[int]) -> list[str]:
 # -- the drop box -----------------------------------------------------------------------------------
 
 
-DROP_LABELS = {"counter_one": "The first counter's signature", "counter_two": "The second counter's signature",
-               "cash": "Currency notes", "chips": "Chips", "markers": "Markers"}
+DROP_LABELS = {"counter_one": gettext_lazy("The first counter's signature"),
+               "counter_two": gettext_lazy("The second counter's signature"), "cash": gettext_lazy("Currency notes"),
+               "chips": gettext_lazy("Chips"), "markers": gettext_lazy("Markers")}
 
 
 @login_required
@@ -700,11 +722,11 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST" and table is not None and shift is not None:
         try:
-            cash = _minor(request.POST.get("cash"), "Currency notes", required=False)
+            cash = _minor(request.POST.get("cash"), gettext("Currency notes"), required=False)
             chips = _minor(request.POST.get("chips"), "Chips", required=False)
             markers = _minor(request.POST.get("markers"), "Markers", required=False)
-            one = _signature(request.POST, "counter_one", "The first counter's signature", request.user)
-            two = _signature(request.POST, "counter_two", "The second counter's signature", request.user)
+            one = _signature(request.POST, "counter_one", gettext("The first counter's signature"), request.user)
+            two = _signature(request.POST, "counter_two", gettext("The second counter's signature"), request.user)
         except Refusal as exc:
             error = str(exc)
         else:
@@ -734,7 +756,7 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
                                  % {"table": table.code, "total": money_words(drop.total)})
                 return _back("cage-drop", place)
     elif request.method == "POST":
-        error = "Choose one of your tables and a shift first."
+        error = gettext("Choose one of your tables and a shift first.")
     recent = DropCount.objects.filter(table__in=_cage_tables(request.user).values("pk")).select_related(
         "table", "shift__shift_type", "counter_one__user", "counter_two__user").order_by("-recorded_at")[:20]
     return _page(
@@ -761,8 +783,10 @@ def drop_screen(request: HttpRequest) -> HttpResponse:
         or not recounting else {"cash": money_words(recorded.cash, symbol=False),
                                 "chips": money_words(recorded.chips, symbol=False),
                                 "markers": money_words(recorded.markers, symbol=False)},
-        one=_signer_box("counter_one", "The first counter", "A member of the count team.", data, me=True),
-        two=_signer_box("counter_two", "The second counter", "Another member of the count team.", data, me=False),
+        one=_signer_box("counter_one", gettext("The first counter"), gettext("A member of the count team."), data,
+                        me=True),
+        two=_signer_box("counter_two", gettext("The second counter"), gettext("Another member of the count team."),
+                        data, me=False),
     )
 
 
@@ -829,9 +853,10 @@ def credit_lines(request: HttpRequest) -> HttpResponse:
 # -- markers ----------------------------------------------------------------------------------------
 
 
-MARKER_LABELS = {"supervisor": "The supervisor's signature", "dealer": "The dealer's signature",
-                 "accountant": "The accountant's signature", "second": "The second signature", "reason": "The reason",
-                 "signer": "The signature of who takes the money", "amount": "The amount", "player": "The player"}
+MARKER_LABELS = {"supervisor": gettext_lazy("The supervisor's signature"), "dealer": gettext_lazy("The dealer's signature"),
+                 "accountant": gettext_lazy("The accountant's signature"), "second": gettext_lazy("The second signature"),
+                 "reason": gettext_lazy("The reason"), "signer": gettext_lazy("The signature of who takes the money"),
+                 "amount": gettext_lazy("The amount"), "player": gettext_lazy("The player")}
 
 
 def _standing_of(player: str) -> dict[str, Any] | None:
@@ -852,8 +877,8 @@ def _marker_row(m: Marker) -> dict[str, Any]:
         "pk": m.pk, "reference": m.reference, "player": m.player, "table": m.table.code, "shift": shift_words(m.shift),
         "amount": money_words(m.amount), "paid": money_words(m.paid),
         "due": money_words(0 if written_off else m.amount - m.paid),
-        "state": "Written off" if written_off else "Redeemed" if m.paid >= m.amount
-        else "Part paid" if m.paid else "Outstanding",
+        "state": gettext("Written off") if written_off else gettext("Redeemed") if m.paid >= m.amount
+        else gettext("Part paid") if m.paid else gettext("Outstanding"),
         "issued_at": _when(m.issued_at),
     }
 
@@ -899,9 +924,9 @@ def marker_list(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST" and may_issue:
         try:
-            amount = _minor(request.POST.get("amount"), "The amount")
-            supervisor = _signature(request.POST, "supervisor", "The supervisor's signature", request.user)
-            dealer = _signature(request.POST, "dealer", "The dealer's signature", request.user)
+            amount = _minor(request.POST.get("amount"), gettext("The amount"))
+            supervisor = _signature(request.POST, "supervisor", gettext("The supervisor's signature"), request.user)
+            dealer = _signature(request.POST, "dealer", gettext("The dealer's signature"), request.user)
         except Refusal as exc:
             error = str(exc)
         else:
@@ -913,11 +938,12 @@ def marker_list(request: HttpRequest) -> HttpResponse:
                 MARKER_LABELS,
             )
             if error is None:
-                messages.success(request, f"Marker {marker.reference} issued to {marker.player} at {table.code}: "
-                                          f"{money_words(marker.amount)}.")
+                messages.success(request, gettext("Marker %(reference)s issued to %(player)s at %(table)s: %(amount)s.")
+                                 % {"reference": marker.reference, "player": marker.player, "table": table.code,
+                                    "amount": money_words(marker.amount)})
                 return _back("cage-marker", place, pk=marker.pk)
     elif request.method == "POST":
-        error = "Only a pit manager of this table issues markers."
+        error = gettext("Only a pit manager of this table issues markers.")
     return _page(
         request,
         "markers.html",
@@ -926,14 +952,16 @@ def marker_list(request: HttpRequest) -> HttpResponse:
         error=error,
         markers=[_marker_row(m) for m in found.order_by("-issued_at")[:100]],
         state=state,
-        states=[("outstanding", "Outstanding"), ("redeemed", "Redeemed"), ("written_off", "Written off"), ("all", "All")],
+        states=[("outstanding", gettext("Outstanding")), ("redeemed", gettext("Redeemed")),
+                ("written_off", gettext("Written off")), ("all", gettext("All"))],
         may_issue=may_issue,
         aging=_aging(request),
         credit_lines=[standing_view(found) for found in credit_standings()],
         standing=_standing_of(str(data.get("player") or request.GET.get("player") or "")),
         values={k: str(data.get(k, "") or request.GET.get(k, "")) for k in ("player", "amount")},
-        supervisor=_signer_box("supervisor", "The supervisor", "A pit manager of this table.", data, me=True),
-        dealer=_signer_box("dealer", "The dealer", "The table's dealer.", data, me=False),
+        supervisor=_signer_box("supervisor", gettext("The supervisor"), gettext("A pit manager of this table."), data,
+                               me=True),
+        dealer=_signer_box("dealer", gettext("The dealer"), gettext("The table's dealer."), data, me=False),
     )
 
 
@@ -947,14 +975,14 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
     marker = _visible_markers(request).filter(pk=pk).first()
     if marker is None:
         return render(request, "registration/forbidden.html",
-                      {"message": "There is no such marker on your tables."}, status=404)
+                      {"message": gettext("There is no such marker on your tables.")}, status=404)
     place = {**_place(request), "table": marker.table, "shift": marker.shift}
     data: Mapping[str, Any] = request.POST if request.method == "POST" else {}
     error = None
     if request.method == "POST" and request.POST.get("action") == "write_off":
         try:
-            accountant = _signature(request.POST, "accountant", "The accountant's signature", request.user)
-            second = _signature(request.POST, "second", "The second signature", request.user)
+            accountant = _signature(request.POST, "accountant", gettext("The accountant's signature"), request.user)
+            second = _signature(request.POST, "second", gettext("The second signature"), request.user)
         except Refusal as exc:
             error = str(exc)
         else:
@@ -972,8 +1000,8 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.method == "POST":
         at_table = request.POST.get("where") == "table"
         try:
-            amount = _minor(request.POST.get("amount"), "The amount")
-            signer = _signature(request.POST, "signer", "The signature of who takes the money", request.user)
+            amount = _minor(request.POST.get("amount"), gettext("The amount"))
+            signer = _signature(request.POST, "signer", gettext("The signature of who takes the money"), request.user)
         except Refusal as exc:
             error = str(exc)
         else:
@@ -984,15 +1012,17 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 MARKER_LABELS,
             )
             if error is None:
-                messages.success(request, f"{money_words(amount)} paid on marker {marker.reference}"
-                                          f"{' at the table' if at_table else ' at the cage'}.")
+                paid = (gettext("%(amount)s paid on marker %(reference)s at the table.") if at_table
+                        else gettext("%(amount)s paid on marker %(reference)s at the cage."))
+                messages.success(request, paid % {"amount": money_words(amount), "reference": marker.reference})
                 return _back("cage-marker", place, pk=marker.pk)
     written_off = _written_off(marker)
     if written_off is not None:
         written_off = MarkerWriteOff.objects.select_related("accountant_signer__user", "second_signer__user").get(
             pk=written_off.pk)
     payments = [
-        {"amount": money_words(p.amount), "where": f"At the table {p.table.code}" if p.at_table and p.table else "At the cage",
+        {"amount": money_words(p.amount), "where": gettext("At the table %(table)s") % {"table": p.table.code} if p.at_table and p.table
+         else gettext("At the cage"),
          "signer": _who(p.signer), "received_by": str(p.received_by), "at": _when(p.paid_at)}
         for p in marker.payments.select_related("signer__user", "table", "received_by").order_by("paid_at", "id")
     ]
@@ -1013,13 +1043,14 @@ def marker_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "accountant": _who(written_off.accountant_signer), "second": _who(written_off.second_signer),
         },
         reason=str(data.get("reason", "")),
-        accountant=_signer_box("accountant", "The accountant", "An accountant.", data, me=True),
-        second=_signer_box("second", "The second person", "A pit manager or another accountant.", data, me=False),
+        accountant=_signer_box("accountant", gettext("The accountant"), gettext("An accountant."), data, me=True),
+        second=_signer_box("second", gettext("The second person"), gettext("A pit manager or another accountant."), data,
+                           me=False),
         left=money_words(marker.amount - marker.paid, symbol=False),  # as typed: no currency
         where=str(data.get("where", "cage")),
         amount_value=str(data.get("amount", "")),
-        signer=_signer_box("signer", "Who takes the money",
-                           "At the cage: the cashier. At the table: the table's dealer.", data, me=True),
+        signer=_signer_box("signer", gettext("Who takes the money"),
+                           gettext("At the cage: the cashier. At the table: the table's dealer."), data, me=True),
     )
 
 
@@ -1052,7 +1083,7 @@ def _desk_refused(request: HttpRequest) -> HttpResponse | None:
     if has_role(request.user, Role.CASHIER, Role.ACCOUNTANT):
         return None
     return render(request, "registration/forbidden.html",
-                  {"message": "The cage desk is for the cage cashiers (accountants read it)."}, status=403)
+                  {"message": gettext("The cage desk is for the cage cashiers (accountants read it).")}, status=403)
 
 
 @login_required

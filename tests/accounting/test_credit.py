@@ -38,7 +38,7 @@ def test_who_may_approve_what(floor):
     over = line(floor, limit=500_001)
     assert (over.status_code, over.json()["error"]["code"]) == (403, "over_approval_limit")
     assert over.json()["error"]["message"] == (
-        "approver: pm approves credit lines up to 5000.00; a line of 5000.01 needs someone with that authority")
+        "approver: pm approves credit lines up to €5,000.00; a line of €5,000.01 needs someone with that authority")
     assert line(floor, limit=5_000_000, approver=floor.accountant).status_code == 201
     assert line(floor, limit=5_000_001, approver=floor.accountant).status_code == 403
     # a dealer or an auditor approves none; the admin any
@@ -60,7 +60,7 @@ def test_a_marker_over_the_line_is_refused_in_words_and_nothing_is_written(floor
     assert over.status_code == 409
     assert over.json()["error"]["code"] == "over_credit_line"
     assert over.json()["error"]["message"] == (
-        "MS LEE's credit line is 1000.00 and 600.00 is owed: a marker of 500.00 would be 100.00 over it")
+        "MS LEE's credit line is €1,000.00 and €600.00 is owed: a marker of €500.00 would be €100.00 over it")
     assert (Marker.objects.count(), LedgerTransaction.objects.count()) == before
     # a payment frees the line again
     first = Marker.objects.get()

@@ -71,7 +71,7 @@ def test_a_spanish_accountant_reads_the_report_screen_and_pdf_in_spanish_numbers
     handle = next(i for i, c in enumerate(report.columns) if c.key == "handle")
     rows = list(report.rows())
     minor = sum(r[handle] for r in rows)
-    assert minor % 100 == 0 and minor >= 1000, minor  # whole euros: the decimal separator shows
+    assert minor >= 1000, minor  # a figure with decimals to write: the decimal separator shows
     with translation.override("es"):
         spanish = column_formatter(report.columns[handle], reader=True)(minor)
     with translation.override("en"):

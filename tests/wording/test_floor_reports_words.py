@@ -81,8 +81,8 @@ def _report_findings(client: Client, url: str, columns: tuple[Any, ...], codes: 
 
 
 def test_every_players_and_slots_report_speaks_words(floor_day):
-    from players.reports import REPORTS as PLAYER_REPORTS
     from players.reports import READERS
+    from players.reports import REPORTS as PLAYER_REPORTS
     from slots.reports import REPORTS as SLOT_REPORTS
 
     codes = known_codes() - set(floor_day.users)
