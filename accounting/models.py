@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import pgettext_lazy
 
 
 class AccountKind(models.TextChoices):
@@ -579,9 +580,9 @@ class Reconciliation(models.Model):
 
 
 class AlertSeverity(models.TextChoices):
-    INFO = "info", "Info"
-    WARNING = "warning", "Warning"
-    CRITICAL = "critical", "Critical"
+    INFO = "info", pgettext_lazy("alert severity", "Info")
+    WARNING = "warning", pgettext_lazy("alert severity", "Warning")
+    CRITICAL = "critical", pgettext_lazy("alert severity", "Critical")
 
 
 class Alert(models.Model):

@@ -8,12 +8,15 @@ labels (``players.models``); :func:`slip_status` reads them for a bare code."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from players.models import SlipStatus
+from accounting.money import round_half_away
+from casino.money import number_words
+from players.models import CashDirection, SlipStatus
 
 # integrity flags of a slip's rating (players.rating)
 RATING_FLAGS = {
@@ -59,6 +62,23 @@ def flag(code: Any) -> str:
 def flags(codes: Iterable[Any] | None) -> str:
     """Flags in words, comma separated (empty for none)."""
     return ", ".join(flag(c) for c in codes or ())
+
+
+def cash_direction(code: Any) -> str:
+    """Cash ``in`` or ``out`` as read (``Cash in``)."""
+    try:
+        return str(CashDirection(str(code)).label)
+    except ValueError:
+        return _words(code)
+
+
+def decimal_words(value: Any, places: int = 2) -> str:
+    """A decimal figure (decisions per hour: ``"1568.33"``) as the reader's language writes it
+    (``1,568.33``; ``1 568,33`` in Spanish); a dash for none."""
+    if value is None or value == "":
+        return "—"
+    exact = Fraction(str(value))
+    return number_words(round_half_away(exact * 10**places), places)
 
 
 def average_bet_source(code: Any) -> str:

@@ -60,7 +60,16 @@ class SlotFilters:
         return cls(**values)
 
     def describe(self) -> str:
-        return ", ".join(f"{k} {v}" for k, v in self.as_json().items()) or "none (everything)"
+        """The filters in words, for a document's header (never a parameter's name)."""
+        out = []
+        if self.date_from or self.date_to:
+            out.append(gettext("reading dates {start} to {end}").format(
+                start=self.date_from or gettext("the first"), end=self.date_to or gettext("today")))
+        if self.machine:
+            out.append(gettext("machine {asset}").format(asset=self.machine))
+        if self.game:
+            out.append(gettext("game {name}").format(name=self.game))
+        return ", ".join(out) or gettext("no filter: every machine")
 
     def as_json(self) -> dict[str, Any]:
         return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}
@@ -100,7 +109,7 @@ class LiabilitiesReport(Report):
         for r in selectors.bonus_liabilities():
             m = r["meter"]
             yield (
-                gettext("Bonus meter"), f"{m.machine.asset_number}:{m.name}", m.label, m.machine.asset_number,
+                gettext("Bonus meter"), m.machine.asset_number, m.label, m.machine.asset_number,
                 m.reset_value * m.machine.denomination, None, m.hits, r["contributed"], r["funded"], r["paid"],
                 r["released"], r["liability"], m.owed, None,
             )

@@ -16,9 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from accounting.money import chip_words, chips_words, money_words, percent_words
 from casino.core.roles import Role, has_role, role_label, roles_of
 from casino.idempotency import FORM_FIELD, new_form_key
-from casino.money import format_conf
+from casino.money import format_conf, number_words
 from casino.words import shift_words as words_of_shift
 from casino.words import when_words
+from floor.labels import alert_text
 from floor.selectors import waiting_for
 from tables import wording
 from tables.engines.result import RoundResult
@@ -60,6 +61,24 @@ def number(value: Any) -> str:
     if value is None or value == "":
         return "—"
     return money_words(int(value), symbol=False)
+
+
+@register.filter
+def alert_words(alert: Any) -> str:
+    """An alert's sentence in the reader's language (``floor.labels``)."""
+    return alert_text(alert)
+
+
+@register.filter
+def whole(value: Any) -> str:
+    """A whole number (games played, a count, hits) as the reader's language groups it (``12,000``,
+    ``12 000`` in Spanish); a dash for None."""
+    if value is None or value == "":
+        return "—"
+    try:
+        return number_words(int(value), 0)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 @register.filter

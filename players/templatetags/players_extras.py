@@ -43,6 +43,18 @@ def flag_word(code: Any) -> str:
 
 
 @register.filter
+def cash_direction(code: Any) -> str:
+    """Cash in or out in words (``players.labels``)."""
+    return labels.cash_direction(code)
+
+
+@register.filter
+def figure(value: Any) -> str:
+    """A decimal figure (decisions per hour) in the reader's number format (``players.labels``)."""
+    return labels.decimal_words(value)
+
+
+@register.filter
 def slip_status(code: Any) -> str:
     """A rating slip's status in words (``players.labels``)."""
     return labels.slip_status(code)
