@@ -5,6 +5,7 @@ winner), a tournament's standings. Read-only pages; every change goes through th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -19,9 +20,11 @@ from cardroom.models import ScoreSheet, SheetStatus, Tournament, TournamentStatu
 from casino.audit.exports import value_words
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
+from casino.money import number_words
 from tables.access import ensure_can_deal, manages_table
 from tables.scoring.registry import all_games, get_game
 from tables.selectors import visible_tables
+from tables.wording import card_text
 
 READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
@@ -38,9 +41,27 @@ FORMS = {
 }
 
 
+CARD = re.compile(r"[2-9TJQKA][SHDC]")
+
+
 def _words(code: Any) -> str:
     text = str(code).replace("_", " ").strip()
     return text[:1].upper() + text[1:]
+
+
+def _key_words(code: Any) -> str:
+    """A chart's key: a card (``6S``) as the screens show it (``6♠``), anything else as words."""
+    text = str(code)
+    return card_text(text) if CARD.fullmatch(text) else _words(text)
+
+
+def _help_words(game: Any, text: str) -> str:
+    """A setting's help as a person reads it: the game's settings and choices named in it by their codes
+    (``game_to``, ``add_to_others``) written as words."""
+    codes = {str(c) for s in game.settings for c in (s.name, *s.choices) if "_" in str(c)}
+    for code in sorted(codes, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", code.replace("_", " "), text)
+    return text
 
 
 def setting_fields(game: Any) -> list[dict[str, Any]]:
@@ -50,17 +71,20 @@ def setting_fields(game: Any) -> list[dict[str, Any]]:
     for s in game.settings:
         kind = s.kind.value
         limits = ""
-        if s.minimum is not None and s.maximum is not None:
-            limits = gettext("from {low} to {high}").format(low=s.minimum, high=s.maximum)
-        elif s.minimum is not None:
-            limits = gettext("at least {low}").format(low=s.minimum)
-        elif s.maximum is not None:
-            limits = gettext("at most {high}").format(high=s.maximum)
+        low = None if s.minimum is None else number_words(int(s.minimum), 0)
+        high = None if s.maximum is None else number_words(int(s.maximum), 0)
+        if low is not None and high is not None:
+            limits = gettext("from {low} to {high}").format(low=low, high=high)
+        elif low is not None:
+            limits = gettext("at least {low}").format(low=low)
+        elif high is not None:
+            limits = gettext("at most {high}").format(high=high)
         fields.append({
-            "name": s.name, "label": _words(s.name), "kind": kind, "default": s.default, "help": s.help,
+            "name": s.name, "label": _words(s.name), "kind": kind, "default": s.default,
+            "help": _help_words(game, str(s.help)),
             "minimum": s.minimum, "maximum": s.maximum, "limits": limits,
             "choices": [(c, _words(c)) for c in s.choices],
-            "entries": [(k, _words(k), v) for k, v in s.default.items()] if isinstance(s.default, dict) else [],
+            "entries": [(k, _key_words(k), v) for k, v in s.default.items()] if isinstance(s.default, dict) else [],
         })
     return fields
 
@@ -87,7 +111,7 @@ def _settings_words(game: Any, config: dict[str, Any]) -> list[tuple[str, str]]:
         elif isinstance(value, bool):
             value = gettext("yes") if value else gettext("no")
         elif isinstance(value, dict):
-            value = ", ".join(f"{_words(k)}: {v}" for k, v in value.items())
+            value = ", ".join(f"{_key_words(k)}: {v}" for k, v in value.items())
         out.append((f["label"], "—" if value is None else str(value)))
     return out
 
