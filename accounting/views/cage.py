@@ -110,7 +110,7 @@ def _back(name: str, place: Mapping[str, Any], **kwargs: Any) -> HttpResponseRed
     return HttpResponseRedirect(reverse(f"accounting-web:{name}", kwargs=kwargs or None) + _query(place))
 
 
-def _words(exc: DomainError, labels: Mapping[str, str]) -> str:
+def _words(exc: DomainError, labels: Mapping[str, Any]) -> str:
     """A service's refusal in the screen's words: the screens' wording of its code where there is one
     (``tables.wording``, figures from its ``params``), else its message, the field it is about named as the
     form names it."""
@@ -131,7 +131,7 @@ class _AlreadyDone(Exception):
     """The form was sent before and done (a double tap, a page sent again): nothing is written twice."""
 
 
-def _attempt(request: HttpRequest, call: Callable[[], Any], labels: Mapping[str, str]) -> tuple[Any, str | None]:
+def _attempt(request: HttpRequest, call: Callable[[], Any], labels: Mapping[str, Any]) -> tuple[Any, str | None]:
     """Run one service once per rendered form (``casino.idempotency.once_per_form``, the pit's guard); a
     refusal comes back in words once its transaction has rolled back (a wrong password or PIN is then
     counted, as the API counts it). A form sent again raises :class:`_AlreadyDone` (see :func:`_once`)."""

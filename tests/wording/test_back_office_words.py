@@ -55,9 +55,8 @@ def _urls(demo) -> list[str]:
 @pytest.fixture
 def day(db):
     from accounting.demo import play_day
-    from tables.demo import build_demo_floor
-
     from casino.core.roles import Role
+    from tables.demo import build_demo_floor
     from tests.factories import UserFactory
 
     demo = build_demo_floor()
