@@ -42,6 +42,7 @@ FORMS = {
 
 
 CARD = re.compile(r"[2-9TJQKA][SHDC]")
+SNAKE = re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w@/-])")
 
 
 def _words(code: Any) -> str:
@@ -56,12 +57,9 @@ def _key_words(code: Any) -> str:
 
 
 def _help_words(game: Any, text: str) -> str:
-    """A setting's help as a person reads it: the game's settings and choices named in it by their codes
-    (``game_to``, ``add_to_others``) written as words."""
-    codes = {str(c) for s in game.settings for c in (s.name, *s.choices) if "_" in str(c)}
-    for code in sorted(codes, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", code.replace("_", " "), text)
-    return text
+    """A setting's help as a person reads it: the settings and choices it names by their codes (``game_to``,
+    ``add_to_others``, ``per_trick``) written as words."""
+    return SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
 
 
 def setting_fields(game: Any) -> list[dict[str, Any]]:
@@ -83,7 +81,7 @@ def setting_fields(game: Any) -> list[dict[str, Any]]:
             "name": s.name, "label": _words(s.name), "kind": kind, "default": s.default,
             "help": _help_words(game, str(s.help)),
             "minimum": s.minimum, "maximum": s.maximum, "limits": limits,
-            "choices": [(c, _words(c)) for c in s.choices],
+            "choices": [(c, _key_words(c)) for c in s.choices],
             "entries": [(k, _key_words(k), v) for k, v in s.default.items()] if isinstance(s.default, dict) else [],
         })
     return fields

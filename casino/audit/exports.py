@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -187,8 +189,34 @@ def value_words(key: str, value: Any) -> str:
             return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if timezone.is_aware(moment) else (
                 moment.strftime("%Y-%m-%d %H:%M:%S"))
     if isinstance(value, str):
+        if CARD.fullmatch(value):
+            return f"{'10' if value[0] == 'T' else value[0]}{SUITS[value[1]]}"
+        label = _choice_labels().get(value)
+        if label is not None:
+            return str(label)
         return value.replace("_", " ") if value.isidentifier() and "_" in value else value
     return str(value)
+
+
+CARD = re.compile(r"[2-9TJQKA][SHDC]")
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@functools.cache
+def _choice_labels() -> dict[str, Any]:
+    """Every stored code with a label (each model field's choices: statuses, kinds, games; the roles), read
+    once: a recorded value that is a code is shown as its label, in the reader's language."""
+    from django.apps import apps
+
+    from casino.core.roles import ROLE_LABELS
+
+    found: dict[str, Any] = {str(role): label for role, label in ROLE_LABELS.items()}
+    for model in apps.get_models():
+        for field in model._meta.get_fields():
+            for code, label in getattr(field, "flatchoices", None) or ():
+                if isinstance(code, str) and code and code == code.lower() and not code.isdigit():
+                    found.setdefault(code, label)
+    return found
 
 
 def change_rows(before: Any, after: Any) -> list[dict[str, str]]:
