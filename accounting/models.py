@@ -98,8 +98,8 @@ class ChipSet(models.Model):
 
 
 class CountKind(models.TextChoices):
-    OPENER = "opener", "Opening inventory"
-    CLOSER = "closer", "Closing inventory"
+    OPENER = "opener", pgettext_lazy("chip count", "Opening inventory")
+    CLOSER = "closer", pgettext_lazy("chip count", "Closing inventory")
 
 
 class InventoryCount(models.Model):
