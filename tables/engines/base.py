@@ -509,9 +509,9 @@ class Engine:
     def open_bet_of(self, entry: Mapping[str, Any]) -> OpenBet:
         """A ``bets_open`` entry of a step's input as an :class:`OpenBet`."""
         seats = entry.get("seats")
-        label = str(entry.get("label") or entry["type"]).lower()
+        label = str(entry.get("label") or entry["type"])
         return OpenBet(str(entry["type"]), tuple(seats) if seats is not None else None,
-                       {s: f"Seat {s} already has a {label} bet" for s in entry.get("seats_taken") or []})
+                       {s: speech("why_has_bet", seat=s, bet=label) for s in entry.get("seats_taken") or []})
 
     def table_now(self, doc: Mapping[str, Any], *, betting_open: bool, result: RoundResult | None = None) -> TableNow:
         """Where the round ``doc`` stands for the dealer: the bank's seat, the button, whose turn it is
@@ -553,17 +553,17 @@ class Engine:
 
     def _open_before_deal(self, rnd: Round, bank: int | None) -> tuple[OpenBet, ...]:
         profile = self.profile
-        held: dict[int, str] = {}
+        held: dict[int, Speech] = {}
         if profile.one_per_seat is not None:
-            held = {b.seat: f"Seat {b.seat} already has {profile.one_per_seat.holds}"
+            held = {b.seat: speech(profile.one_per_seat.why, seat=b.seat)
                     for b in rnd.bets if b.type in profile.one_per_seat.types}
         out = []
         for bet_type in profile.before_deal:
             barred = dict(held) if profile.one_per_seat and bet_type in profile.one_per_seat.types else {}
             if profile.bank is Bank.SEAT and bank is not None:
-                barred[bank] = f"Seat {bank} holds the bank and cannot bet against it"
+                barred[bank] = speech("why_bank_seat", seat=bank)
                 if bet_type in profile.bank_bets:
-                    out.append(OpenBet(bet_type, (), barred, f"Seat {bank} holds the bank"))
+                    out.append(OpenBet(bet_type, (), barred, speech("why_bank_holder", seat=bank)))
                     continue
             out.append(OpenBet(bet_type, None, barred))
         return tuple(out)

@@ -170,7 +170,7 @@ class CaribbeanStud(Engine):
         ANTE: BetSpec("The ante: one per seat; the seat then folds (loses it) or raises raise_multiple × ante"),
     }
 
-    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(ANTE,), one_per_seat=OnePerSeat((ANTE,), "an ante"))
+    profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(ANTE,), one_per_seat=OnePerSeat((ANTE,), "an ante", "why_has_ante"))
 
     # -- replaying the events -------------------------------------------------------------------
     def replay(self, rnd: Round) -> CaribbeanStudTable:

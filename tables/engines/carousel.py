@@ -584,7 +584,7 @@ class Game:
         bets_open = [self.open_bet(t, running, betting["seats"], bet_id) for t in betting["bet_types"]]
         bets_open = [b for b in bets_open if b["seats"] != []]  # no seat may place it now
         # the seat to act may pass instead of betting (it sits this betting round out)
-        passes = [option("pass", {"seat": turn, "action": "pass"}, f"Seat {turn} passes")] if turn is not None else []
+        passes = [option("pass", {"seat": turn, "action": "pass"}, speech("label_seat_passes", seat=turn))] if turn is not None else []
         to = hand_name(running[0])
         say = speech("betting_round", n=self.round)
         return expect_card(
@@ -598,7 +598,7 @@ class Game:
         spec = self.engine.bet_types[bet_type]
         amount = None if spec.limits_apply else self.limit
         if bet_type != COUNT:
-            fields = [replace(spec.field("hand"), options=tuple((h, f"Hand {h}") for h in running))]
+            fields = [replace(spec.field("hand"), options=tuple((h, speech("label_hand", n=h)) for h in running))]
             doc = open_bet(bet_type, BET_LABELS[bet_type], fields, amount=amount, bet_id=bet_id)
             # one pony bet a game and one high card bet a round per seat
             held = self.game_bets if bet_type == PONY else self.round_bets if bet_type == HIGH_CARD else []
@@ -673,13 +673,12 @@ class CarouselEngine(Engine):
         order = entry.get("order")
         if isinstance(order, Mapping) and order.get("turn") is not None:
             turn, button = int(order["turn"]), int(order["button"])
-            rule = (f"Seat {turn} bets first: the button is at seat {button}" if turn == button
-                    else f"Seat {turn} bets next: bets go in seat order from the button at seat {button}")
+            rule = speech("why_bets_first" if turn == button else "why_bets_next", seat=turn, button=button)
             return OpenBet(bet.type, (turn,), bet.barred, rule)
         if bet.seats is not None or not isinstance(order, Mapping) or order.get("after") is None:
             return bet
         button, after = int(order["button"]), int(order["after"])
-        barred = {s: f"Seat {s} bets before seat {after}: the button is at seat {button}"
+        barred = {s: speech("why_bets_before", seat=s, after=after, button=button)
                   for s in range(1, MAX_SEAT + 1) if seat_order_key(s, button) <= seat_order_key(after, button)}
         return OpenBet(bet.type, None, {**barred, **bet.barred})
 

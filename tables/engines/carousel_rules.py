@@ -5,6 +5,7 @@ from __future__ import annotations
 from tables.engines.base import LIMIT_SETTINGS, BetSpec, Setting, SettingKind, rounding_setting
 from tables.engines.inputs import BetField, FieldKind
 from tables.engines.money import Rounding
+from tables.engines.speech import speech
 from tables.engines.triangle import MAX_SEAT
 
 __all__ = ["BASE_SETTINGS", "COUNT_SPEC", "HIGH_CARD_CARRY", "HIGH_CARD_SPEC", "LIMIT_SETTINGS", "LIVING_WIN_PAYS",
@@ -67,7 +68,7 @@ LIVING_WIN_PAYS = Setting(
     "living_win_pays", SettingKind.INT, 6, "the house-backed living-win bet pays N to 1", minimum=1, maximum=100
 )
 
-HAND_FIELD = BetField("hand", FieldKind.CHOICE, "Hand", options=tuple((h, f"Hand {h}") for h in range(1, 9)))
+HAND_FIELD = BetField("hand", FieldKind.CHOICE, "Hand", options=tuple((h, speech("label_hand", n=h)) for h in range(1, 9)))
 COUNT_SPEC = BetSpec(
     "How many hands survive the next deal (0 to the running hands); stakes exactly the limit; "
     "the right count splits the whole pot",

@@ -363,9 +363,10 @@ class Faro(Engine):
         if deal.between_turns():
             for p in placed.values():
                 if p.row is None:
-                    what = f"the {RANK_NAMES[p.rank]}" if p.rank is not None else "the turn"
+                    what = (speech("label_take_down_rank", seat=p.bet.seat, rank=p.rank) if p.rank is not None
+                            else speech("label_take_down_turn", seat=p.bet.seat))
                     event = {"seat": p.bet.seat, "action": "remove", "bet_id": p.bet.id}
-                    removals.append(option("remove", event, f"Take down seat {p.bet.seat}'s bet on {what}"))
+                    removals.append(option("remove", event, what))
         return card_input(slot, bets_open=bets_open, options=removals)
 
     def _open_bet_types(self, deal: Deal) -> list[str]:

@@ -470,7 +470,7 @@ class Race:
             say = speech("take_bets", odds=[speech("horse_odds", suit=h, odds=o) for h, o in self.odds.items()])
             offered = [h for h, o in self.odds.items() if o > 0]
             horse = BetField("horse", FieldKind.CHOICE, "Horse",
-                             options=tuple((h, f"{SUIT_NAMES[h].capitalize()} {odds_text(self.odds[h])}")
+                             options=tuple((h, speech("horse_odds", suit=h, odds=self.odds[h]))
                                            for h in offered))
             bets_open = [open_bet(t, "Back a horse", [horse], bet_id=bet_id) for t in self.engine.bet_types]
             return expect_card(RACE, say, betting=betting,

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from tables.engines.speech import Speech, labelled
+
 Json = dict[str, Any]
 
 
@@ -80,7 +82,7 @@ class BetField:
     label: str
     minimum: int | None = None
     maximum: int | None = None
-    options: tuple[tuple[Any, str], ...] = ()  # (value, label) for CHOICE; for RANK(S), the ranks allowed
+    options: tuple[tuple[Any, str | Speech], ...] = ()  # (value, label) for CHOICE; for RANK(S), the ranks allowed
     count: int | None = None  # how many ranks, for RANKS
 
     def as_dict(self) -> Json:
@@ -90,9 +92,9 @@ class BetField:
         if self.maximum is not None:
             doc["max"] = self.maximum
         if self.kind is FieldKind.CHOICE:
-            doc["options"] = [{"value": v, "label": lab} for v, lab in self.options]
+            doc["options"] = [{"value": v, **label_keys(lab)} for v, lab in self.options]
         if self.kind in (FieldKind.RANK, FieldKind.RANKS):  # options narrow the ranks (a Faro rank still live)
-            doc["ranks"] = [{"value": v, "label": lab} for v, lab in (self.options or RANK_LABELS)]
+            doc["ranks"] = [{"value": v, **label_keys(lab)} for v, lab in (self.options or RANK_LABELS)]
         if self.count is not None:
             doc["count"] = self.count
         return doc
@@ -104,9 +106,15 @@ def words(value: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def option(value: str, event: Json, label: str | None = None) -> Json:
+def label_keys(label: str | Speech) -> Json:
+    """A label as a document carries it: a fixed one as ``label``; one said as a message (a seat, a hand,
+    a horse's odds in it) as ``label`` and ``label_message`` (tables/engines/speech.py)."""
+    return labelled(label) if isinstance(label, Speech) else {"label": label}
+
+
+def option(value: str, event: Json, label: str | Speech | None = None) -> Json:
     """One answer of a ``choice`` (or the alternatives of an ``amount`` or ``set_hand``)."""
-    return {"value": value, "label": label if label is not None else words(value), "event": event}
+    return {"value": value, **label_keys(label if label is not None else words(value)), "event": event}
 
 
 def card_input(to: str | None, deck: Deck = Deck.STANDARD, *, bets_open: Sequence[Json] | None = None,

@@ -138,7 +138,7 @@ class LetItRide(Engine):
     }
 
     profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(RIDE,),
-                          one_per_seat=OnePerSeat((RIDE,), "its three bets"))
+                          one_per_seat=OnePerSeat((RIDE,), "its three bets", "why_has_three_bets"))
 
     def replay(self, rnd: Round) -> LetItRideTable:
         table = LetItRideTable([SeatHand(b.seat, b) for b in sorted(rnd.bets, key=lambda b: b.seat)])

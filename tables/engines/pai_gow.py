@@ -207,7 +207,7 @@ class PaiGowPoker(Engine):
             raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
     profile = GameProfile(Family.BANKED, Deck.STANDARD_JOKER, before_deal=(WAGER,),
-                          one_per_seat=OnePerSeat((WAGER,), "a wager (one per seat)"), commission=True)
+                          one_per_seat=OnePerSeat((WAGER,), "a wager (one per seat)", "why_has_wager"), commission=True)
 
     # -- replay ---------------------------------------------------------------------------
     def replay(self, rnd: Round) -> PaiGowTable:

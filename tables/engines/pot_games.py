@@ -621,7 +621,7 @@ class InBetween(PotGame):
         POT_BET: BetSpec("The middle card falls strictly between the ends; pays 1:1 from the pot", limits_apply=False),
     }
     profile = GameProfile(Family.POT, Deck.STANDARD, before_deal=(ANTE,), during_deal=(POT_BET,),
-                          one_per_seat=OnePerSeat((ANTE,), "an ante"), bank=Bank.NOBODY)
+                          one_per_seat=OnePerSeat((ANTE,), "an ante", "why_has_ante"), bank=Bank.NOBODY)
 
     def bet_edges(self, cfg: Mapping[str, Any]) -> list[EdgeRow]:
         method = "exact enumeration of the two ends and the middle card from one pack"
@@ -696,7 +696,7 @@ class RedDog(PotGame):
         FORFEIT: BetSpec("The player does not bet and forfeits a chip to the pot", limits_apply=False),
     }
     profile = GameProfile(Family.POT, Deck.STANDARD, before_deal=(ANTE,), during_deal=(POT_BET, FORFEIT),
-                          one_per_seat=OnePerSeat((ANTE,), "an ante"), bank=Bank.NOBODY)
+                          one_per_seat=OnePerSeat((ANTE,), "an ante", "why_has_ante"), bank=Bank.NOBODY)
 
     def max_players(self, cfg: Mapping[str, Any]) -> int:
         # each player's hand plus one turned card per player must come out of one pack

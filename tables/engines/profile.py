@@ -13,7 +13,7 @@ for any seat a :class:`SeatNow` (the bets it may place and the actions it may ta
 rule that stops it, in the dealer's words).
 
 >>> profile = GameProfile(Family.POT, Deck.STANDARD, before_deal=("ante",), during_deal=("pot_bet",),
-...                       one_per_seat=OnePerSeat(("ante",), "an ante"), bank=Bank.NOBODY)
+...                       one_per_seat=OnePerSeat(("ante",), "an ante", "why_has_ante"), bank=Bank.NOBODY)
 >>> profile.bet_types, profile.banked, profile.carries_pool, profile.as_dict()["family"]
 (('ante', 'pot_bet'), False, True, 'pot')
 """
@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Any
 
 from tables.engines.inputs import Deck
+from tables.engines.speech import Speech, speech
 
 Json = dict[str, Any]
 
@@ -66,10 +67,12 @@ class Watch(StrEnum):
 @dataclass(frozen=True, slots=True)
 class OnePerSeat:
     """Bet types a seat holds at most one of in a round's bets, and what the seat holds, in the
-    dealer's words (``"an ante"``): a second is refused as ``seat N already has an ante``."""
+    dealer's words (``"an ante"``): a second is refused as ``seat N already has an ante``, the message
+    ``why`` (tables/engines/speech.py) of one param, ``seat``, saying so to the dealer."""
 
     types: tuple[str, ...]
     holds: str
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,41 +132,51 @@ class GameProfile:
 @dataclass(frozen=True, slots=True)
 class SeatNow:
     """What one seat may do now: the bet types it may place, the actions it may take (``allowed``
-    of the step due, ``bid`` in an auction), or why it may do nothing (``why``, the dealer's words)."""
+    of the step due, ``bid`` in an auction), or why it may do nothing (``why``, the dealer's words,
+    said as the message ``why_message``)."""
 
     seat: int
     bets: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()
     why: str | None = None
+    why_message: list[Json] | None = None
+
+    @classmethod
+    def barred(cls, seat: int, why: Speech) -> SeatNow:
+        """A seat that may do nothing now, and why."""
+        return cls(seat, why=why.text(), why_message=why.to_json())
 
     @property
     def may_act(self) -> bool:
         return bool(self.bets or self.actions)
 
     def as_dict(self) -> Json:
-        return {"seat": self.seat, "bets": list(self.bets), "actions": list(self.actions), "why": self.why}
+        doc: Json = {"seat": self.seat, "bets": list(self.bets), "actions": list(self.actions), "why": self.why}
+        if self.why_message is not None:
+            doc["why_message"] = self.why_message
+        return doc
 
 
 @dataclass(frozen=True, slots=True)
 class OpenBet:
     """A bet type that may be placed now: by any seat (``seats`` None) or the seats listed, less the
-    seats ``barred``, each with the rule that bars it in the dealer's words."""
+    seats ``barred``, each with the rule that bars it (a message: tables/engines/speech.py)."""
 
     type: str
     seats: tuple[int, ...] | None = None
-    barred: Mapping[int, str] = field(default_factory=dict)
-    others: str | None = None  # why a seat not in ``seats`` may not (default: the seats that may)
+    barred: Mapping[int, Speech] = field(default_factory=dict)
+    others: Speech | None = None  # why a seat not in ``seats`` may not (default: the seats that may)
 
-    def why_not(self, seat: int) -> str | None:
+    def why_not(self, seat: int) -> Speech | None:
         """None when ``seat`` may place this bet now, else why not."""
         if seat in self.barred:
             return self.barred[seat]
         if self.seats is not None and seat not in self.seats:
             if self.others is not None:
                 return self.others
-            listed = ", ".join(str(s) for s in self.seats)
-            what = self.type.replace("_", " ")
-            return f"Seat {seat} cannot place a {what} bet now" + (f": seats {listed} may" if listed else "")
+            if self.seats:
+                return speech("why_not_now_may", seat=seat, bet=self.type, seats=list(self.seats))
+            return speech("why_not_now", seat=seat, bet=self.type)
         return None
 
 
@@ -181,12 +194,13 @@ class TableNow:
     open_bets: tuple[OpenBet, ...] = ()
     actions: tuple[str, ...] = ()  # what the seats in ``actors`` may do (a choice due, a bid)
     actors: tuple[int, ...] | None = ()  # who may take ``actions``: these seats; None: any seat
-    say: str | None = None  # the step due, in the dealer's words
+    say: str | None = None  # the step due, in the dealer's words (its ``say``)
     message: list[Json] | None = None  # the same as message ids and params (tables/engines/speech.py)
 
     def seat(self, seat: int) -> SeatNow:
         """What ``seat`` may do now, or the rule that stops it."""
-        bets, reasons = [], []
+        bets: list[str] = []
+        reasons: list[Speech] = []
         for bet in self.open_bets:
             why = bet.why_not(seat)
             if why is None:
@@ -197,12 +211,14 @@ class TableNow:
         if bets or actions:
             return SeatNow(seat, tuple(bets), tuple(actions))
         if self.due is None:
-            return SeatNow(seat, why="The round is over")
+            return SeatNow.barred(seat, speech("why_round_over"))
         if self.turn is not None and self.actions:
-            return SeatNow(seat, why=f"Seat {self.turn} is to act now")
+            return SeatNow.barred(seat, speech("why_seat_to_act", seat=self.turn))
         if reasons:
-            return SeatNow(seat, why=reasons[0])
-        return SeatNow(seat, why=f"No bets now: {self.say}" if self.say else "No bets now")
+            return SeatNow.barred(seat, reasons[0])
+        if self.message:
+            return SeatNow.barred(seat, speech("why_no_bets_now_step", step=self.message))
+        return SeatNow.barred(seat, speech("why_no_bets_now"))
 
     def as_dict(self, seats: int = 0) -> Json:
         """As JSON, with what each seat from 1 to ``seats`` may do."""

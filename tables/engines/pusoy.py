@@ -288,7 +288,7 @@ class Pusoy(Engine):
             raise EngineError("bad_bet", f"bet {bet.id}: the table has seats 1 to {SEATS}", field=f"{where}.seat", params={"bet": bet.id, "seats": SEATS})
 
     profile = GameProfile(Family.BANKED, Deck.STANDARD, before_deal=(WAGER,),
-                          one_per_seat=OnePerSeat((WAGER,), "a wager (one per seat)"))
+                          one_per_seat=OnePerSeat((WAGER,), "a wager (one per seat)", "why_has_wager"))
 
     def seat_actions(self, config: Mapping[str, Any]) -> list[str]:
         allowed = [SET, HOUSE_WAY]

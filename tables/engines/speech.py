@@ -17,7 +17,14 @@ A template's placeholder is ``{name}`` (a number or a word shown as it is: a sea
 * ``actions``: a list of choices (``hit``, ``stand``…), written ``hit, stand or double``;
 * ``list``: a list of numbers, written with commas;
 * ``words``: another message (a poker hand, whose hand, the dealer's up card); ``words_list``: several,
-  written with commas; ``words_or``: several, written with "or".
+  written with commas; ``words_or``: several, written with "or"; ``sentence``: another message begun
+  with a capital (the step due, after "No bets now: ");
+* ``label``: a bet's label as the layout gives it (``Pony (last hand standing)``), written in lower case;
+  ``bet_type``: a bet type (``high_card``), written as words.
+
+Labels and reasons are messages too: a choice's option, a field's option and why a seat may not bet now
+carry their English (``label``, ``why``) and, beside it, the message it is written from (``label_message``,
+``why_message``: :func:`labelled`), which the screens word in place of the English.
 
 A message with two templates is counted: the first is for ``count == 1``, the second for any other count.
 
@@ -212,11 +219,32 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "horse_wins": "{suit:suit} wins at {odds:odds}",
     "horse_first": "{suit:suit} first: seat {seat} takes {amount:money}",
     "horse_second": "{suit:suit} second: seat {seat} takes {amount:money}",
+    # labels: a choice's option, a field's option (tables/engines/inputs.py ``label_message``)
+    "label_hand": "Hand {n}",
+    "label_seat_passes": "Seat {seat} passes",
+    "label_take_down_turn": "Take down seat {seat}'s bet on the turn",
+    "label_take_down_rank": "Take down seat {seat}'s bet on the {rank:rank}",
+    # why a seat may not bet now (tables/engines/profile.py ``why_message``)
+    "why_round_over": "The round is over",
+    "why_no_bets_now": "No bets now",
+    "why_no_bets_now_step": "No bets now: {step:sentence}",
+    "why_seat_to_act": "Seat {seat} is to act now",
+    "why_bank_seat": "Seat {seat} holds the bank and cannot bet against it",
+    "why_bank_holder": "Seat {seat} holds the bank",
+    "why_has_ante": "Seat {seat} already has an ante",
+    "why_has_three_bets": "Seat {seat} already has its three bets",
+    "why_has_wager": "Seat {seat} already has a wager (one per seat)",
+    "why_has_bet": "Seat {seat} already has a {bet:label} bet",
+    "why_bets_before": "Seat {seat} bets before seat {after}: the button is at seat {button}",
+    "why_bets_first": "Seat {seat} bets first: the button is at seat {button}",
+    "why_bets_next": "Seat {seat} bets next: bets go in seat order from the button at seat {button}",
+    "why_not_now_may": "Seat {seat} cannot place a {bet:bet_type} bet now: seats {seats:list} may",
+    "why_not_now": "Seat {seat} cannot place a {bet:bet_type} bet now",
 }
 
 SEPARATORS = (". ", "; ", ", ")
 KINDS = frozenset({"money", "card", "cards", "rank", "ranks", "suit", "odds", "actions", "list", "words",
-                   "words_list", "words_or"})
+                   "words_list", "words_or", "sentence", "label", "bet_type"})
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")  # the templates' own placeholders (never a dealer's sentence)
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANKS_PLURAL = {r: ("sixes" if r == "6" else name + "s") for r, name in RANK_NAMES.items()}
@@ -345,6 +373,13 @@ def english_value(value: Any, kind: str | None) -> str:
         return ", ".join(map(str, value))
     if kind == "words":
         return _text(value)
+    if kind == "sentence":
+        text = _text(value)
+        return text[:1].upper() + text[1:]
+    if kind == "label":
+        return str(value).lower()
+    if kind == "bet_type":
+        return str(value).replace("_", " ")
     if kind == "words_list":
         return ", ".join(_text(v) for v in value)
     if kind == "words_or":
@@ -357,6 +392,12 @@ def _text(value: Speech | Sequence[Mapping[str, Any]]) -> str:
     if isinstance(value, Speech):
         value = value.to_json()
     return "".join(str(p.get("sep", "")) + _english(str(p["id"]), p.get("params") or {}) for p in value)
+
+
+def labelled(message: Speech, key: str = "label") -> Json:
+    """The keys a label or a reason carries for ``message``: ``key`` (its English, as before the engines
+    said message ids) and ``key_message`` (the message, for the screens to word)."""
+    return {key: message.text(), f"{key}_message": message.to_json()}
 
 
 def said(message: Speech | str) -> Json:
