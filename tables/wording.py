@@ -484,6 +484,27 @@ STEP_WORDS: dict[str, Any] = {  # message id (tables/engines/speech.py MESSAGES)
     "horse_wins": _("{suit} wins at {odds}"),
     "horse_first": _("{suit} first: seat {seat} takes {amount}"),
     "horse_second": _("{suit} second: seat {seat} takes {amount}"),
+    # labels: a choice's option, a field's option
+    "label_hand": _("Hand {n}"),
+    "label_seat_passes": _("Seat {seat} passes"),
+    "label_take_down_turn": _("Take down seat {seat}'s bet on the turn"),
+    "label_take_down_rank": _("Take down seat {seat}'s bet on the {rank}"),
+    # why a seat may not bet now
+    "why_round_over": _("The round is over"),
+    "why_no_bets_now": _("No bets now"),
+    "why_no_bets_now_step": _("No bets now: {say}"),
+    "why_seat_to_act": _("Seat {seat} is to act now"),
+    "why_bank_seat": _("Seat {seat} holds the bank and cannot bet against it"),
+    "why_bank_holder": _("Seat {seat} holds the bank"),
+    "why_has_ante": _("Seat {seat} already has an ante"),
+    "why_has_three_bets": _("Seat {seat} already has its three bets"),
+    "why_has_wager": _("Seat {seat} already has a wager (one per seat)"),
+    "why_has_bet": _("Seat {seat} already has a {bet} bet"),
+    "why_bets_before": _("Seat {seat} bets before seat {after}: the button is at seat {button}"),
+    "why_bets_first": _("Seat {seat} bets first: the button is at seat {button}"),
+    "why_bets_next": _("Seat {seat} bets next: bets go in seat order from the button at seat {button}"),
+    "why_not_now_may": _("Seat {seat} cannot place a {bet} bet now: seats {list} may"),
+    "why_not_now": _("Seat {seat} cannot place a {bet} bet now"),
 }
 
 
@@ -542,6 +563,13 @@ def _param(value: Any, kind: str | None) -> str:
         return gettext(", ").join(str(v) for v in value)
     if kind == "words":
         return _parts_words(value)
+    if kind == "sentence":
+        words = _parts_words(value)
+        return words[:1].upper() + words[1:]
+    if kind == "label":
+        return label_words(str(value)).lower()
+    if kind == "bet_type":
+        return label_words(str(value).replace("_", " ").capitalize()).lower()
     if kind == "words_list":
         return gettext(", ").join(_parts_words(v) for v in value)
     if kind == "words_or":
@@ -650,67 +678,22 @@ LABELS: dict[str, Any] = {
     "No bets now": _("No bets now"), "Royalties": _("Royalties"), "Sell": _("Sell"), "Bid": _("Bid"),
     "Amount": _("Amount"), "Stake": _("Stake"), "Seat": _("Seat"), "Order": _("Order"), "Number": _("Number"),
 }
-N = r"\d+"
-R = r"(?:two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)"
-SUIT_CAP = r"(?:Spades|Hearts|Diamonds|Clubs)"
-ODDS = r"(?:evens|no bets|\d+-1)"
-SUIT_TITLES = {"Spades": _("Spades"), "Hearts": _("Hearts"), "Diamonds": _("Diamonds"), "Clubs": _("Clubs")}
-LABEL_FORMS: tuple[tuple[str, Any], ...] = (
-    (rf"Hand (?P<n>{N})", _("Hand {n}")),
-    (rf"(?P<suit>{SUIT_CAP}) (?P<odds>{ODDS})", _("{suit} {odds}")),
-    (rf"Take down seat (?P<seat>{N})'s bet on the turn", _("Take down seat {seat}'s bet on the turn")),
-    (rf"Take down seat (?P<seat>{N})'s bet on the (?P<rank>{R})", _("Take down seat {seat}'s bet on the {rank}")),
-    (rf"Seat (?P<seat>{N}) is to act now", _("Seat {seat} is to act now")),
-    (rf"Seat (?P<seat>{N}) holds the bank and cannot bet against it", _("Seat {seat} holds the bank and cannot bet against it")),
-    (rf"Seat (?P<seat>{N}) holds the bank", _("Seat {seat} holds the bank")),
-    (rf"Seat (?P<seat>{N}) already has an ante", _("Seat {seat} already has an ante")),
-    (rf"Seat (?P<seat>{N}) already has its three bets", _("Seat {seat} already has its three bets")),
-    (rf"Seat (?P<seat>{N}) already has a wager \(one per seat\)", _("Seat {seat} already has a wager (one per seat)")),
-    (rf"Seat (?P<seat>{N}) already has a (?P<bet>.+) bet", _("Seat {seat} already has a {bet} bet")),
-    (rf"Seat (?P<seat>{N}) bets before seat (?P<after>{N}): the button is at seat (?P<button>{N})",
-     _("Seat {seat} bets before seat {after}: the button is at seat {button}")),
-    (rf"Seat (?P<seat>{N}) bets first: the button is at seat (?P<button>{N})",
-     _("Seat {seat} bets first: the button is at seat {button}")),
-    (rf"Seat (?P<seat>{N}) bets next: bets go in seat order from the button at seat (?P<button>{N})",
-     _("Seat {seat} bets next: bets go in seat order from the button at seat {button}")),
-    (rf"Seat (?P<seat>{N}) passes", _("Seat {seat} passes")),
-    (rf"Seat (?P<seat>{N}) cannot place an? (?P<bet>.+) bet now: seats (?P<list>{N}(?:, {N})*) may",
-     _("Seat {seat} cannot place a {bet} bet now: seats {list} may")),
-    (rf"Seat (?P<seat>{N}) cannot place an? (?P<bet>.+) bet now", _("Seat {seat} cannot place a {bet} bet now")),
-    (r"No bets now: (?P<say>.+)", _("No bets now: {say}")),
-)
 RANK_SYMBOLS = frozenset("A 2 3 4 5 6 7 8 9 10 J Q K".split())  # a rank's key on the pad: the same in every language
-_LABEL_FORMS = [(re.compile(rf"^{pattern}$"), text) for pattern, text in LABEL_FORMS]
 
 
 def label_words(text: str) -> str:
-    """An engine's label or reason (a bet, a choice, a field, why a seat may not bet now) in the reader's
-    language; a label this layer does not know is shown as the engine gives it."""
+    """A fixed label of an engine (a bet, a choice, a field: :data:`LABELS`) in the reader's language; a
+    label said as a message is worded from its ``label_message`` (:func:`labels_in`), and one this layer
+    does not know (a round stored before labels were messages) is shown as the engine gives it, its card
+    codes written as cards."""
     if text in LABELS:
         return str(LABELS[text])
-    for pattern, template in _LABEL_FORMS:
-        m = pattern.match(text)
-        if m:
-            values = dict(m.groupdict())
-            if "suit" in values:
-                values["suit"] = str(SUIT_TITLES[values["suit"]])
-            if "odds" in values:
-                values["odds"] = odds_words(values["odds"])
-            if "rank" in values:
-                values["rank"] = str(RANK_WORDS[values["rank"]])
-            if "bet" in values:
-                values["bet"] = label_words(values["bet"].capitalize()).lower()
-            if "say" in values:
-                values["say"] = prompt(values["say"])
-            if "list" in values:
-                values["list"] = gettext(", ").join(values["list"].split(", "))
-            return str(template).format(**values)
-    return text
+    return plain(text)
 
 
 def label_known(text: str) -> bool:
-    """Whether this layer words ``text`` (a label of :data:`LABELS` or of one of :data:`LABEL_FORMS`)."""
-    return text in LABELS or text in RANK_SYMBOLS or any(pattern.match(text) for pattern, _ in _LABEL_FORMS)
+    """Whether ``text`` is a fixed label this layer words (:data:`LABELS`, a rank's key)."""
+    return text in LABELS or text in RANK_SYMBOLS
 
 
 _LABEL_KEYS = frozenset({"label", "max_label", "house_way_label", "why", "reason"})
@@ -718,14 +701,14 @@ _LABEL_KEYS = frozenset({"label", "max_label", "house_way_label", "why", "reason
 
 def labels_in(doc: Any, into: dict[str, str] | None = None) -> dict[str, str]:
     """Every label and reason in an engine's answer (its ``next.input``, bets open, the table now) → its words
-    in the reader's language, for the dealer screen to show in place of the engine's English."""
+    in the reader's language, for the dealer screen to show in place of the engine's English: one said as a
+    message (``label_message``, ``why_message`` beside it) from the message, a fixed one from :data:`LABELS`."""
     into = {} if into is None else into
     if isinstance(doc, dict):
-        if isinstance(doc.get("say"), str) and doc.get("message"):  # the step due: why no bet is taken now
-            into.setdefault(f"No bets now: {doc['say']}", gettext("No bets now: {say}").format(say=prompt(doc)))
         for key, value in doc.items():
             if key in _LABEL_KEYS and isinstance(value, str):
-                into.setdefault(value, label_words(value))
+                worded = message_words(doc.get(f"{key}_message"))
+                into.setdefault(value, worded if worded is not None else label_words(value))
             elif key in ("barred", "why_not") and isinstance(value, dict):
                 for v in value.values():
                     if isinstance(v, str):

@@ -175,7 +175,7 @@ class OpenBet:
             if self.others is not None:
                 return self.others
             if self.seats:
-                return speech("why_not_now_may", seat=seat, bet=self.type, seats=list(self.seats))
+                return speech("why_not_now_may", seat=seat, bet=self.type, list=list(self.seats))
             return speech("why_not_now", seat=seat, bet=self.type)
         return None
 
@@ -217,7 +217,7 @@ class TableNow:
         if reasons:
             return SeatNow.barred(seat, reasons[0])
         if self.message:
-            return SeatNow.barred(seat, speech("why_no_bets_now_step", step=self.message))
+            return SeatNow.barred(seat, speech("why_no_bets_now_step", say=self.message))
         return SeatNow.barred(seat, speech("why_no_bets_now"))
 
     def as_dict(self, seats: int = 0) -> Json:

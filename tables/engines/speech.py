@@ -227,7 +227,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     # why a seat may not bet now (tables/engines/profile.py ``why_message``)
     "why_round_over": "The round is over",
     "why_no_bets_now": "No bets now",
-    "why_no_bets_now_step": "No bets now: {step:sentence}",
+    "why_no_bets_now_step": "No bets now: {say:sentence}",
     "why_seat_to_act": "Seat {seat} is to act now",
     "why_bank_seat": "Seat {seat} holds the bank and cannot bet against it",
     "why_bank_holder": "Seat {seat} holds the bank",
@@ -238,7 +238,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "why_bets_before": "Seat {seat} bets before seat {after}: the button is at seat {button}",
     "why_bets_first": "Seat {seat} bets first: the button is at seat {button}",
     "why_bets_next": "Seat {seat} bets next: bets go in seat order from the button at seat {button}",
-    "why_not_now_may": "Seat {seat} cannot place a {bet:bet_type} bet now: seats {seats:list} may",
+    "why_not_now_may": "Seat {seat} cannot place a {bet:bet_type} bet now: seats {list:list} may",
     "why_not_now": "Seat {seat} cannot place a {bet:bet_type} bet now",
 }
 

@@ -81,7 +81,25 @@ def test_every_prompt_and_label_of_the_game_is_a_message_the_wording_layer_words
     assert steps
     assert [s["say"] for s in steps if message_text(s["message"]) != s["say"]] == []  # say is the message
     assert [s["say"] for s in steps if wording.message_words(s["message"]) is None] == []
-    assert [label for label, _ in labels if not wording.label_known(label)] == []
+    assert [label for label, doc in labels if not wording.label_known(label) and label not in said_labels(doc)] == []
+
+
+def said_labels(doc: Any) -> set[str]:
+    """The labels and reasons of ``doc`` said as a message (``label_message``, ``why_message`` beside them),
+    each checked to be the English of its message."""
+    found: set[str] = set()
+    if isinstance(doc, dict):
+        for key in ("label", "why"):
+            if isinstance(doc.get(key), str) and doc.get(f"{key}_message"):
+                assert message_text(doc[f"{key}_message"]) == doc[key]
+                assert wording.message_words(doc[f"{key}_message"]) is not None, doc[key]
+                found.add(doc[key])
+        for value in doc.values():
+            found |= said_labels(value)
+    elif isinstance(doc, list | tuple):
+        for value in doc:
+            found |= said_labels(value)
+    return found
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -164,3 +182,53 @@ def test_the_prompts_the_issue_named_carry_money_and_cards_in_the_readers_words(
 def test_a_step_stored_before_messages_still_shows_cards_not_codes():
     assert wording.prompt({"say": "Something new: QS and TD"}) == "Something new: Q♠ and 10♦"
     assert wording.prompt(None) == ""
+
+
+REASONS = [  # each reason a seat may be given, as the engines say it
+    speech.speech("why_round_over"), speech.speech("why_no_bets_now"),
+    speech.speech("why_no_bets_now_step", say=speech.speech("deal_player_card", n=1).to_json()),
+    speech.speech("why_seat_to_act", seat=2), speech.speech("why_bank_seat", seat=3),
+    speech.speech("why_bank_holder", seat=3), speech.speech("why_has_ante", seat=1),
+    speech.speech("why_has_three_bets", seat=1), speech.speech("why_has_wager", seat=1),
+    speech.speech("why_has_bet", seat=4, bet="Pony (last hand standing)"),
+    speech.speech("why_bets_before", seat=4, after=5, button=3), speech.speech("why_bets_first", seat=3, button=3),
+    speech.speech("why_bets_next", seat=4, button=3),
+    speech.speech("why_not_now_may", seat=1, bet="high_card", list=[2, 3]),
+    speech.speech("why_not_now", seat=1, bet="living_win"),
+    speech.speech("label_hand", n=3), speech.speech("label_seat_passes", seat=2),
+    speech.speech("label_take_down_turn", seat=2), speech.speech("label_take_down_rank", seat=2, rank="Q"),
+    speech.speech("horse_odds", suit="H", odds=3),
+]
+
+
+def test_every_label_and_reason_id_is_a_message_with_its_template():
+    ids = {m for m in speech.MESSAGES if m.startswith(("label_", "why_"))}
+    assert ids <= {r.parts[0].id for r in REASONS}
+    assert ids <= set(wording.STEP_WORDS)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_labels_and_reasons_are_worded_from_their_message_in_each_language(language):
+    docs = [{"seat": 1, "why": r.text(), "why_message": r.to_json()} for r in REASONS]
+    with translation.override(language):
+        labels = wording.labels_in(docs)
+    assert set(labels) == {r.text() for r in REASONS}
+    found = [f for text in labels.values() for f in scan_text(text)]
+    assert found == [], report(found, f"labels in {language}")
+    if language != "en":
+        assert [english for english, words in labels.items() if words == english] == []
+
+
+def test_labels_in_english_read_as_the_engines_english_and_old_labels_as_given():
+    with translation.override("en"):
+        labels = wording.labels_in([{"why": r.text(), "why_message": r.to_json()} for r in REASONS])
+        assert labels["Seat 4 already has a pony (last hand standing) bet"] == (
+            "Seat 4 already has a pony (last hand standing) bet")
+        assert labels["No bets now: Deal card 1 to the player"] == "No bets now: Deal card 1 to the player"
+        assert labels["Seat 1 cannot place a high card bet now: seats 2, 3 may"] == (
+            "Seat 1 cannot place a high card bet now: seats 2, 3 may")
+        assert labels["Take down seat 2's bet on the queen"] == "Take down seat 2's bet on the queen"
+        assert labels["Hearts 3-1"] == "Hearts 3-1"
+        # a label stored before labels were messages: as the engine gave it, its cards as cards
+        assert wording.labels_in({"label": "Seat 2 on QS"}) == {"Seat 2 on QS": "Seat 2 on Q♠"}
+        assert wording.labels_in({"label": "Hit"}) == {"Hit": "Hit"}

@@ -40,7 +40,9 @@ def test_a_carousel_bet_out_of_turn_is_refused_naming_the_button_and_nothing_is_
     shown = api.get(f"/api/rounds/{rnd['id']}/").json()
     assert (shown["table_now"]["button"], shown["table_now"]["turn"]) == (3, 3)
     seat5 = next(s for s in shown["table_now"]["seats"] if s["seat"] == 5)
-    assert seat5 == {"seat": 5, "bets": [], "actions": [], "why": "Seat 3 bets first: the button is at seat 3"}
+    assert seat5 == {"seat": 5, "bets": [], "actions": [], "why": "Seat 3 bets first: the button is at seat 3",
+                     "why_message": [{"id": "why_bets_first", "params": {"seat": 3, "button": 3}}]}
+    assert shown["words"]["labels"]["Seat 3 bets first: the button is at seat 3"] == seat5["why"]
     before = counts()
     # when seat 5 bets before seat 3
     answer = post(api, rnd, count_bet(5, "x5"))
