@@ -22,7 +22,7 @@ CAUSE_KINDS = {
     "mismatch": gettext_lazy("a round was paid differently from its cards"),
     "live_round": gettext_lazy("a round was still in play"),
     "round_after_close": gettext_lazy("a round was settled after the table closed"),
-    "hold_outside_interval": gettext_lazy("the hold is outside what the games' odds allow for (95 % interval)"),
+    "hold_outside_interval": gettext_lazy("the hold is outside the interval the games' odds allow for (95 %)"),
 }
 DIRECTIONS = {"in": gettext_lazy("cash in"), "out": gettext_lazy("cash out")}
 FLAGS = {
