@@ -12,12 +12,14 @@ and the variance they explain.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from accounting import figures
@@ -26,7 +28,7 @@ from accounting.models import BigBet, Reconciliation, Slip, TableHourFigures, Ta
 from accounting.money import percent_decimal
 from accounting.selectors import TableShiftFigures, table_shift_figures_many, visible_alerts
 from casino.audit.models import AuditRecord
-from casino.core.roles import Role
+from casino.core.roles import Role, roles_of
 from players.selectors import pit_panels
 from tables.access import can_view_table
 from tables.engines.errors import EngineError
@@ -315,6 +317,31 @@ def open_alerts(user: Any, tables: Iterable[Table], *, limit: int = 12) -> list[
 def player_panels(tables: Iterable[Table], shift: Shift | None) -> dict[str, Any]:
     """Who is playing, the open rating slips and the day's top theoretical win (players/selectors.py)."""
     return pit_panels(tables, shift)
+
+
+# How long a live part stays valid at most when nothing audited changes: what moves with the clock alone (an
+# assignment's hours, the shift open now, a late background job) shows within this many seconds.
+LIVE_VALIDATOR_SECONDS = 30
+
+
+def live_etag(user: Any, shift_id: Any, language: str, *, time_zone: str = "") -> str:
+    """The live part's validator (an HTTP ETag), in one indexed statement: the head (latest seq) of the audit
+    chain of each table the pit manager sees and of the casino's chain (AuditRecord: ``table:<code>`` for a
+    table's rounds, bets, events and settlements, and so for its running figures, which change in the same
+    transactions; ``casino`` for the rest: alerts, assignments, counts, closes, slips, shifts), each the newest
+    entry of the ``(chain, seq)`` unique index. Every change the live part shows is audited, so an unchanged
+    validator means an unchanged live part; the user, their roles and language, the time zone, the shift asked
+    for and the clock's current ``LIVE_VALIDATOR_SECONDS`` are in it too (what changes with time alone)."""
+    table_head = (AuditRecord.objects.filter(chain=Concat(Value("table:"), OuterRef("code")))
+                  .order_by("-seq").values("seq")[:1])
+    casino_head = AuditRecord.objects.filter(chain="casino").order_by("-seq").values("seq")[:1]
+    heads = (pit_tables(user).select_related(None).order_by("pk")
+             .annotate(head=Subquery(table_head), casino=Subquery(casino_head))
+             .values_list("code", "head", "casino"))
+    roles = ",".join(sorted(str(role) for role in roles_of(user)))
+    bucket = int(timezone.now().timestamp() // LIVE_VALIDATOR_SECONDS)
+    key = f"{user.pk}|{roles}|{language}|{time_zone}|{shift_id or ''}|{bucket}|{list(heads)}"
+    return f'W/"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
 
 
 # -- a table's rounds and a round's trail --------------------------------------------------------

@@ -16,11 +16,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import parse_etags, url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -215,7 +215,9 @@ def pit_dashboard(request: HttpRequest) -> HttpResponse:
     unknown = _unknown_shift(request)
     if unknown is not None:
         return unknown
-    return render(request, "pit/dashboard.html", _floor(request.user, request.GET.get("shift")))
+    # the live part's validator: its first refresh is a 304 when nothing changed since the page
+    return render(request, "pit/dashboard.html", {**_floor(request.user, request.GET.get("shift")),
+                                                  "etag": _live_etag(request)})
 
 
 def _unknown_shift(request: HttpRequest) -> HttpResponse | None:
@@ -240,8 +242,25 @@ def pit_live(request: HttpRequest) -> HttpResponse:
         return redirect(login)
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, gettext("The pit dashboard is for pit managers."))
+    # nothing changed since the part the browser holds (its ETag, sent back by static/croupier/pit.js): a 304
+    # with no body, after one statement, instead of the whole floor read and rendered again
+    etag = _live_etag(request)
+    if etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}:
+        return _live_headers(HttpResponseNotModified(), etag)
     # with the menu (its count of new alerts) swapped in beside the live part: htmx's out-of-band swap
-    return render(request, "pit/_live.html", {**_floor(request.user, request.GET.get("shift")), "oob": True})
+    context = {**_floor(request.user, request.GET.get("shift")), "oob": True, "etag": etag}
+    return _live_headers(render(request, "pit/_live.html", context), etag)
+
+
+def _live_etag(request: HttpRequest) -> str:
+    return dashboard.live_etag(request.user, request.GET.get("shift"), translation.get_language(),
+                               time_zone=timezone.get_current_timezone_name())
+
+
+def _live_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = "private, no-cache"  # asked again every time, never shared
+    return response
 
 
 @login_required

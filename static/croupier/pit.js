@@ -65,6 +65,29 @@
     document.body.dataset.chartsDrawn = String(Number(document.body.dataset.chartsDrawn || 0) + 1);
   }
 
+  // The live part's refresh asks "changed since this?" (its ETag, If-None-Match): a 304 means nothing did, and
+  // the part stays as it is (htmx would otherwise swap the empty answer in); only its "updated" time moves on.
+  document.body.addEventListener("htmx:configRequest", (e) => {
+    const live = e.detail.elt;
+    if (live && live.id === "live" && live.dataset.etag) e.detail.headers["If-None-Match"] = live.dataset.etag;
+  });
+  document.body.addEventListener("htmx:beforeSwap", (e) => {
+    if (!e.detail.xhr || e.detail.xhr.status !== 304) return;
+    e.detail.shouldSwap = false;
+    e.detail.isError = false;
+    const stamp = document.getElementById("updated-at");
+    if (!stamp) return;
+    let time;
+    try {
+      time = new Intl.DateTimeFormat("en-GB", { timeZone: stamp.dataset.timeZone || undefined, hour: "2-digit",
+        minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date());
+    } catch (err) {
+      time = new Date().toTimeString().slice(0, 8);
+    }
+    stamp.textContent = stamp.textContent.replace(/\d{1,2}:\d{2}:\d{2}/, time);
+    document.body.dataset.liveUnchanged = String(Number(document.body.dataset.liveUnchanged || 0) + 1);
+  });
+
   document.body.addEventListener("htmx:afterSettle", draw);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", draw);
   else draw();
