@@ -18,6 +18,11 @@ soft count and table close, and its running figures, by shift and by hour, and i
   every row read;
 * the **baseline**: a bare ``SELECT count(*) FROM tables_bet`` (``--baseline-repeat`` times).
 
+At each size it also counts the SQL statements (``CaptureQueriesContext``) of the whole pit dashboard page
+(``GET /pit/``: the session, the user, the screen), of a live refresh that brings the floor
+(``GET /pit/live/``) and of a refresh with nothing changed (its ETag sent back: a 304 with no body), and times
+those refreshes through Django's test client (the views, the middleware and the templates, without a socket).
+
 Targets: dashboard p95 < 50 ms at the largest size and p95(largest) ÷ p95(smallest) ≤ 1.3; month report
 p95 < 200 ms. The last line is one JSON object. ``--keep`` leaves the database for inspection.
 """
@@ -248,8 +253,11 @@ def main() -> int:
 
     django.setup()
     migrate()
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     from accounting.reports import Filters, get_report
     from floor.views import _floor
@@ -261,6 +269,28 @@ def main() -> int:
         cursor.execute(f"ALTER DATABASE {connection.settings_dict['NAME']} SET random_page_cost = "
                        f"{args.random_page_cost}")
     pitboss = get_user_model().objects.get(pk=floor["pitboss"])
+    settings.ALLOWED_HOSTS = ["*"]  # the test client's host
+    web = Client()
+    web.force_login(pitboss)
+
+    def statements(path: str, **headers: str) -> dict[str, int]:
+        with CaptureQueriesContext(connection) as seen:
+            answer = web.get(path, headers=headers)
+        return {"status": answer.status_code, "statements": len(seen.captured_queries)}
+
+    def refresh() -> None:
+        assert web.get("/pit/live/").status_code == 200
+
+    def refresh_unchanged() -> None:
+        etag = web.get("/pit/live/").headers["ETag"] if not validator else validator[0]
+        answer = web.get("/pit/live/", headers={"if_none_match": etag})
+        if answer.status_code == 200:  # the validator's clock moved on (every 30 s): the new one from now
+            validator[:] = [answer.headers["ETag"]]
+            return
+        assert answer.status_code == 304
+        assert not answer.content
+
+    validator: list[str] = []
     today = floor["starts"].date()
     month = Filters(date_from=today - dt.timedelta(days=29), date_to=today, group="day")
     per_shift = TABLES * args.rounds_per_shift * BETS_PER_ROUND
@@ -298,8 +328,16 @@ def main() -> int:
                 cursor.execute("SELECT count(*) FROM tables_bet")
                 assert cursor.fetchone()[0] == bets  # noqa: B023 (read at once)
 
+        etag = web.get("/pit/live/").headers["ETag"]
+        validator[:] = [etag]
+        counted = {"page": statements("/pit/"), "refresh": statements("/pit/live/"),
+                   "refresh_unchanged": statements("/pit/live/", if_none_match=etag)}
         results.append({"bets": bets, "rounds": rounds, "shifts": shifts_written, "load_seconds": round(load_seconds),
+                        "statements": {k: v["statements"] for k, v in counted.items()},
+                        "statuses": {k: v["status"] for k, v in counted.items()},
                         "dashboard": stats(timed(dashboard, args.repeat)),
+                        "refresh": stats(timed(refresh, args.repeat)),
+                        "refresh_unchanged": stats(timed(refresh_unchanged, args.repeat)),
                         "month_report": stats(timed(report, args.repeat)),
                         "count_bets": stats(timed(count_bets, args.baseline_repeat)),
                         "load_average": round(os.getloadavg()[0], 2)})
@@ -307,6 +345,10 @@ def main() -> int:
         print(f"  dashboard p50 {r['dashboard']['p50']:.1f} ms p95 {r['dashboard']['p95']:.1f} ms; month report p50 "
               f"{r['month_report']['p50']:.1f} ms p95 {r['month_report']['p95']:.1f} ms; count(*) p95 "
               f"{r['count_bets']['p95']:.0f} ms (load average {r['load_average']})", flush=True)
+        print(f"  statements: page {r['statements']['page']}, refresh {r['statements']['refresh']}, refresh with "
+              f"nothing changed {r['statements']['refresh_unchanged']} ({r['statuses']['refresh_unchanged']}); "
+              f"refresh p95 {r['refresh']['p95']:.1f} ms, unchanged p95 {r['refresh_unchanged']['p95']:.1f} ms",
+              flush=True)
 
     first, last = results[0], results[-1]
     ratio = round(last["dashboard"]["p95"] / first["dashboard"]["p95"], 3)
@@ -327,7 +369,7 @@ def main() -> int:
           f"({os.cpu_count()} CPUs)")
     print(json.dumps({
         "bench": "dashboard", "sizes": results, "repeat": args.repeat, "rounds_per_shift": args.rounds_per_shift,
-        "tables": TABLES, "dashboard_p95_ratio": ratio, "month_report_p95_ratio": report_ratio,
+        "tables": TABLES, "statements": last["statements"], "dashboard_p95_ratio": ratio, "month_report_p95_ratio": report_ratio,
         "targets": {"dashboard_p95_ms": DASHBOARD_TARGET_MS, "ratio": RATIO_TARGET,
                     "month_report_p95_ms": REPORT_TARGET_MS},
         "targets_met": met, "cpus": os.cpu_count(), "random_page_cost": args.random_page_cost,

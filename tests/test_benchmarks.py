@@ -34,7 +34,7 @@ BENCHES: dict[str, tuple[list[str], set[str]]] = {
     "body_check": (["--max-kb", "8", "--repeat", "1"],
                    {"worst_ms_per_kb", "worst_shape", "baseline_ms_per_kb", "ratio", "max_growth", "shapes"}),
     "dashboard": (["--sizes", "2000,4000", "--rounds-per-shift", "5", "--repeat", "2", "--baseline-repeat", "1"],
-                  {"sizes", "dashboard_p95_ratio", "month_report_p95_ratio", "targets", "targets_met"}),
+                  {"sizes", "statements", "dashboard_p95_ratio", "month_report_p95_ratio", "targets", "targets_met"}),
     "engines": (["100"], {"baccarat_coups_per_s", "baccarat_ratio", "blackjack_rounds_per_s", "blackjack_ratio",
                           "baccarat_shoe_path_ratio", "blackjack_shoe_path_ratio", "targets_met"}),
     "evaluator": (["2000"], {"ours_per_s", "ours_from_cards_per_s"}),
@@ -44,6 +44,10 @@ BENCHES: dict[str, tuple[list[str], set[str]]] = {
     "export": (["--rows", "4000", "--repeat", "1"],
                {"rows", "copy_rows_per_s", "export_rows_per_s", "ratio", "python_rows_per_s", "peak_kib_export_all",
                 "one_shift_rows"}),
+    "mixed": (["--tables", "4", "--seconds", "4", "--round-seconds", "2", "--dashboards", "2", "--workers", "1",
+               "--warmup", "2"],
+              {"card_p99_ms", "dashboard_p95_ms", "export_s", "verify_s", "alone", "together", "errors", "targets",
+               "targets_met"}),
     "players": (["--tables", "2", "--hours", "1", "--repeat", "2"],
                 {"open_slips", "rounds", "bets", "ms", "queries", "panels_p95_ratio", "target_met"}),
     "settle": (["--rounds", "10"], {"rounds", "ms", "ratio_p50", "met"}),
@@ -105,5 +109,17 @@ def test_the_benchmark_runs_at_its_small_size_and_ends_with_its_figures(name: st
         if (figures["rounds_settled"] == 0 or not figures["paced"]["latency_ms"].get("card", {}).get("n")
                 or not figures["baseline"].get("n")):
             return
+    if name == "dashboard":  # the statements stated, and a refresh with nothing changed a 304 after fewer of them
+        for size in figures["sizes"]:
+            assert size["statuses"] == {"page": 200, "refresh": 200, "refresh_unchanged": 304}, size
+            assert 0 < size["statements"]["refresh_unchanged"] < size["statements"]["refresh"], size
+    if name == "mixed":  # every request answered; the export and the verification always finish
+        assert figures["errors"] == 0
+        assert figures["export_s"]["alone"], figures
+        assert figures["export_s"]["mixed"], figures
+        assert figures["verify_s"]["alone"], figures
+        assert figures["verify_s"]["mixed"], figures
+        # a machine too busy to reach a card (or a refresh) in the seconds measured has no percentile to give
+        return
     assert all(figures[key] is not None for key in keys), figures
     assert all(math.isfinite(n) for key in keys for n in numbers(figures[key])), figures
