@@ -85,13 +85,25 @@ out = {"closed": len(closed), "tables": Table.objects.count(), "screens": {}, "t
 paths = [("pitboss", "/pit/"), ("pitboss", "/pit/dealers/"), ("pitboss", "/pit/voids/"), ("pitboss", "/pit/alerts/"),
          ("accountant", "/accounting/"), ("accountant", "/accounting/cage/slips/?status=received&all_shifts=1"), ("accountant", "/accounting/cage/drop/"),
          ("accountant", "/accounting/cage/markers/"), ("accountant", "/accounting/shifts/"),
-         ("pitboss", "/slots/"), ("pitboss", "/players/"), ("auditor", "/audit/")]
+         ("pitboss", "/slots/"), ("pitboss", "/players/"), ("pitboss", "/cardroom/"), ("auditor", "/audit/")]
+from accounting.reports.definitions import REPORTS
+from players.models import Player
+# every accounting report over the demo's day, and a rated player's page (their slips, theo and advantage play)
+paths += [("accountant", f"/accounting/reports/?report={name}&date_from={closed[0].gaming_date}") for name in REPORTS]
+rated = Player.objects.filter(slips__isnull=False).distinct().order_by("pk").first()
+if rated is not None:
+    paths.append(("pitboss", f"/players/{rated.pk}/"))
+out["rated"] = rated is not None
 for shift in closed:
     paths += [("accountant", f"/accounting/shifts/{shift.pk}/"),
               ("accountant", f"/accounting/reports/?report=revenue&group=table&shift={shift.pk}")]
 for who, path in paths:
     seen = get(who, path)
     out["screens"][path] = {k: v for k, v in seen.items() if k != "body"}
+    if path == "/pit/":  # the advantage panel's table of rated players at the shoe tables, with its figures
+        panel = re.search(r'id="advantage".*?</section>', seen["body"], re.S)
+        out["advantage"] = {"table": 'id="advantage-table"' in seen["body"],
+                            "figures": len(re.findall(r"\d\.\d\b", panel.group(0))) if panel else 0}
 for shift in closed:
     body = get("admin", f"/pit/?shift={shift.pk}")["body"]
     played = re.findall(r'data-table="([^"]+)"[^>]*aria-labelledby.*?data-field="rounds">([^<]*)<', body, re.S)
@@ -162,10 +174,16 @@ def test_make_runs_demo_serves_at_once_and_leaves_every_screen_with_figures(made
     for path, seen in out["screens"].items():
         assert seen["status"] == 200, path
         assert seen["writing"] is False, path
-    for path in ("/pit/", "/accounting/cage/slips/?status=received&all_shifts=1"):  # the shift's win, the slips
+    # the pit's tiles, the slips, the slot floor, the players, the card room: each with figures in it
+    for path in ("/pit/", "/accounting/cage/slips/?status=received&all_shifts=1", "/slots/", "/players/",
+                 "/cardroom/"):
         assert out["screens"][path]["figures"] > 0, path
+    # a rated player's page, and the pit's advantage panel with its rated players' rounds, spreads and edges
+    assert out["rated"] is True
+    assert out["advantage"]["table"] is True, out["advantage"]
+    assert out["advantage"]["figures"] > 0, out["advantage"]
     for path, seen in out["screens"].items():
-        if re.match(r"/accounting/(shifts/\d+/|reports/)", path):
+        if re.match(r"/accounting/(shifts/\d+/|reports/)|/players/\d+/", path):  # every report, every closed shift
             assert seen["figures"] > 0, path
     # every closed shift has its tables on the pit screen, most of them played (the shift's rounds go to the
     # games in turn, some more than once), and every table's close reconciled
