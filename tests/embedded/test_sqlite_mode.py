@@ -89,7 +89,8 @@ paths = [("pitboss", "/pit/"), ("pitboss", "/pit/dealers/"), ("pitboss", "/pit/v
 from accounting.reports.definitions import REPORTS
 from players.models import Player
 # every accounting report over the demo's day, and a rated player's page (their slips, theo and advantage play)
-paths += [("accountant", f"/accounting/reports/?report={name}&date_from={closed[0].gaming_date}") for name in REPORTS]
+first = Shift.objects.order_by("starts_at").first()
+paths += [("accountant", f"/accounting/reports/?report={name}&date_from={first.gaming_date}") for name in REPORTS]
 rated = Player.objects.filter(slips__isnull=False).distinct().order_by("pk").first()
 if rated is not None:
     paths.append(("pitboss", f"/players/{rated.pk}/"))
@@ -103,7 +104,7 @@ for who, path in paths:
     if path == "/pit/":  # the advantage panel's table of rated players at the shoe tables, with its figures
         panel = re.search(r'id="advantage".*?</section>', seen["body"], re.S)
         out["advantage"] = {"table": 'id="advantage-table"' in seen["body"],
-                            "figures": len(re.findall(r"\d\.\d\b", panel.group(0))) if panel else 0}
+                            "figures": len(re.findall(r"\\d\\.\\d\\b", panel.group(0))) if panel else 0}
 for shift in closed:
     body = get("admin", f"/pit/?shift={shift.pk}")["body"]
     played = re.findall(r'data-table="([^"]+)"[^>]*aria-labelledby.*?data-field="rounds">([^<]*)<', body, re.S)
