@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout, axe_violations
@@ -16,6 +17,10 @@ LAYOUT = ["header.app nav a", "header.app button", "h1", "main h2"]
 
 
 def test_an_unchanged_refresh_keeps_the_tiles_and_a_settled_round_comes_in(screens, floor):
+    # (the screen's templates compiled once before the browser's first visit, which has 10 s on a loaded machine)
+    warm = Client()
+    warm.force_login(floor.manager)
+    assert warm.get("/pit/").status_code == 200
     # given the pit manager on the dashboard
     page = screens.page("pm", at="/pit/")
     tile = page.locator('#live .tile[data-table="BAC1"]')
