@@ -86,7 +86,9 @@ lint: $(STAMP)
 	@$(VENV)/bin/mypy
 
 # Every benchmark at full size (bench/common.py is their shared helpers, not one); each prints one JSON line
-# last. The suite runs each at a small size (tests/test_benchmarks.py), so none stops working unnoticed.
+# last (bench/mixed.py: 1,000 tables at dealer pace, 10 pit dashboards, the month's export and the audit's full
+# verification, each alone then together). The suite runs each at a small size (tests/test_benchmarks.py), so none
+# stops working unnoticed.
 bench: $(STAMP)
 	@for b in bench/*.py; do [ "$$b" = bench/common.py ] && continue; echo "== $$b"; $(PY) $$b || exit 1; done
 
