@@ -8,7 +8,7 @@ class AccountingConfig(AppConfig):
     def ready(self) -> None:
         from accounting import hooks, ops
         from accounting.services import running
-        from accounting.services.ledger import round_post
+        from accounting.services.ledger import pay_correction_post, round_post
         from tables import listeners
 
         # the round services post every settlement to the ledger and tell accounting of bets and
@@ -17,6 +17,8 @@ class AccountingConfig(AppConfig):
         listeners.register_bet_placed(hooks.bet_placed)
         listeners.register_round_settled(hooks.round_settled)
         listeners.register_round_opening(hooks.round_opening)
+        listeners.register_pay_correction_ledger(pay_correction_post)
+        listeners.register_pay_correcting(hooks.pay_correcting)
         # the running figures of the table's shift, in the same transaction (accounting/services/running.py)
         listeners.register_round_settled(running.round_settled)
         listeners.register_bets_recorded(running.bets_recorded)

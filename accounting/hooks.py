@@ -28,6 +28,13 @@ def round_opening(*, table: Table, shift: Shift) -> None:
         raise Conflict(f"{table.code} is closed for the shift {shift}: no more rounds in it", code="table_shift_closed")
 
 
+def pay_correcting(*, table: Table, shift: Shift) -> None:
+    """A table closed for a shift takes no correction of its rounds' pay lists: reopen its close first."""
+    if close_of(table, shift) is not None:
+        raise Conflict(f"{table.code} is closed for the shift {shift}: reopen the table's close to correct a pay list",
+                       code="table_shift_closed")
+
+
 def bet_placed(*, bet: Bet) -> None:
     if bet.amount >= int_knob("LARGE_BET"):
         enqueue(task_names.LARGE_BET_ALERT, args=[bet.pk])

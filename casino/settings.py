@@ -356,6 +356,7 @@ CROUPIER = {
     # advantage play (docs/game_protection.md): flag and alert at these one-sided p-values, parts per million
     "ADVANTAGE_FLAG_P_PPM": env_int("CROUPIER_ADVANTAGE_FLAG_P_PPM", 10_000, minimum=1),
     "ADVANTAGE_ALERT_P_PPM": env_int("CROUPIER_ADVANTAGE_ALERT_P_PPM", 1_000, minimum=1),
+    "SIDE_BET_ALERT_P_PPM": env_int("CROUPIER_SIDE_BET_ALERT_P_PPM", 1_000, minimum=1),  # baccarat pair and tie bets
 }
 
 # One line per request and per job with its request id (casino/ops/logs.py, docs/operations.md): JSON for

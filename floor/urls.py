@@ -35,6 +35,7 @@ urlpatterns = [
     path("pit/pits/<slug:code>/rotate/", views.pit_rotate, name="pit-rotate"),
     path("pit/rounds/<int:pk>/", views.pit_round, name="pit-round"),
     path("pit/rounds/<int:pk>/void/", views.pit_void_request, name="pit-void-request"),
+    path("pit/rounds/<int:pk>/pay-correction/", views.pit_pay_correct, name="pit-pay-correct"),
     path("pit/rounds/<int:pk>/void/approve/", views.pit_void_approve, name="pit-void-approve"),
     path("pit/rounds/<int:pk>/void/refuse/", views.pit_void_refuse, name="pit-void-refuse"),
     path("pit/voids/", views.pit_voids, name="pit-voids"),

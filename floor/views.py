@@ -42,10 +42,22 @@ from floor.templatetags.croupier import _url, accounting_home
 from tables import wording
 from tables.access import ensure_can_deal, manages_table, runs_the_day
 from tables.engines.registry import get_engine
-from tables.models import LIVE_STATUSES, Assignment, Pit, Round, Shift, ShiftStatus, ShiftType, Table, TableStatus
+from tables.models import (
+    LIVE_STATUSES,
+    Assignment,
+    Pit,
+    Round,
+    RoundStatus,
+    Shift,
+    ShiftStatus,
+    ShiftType,
+    Table,
+    TableStatus,
+)
 from tables.selectors import current_shift, newest_open_shift, pit_tables
 from tables.serializers import RoundSerializer
 from tables.services import floor as floor_services
+from tables.services import pay_corrections
 from tables.services import rounds as round_services
 
 FLOOR_VIEWERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
@@ -304,9 +316,14 @@ def pit_round(request: HttpRequest, pk: int) -> HttpResponse:
     if table is None:
         return _forbidden(request, gettext("You may not see table %(table)s: it is not one of your pits' tables.")
                           % {"table": rnd.table.code})
+    settlement = getattr(rnd, "settlement", None) if rnd.status == RoundStatus.SETTLED else None
     return render(request, "pit/round.html", {
         "trail": dashboard.round_trail(rnd), "round": rnd, "manages": manages_table(request.user, rnd.table),
         "live": rnd.status in LIVE_STATUSES, "reasons": VOID_REASONS,
+        "corrections": list(settlement.corrections.select_related("corrected_by", "confirmed_by"))
+        if settlement is not None else [],
+        "paid": pay_corrections.paid_nets(settlement) if settlement is not None else {},
+        "step": _step(),
     })
 
 
@@ -373,6 +390,36 @@ def _minor(text: str, what: str) -> int:
         return money_parse(text)
     except MoneyInputError as exc:
         raise InvalidInput(f"{what}: {exc.message}", code="bad_amount_text", field=what) from None
+
+
+def _signed_minor(text: str, what: str) -> int:
+    """A net as typed: an amount, with a minus sign (− or -) when it is collected from the bettor."""
+    text = text.strip()
+    negative = text[:1] in ("-", "\u2212")
+    amount = _minor(text[1:] if negative else text, what)
+    return -amount if negative else amount
+
+
+@login_required
+@require_POST
+def pit_pay_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """A supervisor corrects the pay list a dealer confirmed: each bet's net as it should have been, and why."""
+    rnd = _managed_round(request, pk)
+    if isinstance(rnd, HttpResponse):
+        return rnd
+    back = reverse("pit-round", args=[rnd.pk])
+    bets = list(rnd.bets.order_by("id").values_list("client_id", "seat"))
+    try:
+        lines = [{"bet": bet, "net": _signed_minor(text, gettext("Seat %(seat)s") % {"seat": seat})}
+                 for bet, seat in bets if (text := (request.POST.get(f"net-{bet}") or "").strip())]
+    except InvalidInput as exc:
+        messages.error(request, _words(exc))
+        return redirect(back)
+    reason = (request.POST.get("reason") or "").strip()
+    return _act(request, back,
+                lambda: pay_corrections.pay_correct(round_id=rnd.pk, actor=request.user, lines=lines, reason=reason),
+                gettext("The pay list of %(table)s round #%(number)s is corrected, on record against the dealer who "
+                        "confirmed it.") % {"table": rnd.table.code, "number": rnd.number})
 
 
 @login_required

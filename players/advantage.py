@@ -24,7 +24,7 @@ from tables.models import Round, RoundStatus, Shoe, Table
 from tables.protection.betting import BackCounting, BetPattern, EdgeTable, TableRound, back_counting, bet_pattern
 from tables.protection.count import counts_before_rounds
 from tables.protection.records import blackjack_decisions, cards_of
-from tables.protection.side_bets import SideBetClustering, pair_ev, side_bet_clustering
+from tables.protection.side_bets import SideBetClustering, pair_ev, side_bet_clustering, tie_ev
 from tables.protection.skill import DecisionCosts, MeasuredSkill, decision_costs, measured_skill
 from tables.selectors import stored_document
 
@@ -56,6 +56,7 @@ class Advantage:
     skill: MeasuredSkill | None = None
     baccarat_rounds: int = 0
     side_bets: SideBetClustering | None = None
+    tie_bets: SideBetClustering | None = None  # the tie bet against its exact expected value from the cards left
     alpha: float = 0.01
     skill_by_game: dict[str, MeasuredSkill] = field(default_factory=dict)  # blackjack and Pontoon apart
 
@@ -68,11 +69,13 @@ class Advantage:
             out.append("back_counting")
         if self.side_bets is not None and self.side_bets.flagged(self.alpha):
             out.append("pair_bets_at_positive_ev")
+        if self.tie_bets is not None and self.tie_bets.flagged(self.alpha):
+            out.append("tie_bets_at_positive_ev")
         return out
 
     @property
     def smallest_p(self) -> float:
-        ps = [x.p_value for x in (self.pattern, self.backcount, self.side_bets) if x is not None]
+        ps = [x.p_value for x in (self.pattern, self.backcount, self.side_bets, self.tie_bets) if x is not None]
         return min(ps) if ps else 1.0
 
 
@@ -129,9 +132,10 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     costs_by_rules: dict[str, DecisionCosts] = {}
     pair_rounds: list[tuple[float, bool]] = []
     by_game: dict[str, tuple[list[float], list[int], list[float]]] = {}  # round costs, [decisions, deviations], edge
+    tie_rounds: list[tuple[float, bool]] = []
     for slip in slips:
         if get_engine(slip.table.game).profile.watch is Watch.PAIRS:
-            if slip.table.code not in out.tables and _pair_rounds(slip, now, pair_rounds):
+            if _pair_rounds(slip, now, pair_rounds, ties=tie_rounds) and slip.table.code not in out.tables:
                 out.tables.append(slip.table.code)
             continue
         window = (slip.opened_at, min(slip.closed_at or now, now))
@@ -186,6 +190,8 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
     out.baccarat_rounds = len(pair_rounds)
     if pair_rounds:
         out.side_bets = side_bet_clustering(pair_rounds)
+    if tie_rounds:
+        out.tie_bets = side_bet_clustering(tie_rounds)
     if not bets:
         return out
     base = base_edges[0][0] if base_edges else 0.005
@@ -218,9 +224,11 @@ def _slip_shoes(slip: RatingSlip, end: dt.datetime) -> set[int]:
                                     opened_at__lte=end).values_list("shoe_id", flat=True))
 
 
-def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool]]) -> bool:
+def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool]], *,
+                 ties: list[tuple[float, bool]] | None = None) -> bool:
     """The slip's baccarat rounds from marked shoes: the pair bet's exact expected value before each (from the
-    ranks not yet dealt) and whether the seat bet a pair; True when there were any."""
+    ranks not yet dealt) and whether the seat bet a pair; True when there were any. ``ties``: the same for the
+    tie bet (its exact expected value from the cards left), where the table offers it."""
     end = slip.closed_at or now
     shoe_ids = _slip_shoes(slip, end)
     before = len(out)
@@ -233,6 +241,9 @@ def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool
             if seat_bets and rnd.status == RoundStatus.SETTLED and slip.opened_at <= rnd.opened_at <= end:
                 pays = int(rnd.config.get("pair_pays", 11))
                 out.append((pair_ev(left, pays=pays), any(b.get("type") in _watch_bets(rnd.game) for b in seat_bets)))
+                if ties is not None:
+                    ties.append((tie_ev(left, pays=int(rnd.config.get("tie_pays", 8))),
+                                 any(b.get("type") == "tie" for b in seat_bets)))
             for card in cards_of(doc["events"]):
                 rank = card[:-1].upper().replace("10", "T")
                 if left.get(rank, 0) > 0:

@@ -19,6 +19,8 @@ DEFAULTS: dict[str, int] = {
     # measured skill (docs/game_protection.md): a player's measured edge replaces the assumed one in theoretical
     # win once they have this many recorded rounds at the game (blackjack, Pontoon) in the 30 days to the close
     "MEASURED_EDGE_MIN_ROUNDS": 200,
+    # baccarat side bets (pair, tie) that cluster where the cards left favour them: an alert at this one or below
+    "SIDE_BET_ALERT_P_PPM": 1_000,
 }
 
 

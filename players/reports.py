@@ -24,6 +24,7 @@ from players.advantage import pit_advantage, watched_games
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 from players.selectors import player_day_total
 from tables.models import Table
+from tables.protection.side_bets import SideBetClustering
 
 ITERATOR_CHUNK = 2_000
 
@@ -287,8 +288,9 @@ def _p(value: float) -> str:
 
 
 class AdvantageReport(Report):
-    """Advantage play at blackjack shoe tables (docs/game_protection.md): per rated player, the bets against the
-    count, entering and leaving with it, and the measured skill; flags are for the pit to watch."""
+    """Advantage play at blackjack and baccarat shoe tables (docs/game_protection.md): per rated player, the bets
+    against the count, entering and leaving with it, the measured skill, and baccarat's pair and tie bets against
+    their expected value from the cards left; flags are for the pit to watch."""
 
     name = "advantage"
     title = _("Advantage play")
@@ -314,6 +316,15 @@ class AdvantageReport(Report):
         Column("deviations", _("Not basic strategy"), INT, total=True),
         Column("measured", _("Measured house edge %")),
         Column("basic", _("Basic-strategy house edge %")),
+        Column("baccarat_rounds", _("Baccarat rounds"), INT, total=True),
+        Column("pair_bets", _("Pair bets"), INT, total=True),
+        Column("pair_rounds", _("Rounds the cards left favoured the pair bet"), INT),
+        Column("pair_hits", _("Pair bets in those rounds"), INT),
+        Column("pair_p", _("Pair bets where the cards favour them: p")),
+        Column("tie_bets", _("Tie bets"), INT, total=True),
+        Column("tie_rounds", _("Rounds the cards left favoured the tie bet"), INT),
+        Column("tie_hits", _("Tie bets in those rounds"), INT),
+        Column("tie_p", _("Tie bets where the cards favour them: p")),
         Column("flags", _("Flags")),
     )
 
@@ -332,31 +343,45 @@ class AdvantageReport(Report):
         since, until = self.period()
         for a in pit_advantage(list(tables), since=since, until=until):
             p, b, s = a.pattern, a.backcount, a.skill
-            if p is None or b is None or s is None:  # a player with rounds has all three
-                continue
+            count: tuple[Any, ...] = (None,) * 16  # a baccarat player only: the count's columns stay empty
+            if p is not None and b is not None and s is not None:  # a player with blackjack rounds has all three
+                count = (
+                    p.min_bet,
+                    p.max_bet,
+                    f"{p.spread:.1f}",
+                    "" if p.rho is None else f"{p.rho:.3f}",
+                    p.changes,
+                    _p(p.p_value),
+                    f"{100 * p.ev_gain:.2f}",
+                    b.entries,
+                    b.exits,
+                    f"{b.mean_entry_tc:.2f}",
+                    f"{b.mean_exit_tc:.2f}",
+                    _p(b.p_value),
+                    s.decisions,
+                    s.deviations,
+                    f"{100 * s.measured_house_edge:.3f}",
+                    f"{100 * s.basic_house_edge:.3f}",
+                )
             yield (
                 a.player.name,
                 a.player.card_number or "",
                 ", ".join(a.tables),
                 a.rounds,
-                p.min_bet,
-                p.max_bet,
-                f"{p.spread:.1f}",
-                "" if p.rho is None else f"{p.rho:.3f}",
-                p.changes,
-                _p(p.p_value),
-                f"{100 * p.ev_gain:.2f}",
-                b.entries,
-                b.exits,
-                f"{b.mean_entry_tc:.2f}",
-                f"{b.mean_exit_tc:.2f}",
-                _p(b.p_value),
-                s.decisions,
-                s.deviations,
-                f"{100 * s.measured_house_edge:.3f}",
-                f"{100 * s.basic_house_edge:.3f}",
+                *count,
+                a.baccarat_rounds,
+                *_side_bet_cells(a.side_bets),
+                *_side_bet_cells(a.tie_bets),
                 player_labels.flags(a.flags),
             )
+
+
+def _side_bet_cells(found: SideBetClustering | None) -> tuple[Any, ...]:
+    """A side bet's columns: bets, rounds where the cards left favoured it, bets there, the chance."""
+    if found is None:
+        return (None, None, None, "")
+    return (found.side_bets, found.positive_rounds, found.side_bets_positive,
+            _p(found.p_value) if found.side_bets_positive else "")
 
 
 REPORTS: dict[str, type[Report]] = {

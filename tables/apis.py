@@ -24,7 +24,7 @@ from tables import serializers as s
 from tables.access import can_view_table
 from tables.engines.registry import available_games, get_engine
 from tables.models import Assignment, Pit, Round, Shift, ShiftType, Table
-from tables.services import floor, rounds, shoes
+from tables.services import floor, pay_corrections, rounds, shoes
 
 STAFF = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 FLOOR_READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT)
@@ -312,6 +312,20 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data.is_valid(raise_exception=True)
         rounds.round_void_refuse(round_id=rnd.pk, actor=request.user, reason=data.validated_data["reason"])
         return self._answer_fresh(rnd)
+
+    @extend_schema(request=s.PayCorrectionInput, responses={201: s.PayCorrectionSerializer})
+    @action(detail=True, methods=["post"], url_path="pay-correction")
+    @idempotent
+    def pay_correction(self, request: Request, pk: str | None = None) -> Response:
+        """A pit manager of the table, not the dealer who confirmed the pay list, corrects a settled round's pay
+        list: each corrected bet's net and a reason. Recorded once beside the settlement, posted and audited."""
+        rnd = self._round(pk)
+        data = s.PayCorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        correction = pay_corrections.pay_correct(round_id=rnd.pk, actor=request.user, lines=list(v["lines"]),
+                                                 reason=v["reason"])
+        return Response(s.PayCorrectionSerializer(correction).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.EventUndoInput, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="events/undo", throttle_classes=[ApprovalThrottle])

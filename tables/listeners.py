@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.core.exceptions import ImproperlyConfigured
 
 if TYPE_CHECKING:
-    from tables.models import Bet, Settlement, Shift, Table
+    from tables.models import Bet, PayCorrection, Settlement, Shift, Table
 
 
 class SettlementListener(Protocol):
@@ -43,12 +43,18 @@ class OpeningCheck(Protocol):
     def __call__(self, *, table: Table, shift: Shift) -> Any: ...
 
 
+class CorrectionListener(Protocol):
+    def __call__(self, *, correction: PayCorrection) -> Any: ...
+
+
 _ledger: list[SettlementListener] = []  # exactly one: the settlement's posting (accounting.services.ledger)
 _settled: list[SettlementListener] = []  # checks after the posting (large loss…)
 _placed: list[BetListener] = []  # checks on a placed bet (large bet…)
 _recorded: list[BetsListener] = []  # every Bet row written (accounting's running figures: big bets)
 _withdrawn: list[BetListener] = []  # a bet taken back before betting closed
 _opening: list[OpeningCheck] = []  # checks before a round opens (a table closed for the shift…): they raise
+_correcting: list[OpeningCheck] = []  # checks before a settled round's pay list is corrected: they raise
+_corrections: list[CorrectionListener] = []  # exactly one: a pay correction's posting (accounting.services.ledger)
 
 
 def register_ledger(post: SettlementListener) -> SettlementListener:
@@ -121,3 +127,28 @@ def bets_recorded(*, bets: Sequence[Bet]) -> None:
 def bet_withdrawn(*, bet: Bet) -> None:
     for listener in _withdrawn:
         listener(bet=bet)
+
+
+def register_pay_correction_ledger(post: CorrectionListener) -> CorrectionListener:
+    """The function that posts a supervisor's pay correction to the ledger; registering another replaces it."""
+    _corrections[:] = [post]
+    return post
+
+
+def register_pay_correcting(check: OpeningCheck) -> OpeningCheck:
+    if check not in _correcting:
+        _correcting.append(check)
+    return check
+
+
+def pay_correcting(*, table: Table, shift: Shift) -> None:
+    """Before a settled round of ``table`` in ``shift`` has its pay list corrected: each check may refuse (raise)."""
+    for check in _correcting:
+        check(table=table, shift=shift)
+
+
+def pay_correction_post(*, correction: PayCorrection) -> None:
+    """Post the money a pay correction moves to the ledger, in the correction's transaction."""
+    if not _corrections:
+        raise ImproperlyConfigured("no ledger is registered to post pay corrections to (tables.listeners)")
+    _corrections[0](correction=correction)

@@ -358,3 +358,34 @@ class SettlementLine(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(commission__gte=0), name="line_commission_non_negative"),
         ]
+
+
+class PayCorrection(models.Model):
+    """A settled round's pay list, confirmed by the dealer, that a supervisor later corrected.
+
+    The settlement and its lines stay as the dealer confirmed them (financial records, never edited); this row,
+    written once beside them, says what each corrected bet should have been paid or collected instead, who
+    corrected it, why, and which dealer had confirmed the pay list. The money it moves is a ledger transaction
+    of its own (``source_type`` ``pay_correction``), never an edit of the round's posting. A round corrected
+    again gets another row, against the figures the last one left.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="pay_corrections")
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="corrections")
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                     help_text="the dealer who confirmed the pay list (the settlement's)")
+    corrected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    corrected_at = models.DateTimeField()
+    reason = models.CharField(max_length=200)
+    house_change = models.BigIntegerField(help_text="the house's gain (+) or loss (−) from the correction, minor "
+                                                    "units: minus the change of the bettors' nets")
+    lines = models.JSONField(help_text='[{"bet": id, "seat": n, "type": t, "was": net, "net": net}] per bet corrected')
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="pay_correction_has_reason"),
+            models.CheckConstraint(condition=~Q(corrected_by=F("confirmed_by")),
+                                   name="pay_correction_not_by_the_confirming_dealer"),
+        ]
+        indexes = [models.Index(fields=["corrected_at"], name="pay_correction_when")]

@@ -22,6 +22,7 @@ from tables.engines.result import RoundResult
 from tables.models import (
     Assignment,
     BetWithdrawal,
+    PayCorrection,
     Pit,
     Round,
     RoundEvent,
@@ -211,8 +212,8 @@ def card_text(card: str) -> str:
 
 def dealer_activity(tables: list[Table], *, since: dt.datetime, until: dt.datetime) -> dict[str, list[DealerActivity]]:
     """Each dealer's rounds, hours dealt, undos, voids, corrected and withdrawn bets at these tables in the period,
-    by game (docs/game_protection.md, "Dealers"). Pay lists a supervisor later corrected are not recorded apart
-    from voids, so that count is 0."""
+    by game, and the pay lists they confirmed (settled) that a supervisor later corrected, each round once
+    (docs/game_protection.md, "Dealers")."""
     ids = [t.pk for t in tables]
     games = {t.pk: t.game for t in tables}
     window = Q(opened_at__gte=since, opened_at__lt=until)
@@ -220,7 +221,7 @@ def dealer_activity(tables: list[Table], *, since: dt.datetime, until: dt.dateti
 
     def row(dealer: str, game: str) -> dict[str, float]:
         return key_rounds.setdefault((game, dealer), {"rounds": 0, "hours": 0.0, "undos": 0, "voids": 0,
-                                                      "corrections": 0, "withdrawn": 0})
+                                                      "corrections": 0, "withdrawn": 0, "pay_corrected": 0})
 
     for r in (Round.objects.filter(window, table_id__in=ids).values("dealer__username", "game")
               .annotate(n=Count("id"), voids=Count("id", filter=Q(status=RoundStatus.VOIDED)))):
@@ -236,6 +237,10 @@ def dealer_activity(tables: list[Table], *, since: dt.datetime, until: dt.dateti
                         taken=Count("id", filter=Q(replaced_by__isnull=True)))):
         got = row(w["bet__round__dealer__username"], w["bet__round__game"])
         got["corrections"], got["withdrawn"] = w["corrected"], w["taken"]
+    for c in (PayCorrection.objects.filter(round__table_id__in=ids, round__opened_at__gte=since,
+                                          round__opened_at__lt=until)
+              .values("confirmed_by__username", "round__game").annotate(n=Count("round_id", distinct=True))):
+        row(c["confirmed_by__username"], c["round__game"])["pay_corrected"] = c["n"]
     for a in Assignment.objects.filter(table_id__in=ids, starts_at__lt=until, ends_at__gt=since).select_related(
             "dealer"):
         end = min(a.relieved_at or a.ends_at, a.ends_at, until, timezone.now())
@@ -248,5 +253,5 @@ def dealer_activity(tables: list[Table], *, since: dt.datetime, until: dt.dateti
             continue
         out.setdefault(game, []).append(DealerActivity(
             dealer, int(f["rounds"]), f["hours"], undos=int(f["undos"]), voids=int(f["voids"]),
-            corrections=int(f["corrections"]), withdrawn=int(f["withdrawn"])))
+            corrections=int(f["corrections"]), withdrawn=int(f["withdrawn"]), pay_corrected=int(f["pay_corrected"])))
     return out

@@ -150,6 +150,29 @@ class VoidInput(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
+class PayCorrectionLineInput(serializers.Serializer):
+    bet = serializers.CharField(max_length=64)
+    net = serializers.IntegerField(help_text="the bettor's net as it should have been: + paid, − collected, minor units")
+
+
+class PayCorrectionInput(serializers.Serializer):
+    """A supervisor's correction of a settled round's pay list: each corrected bet's net, and why."""
+
+    lines = PayCorrectionLineInput(many=True, allow_empty=False)
+    reason = serializers.CharField(max_length=200)
+
+
+class PayCorrectionSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    round = serializers.IntegerField(source="round_id", read_only=True)
+    confirmed_by = serializers.CharField(source="confirmed_by.username", read_only=True)
+    corrected_by = serializers.CharField(source="corrected_by.username", read_only=True)
+    corrected_at = serializers.DateTimeField(read_only=True)
+    reason = serializers.CharField(read_only=True)
+    house_change = serializers.IntegerField(read_only=True)
+    lines = serializers.JSONField(read_only=True)
+
+
 class EventUndoInput(serializers.Serializer):
     """A supervisor's approval, given on the dealer's screen: their username and their password or signing PIN."""
 

@@ -28,7 +28,8 @@ KINDS = (
     "round_after_close",
     "hold_outside_interval",
     "stale_job",  # a background job is late (casino/ops/status.py, raised through accounting/ops.py)
-    "advantage_play",  # a rated player's bets or comings and goings follow the count (players/services/advantage.py)
+    "advantage_play",  # a rated player's bets or comings and goings follow the count, or their baccarat side bets
+    # fall where the cards left favour them (players/services/advantage.py)
 )
 
 

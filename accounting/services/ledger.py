@@ -230,6 +230,26 @@ def round_post(*, settlement: Any) -> LedgerTransaction:
         return post()
 
 
+PAY_CORRECTION = "pay_correction"
+
+
+def pay_correction_post(*, correction: Any) -> LedgerTransaction:
+    """A supervisor's correction of a settled round's pay list: the house's change against the table's tray and
+    win, a transaction of its own (the round's posting stays as the dealer confirmed it)."""
+    rnd = correction.round
+    acc = table_accounts(rnd.table)
+    return ledger_post(
+        kind=PAY_CORRECTION,
+        source_type=PAY_CORRECTION,
+        source_id=correction.pk,
+        lines=[(acc["tray"], correction.house_change), (acc["win"], -correction.house_change)],
+        actor=correction.corrected_by,
+        table=rnd.table,
+        shift=rnd.shift,
+        memo=f"{rnd.table.code} round #{rnd.number}: pay list corrected",
+    )
+
+
 @transaction.atomic
 def transaction_reverse(*, txn_id: int, actor: Any, reason: str) -> LedgerTransaction:
     """Correct a posting by a new transaction with every entry negated; the original stays."""
