@@ -31,6 +31,7 @@ ADVANTAGE_FLAGS = {
     "bets_follow_count": _("bets follow the count"),
     "back_counting": _("enters high, leaves low"),
     "pair_bets_at_positive_ev": _("pair bets where the cards favour them"),
+    "tie_bets_at_positive_ev": _("tie bets where the cards favour them"),
 }
 # where a rating's average bet came from
 AVERAGE_BET_SOURCES = {

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -23,8 +24,14 @@ from players import labels as player_labels
 from players.advantage import pit_advantage, watched_games
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 from players.selectors import player_day_total
-from tables.models import Table
+from players.templatetags.players_extras import chance
+from tables.models import Pit, Table
+from tables.protection.betting import DEFAULT_ALPHA
+from tables.protection.dealers import DealerProfile, dealer_profiles
 from tables.protection.side_bets import SideBetClustering
+from tables.protection.stats import mean
+from tables.selectors import dealer_activity
+from tables.wording import game_name
 
 ITERATOR_CHUNK = 2_000
 
@@ -384,8 +391,109 @@ def _side_bet_cells(found: SideBetClustering | None) -> tuple[Any, ...]:
             _p(found.p_value) if found.side_bets_positive else "")
 
 
+DEALER_COUNTS = (  # each count the dealers' report shows, in its words
+    ("undos", _("Undos")),
+    ("voids", _("Voids")),
+    ("corrections", _("Corrected bets")),
+    ("withdrawn", _("Bets taken back")),
+    ("pay_corrected", _("Pay lists corrected")),
+)
+
+
+def _dealer_columns() -> tuple[Column, ...]:
+    out = [
+        Column("pit", _("Pit")),
+        Column("game", _("Game")),
+        Column("dealer", _("Dealer")),
+        Column("rounds", _("Rounds"), INT, total=True),
+        Column("hours", _("Hours at the tables"), extra=True),
+        Column("pace", _("Rounds per hour")),
+        Column("others_pace", _("The other dealers' rounds per hour"), extra=True),
+        Column("pace_chance", _("Pace: chance of a gap this wide")),
+    ]
+    for key, title in DEALER_COUNTS:
+        out += [
+            Column(key, title, INT, total=True, extra=True),
+            Column(f"{key}_rate", format_lazy("{title}: {per}", title=title, per=_("per 100 rounds"))),
+            Column(f"{key}_others", format_lazy("{title}: {per}", title=title, per=_("the others, per 100 rounds")),
+                   extra=True),
+            Column(f"{key}_chance", format_lazy("{title}: {per}", title=title, per=_("chance of this many"))),
+        ]
+    out.append(Column("stands_out", _("Stands out")))
+    return tuple(out)
+
+
+class DealersReport(Report):
+    """Dealer game protection (docs/game_protection.md, "Dealers"): per pit, game and dealer, the pace and the
+    undos, voids, corrected bets, bets taken back and pay lists a supervisor corrected, each against the pit's
+    other dealers of the game with the chance of a figure this far out were the dealer like them."""
+
+    name = "dealers"
+    title = _("Dealers' game protection")
+    filters_used = ("date_from", "date_to", "pit")
+    columns = _dealer_columns()
+
+    def period(self) -> tuple[dt.datetime, dt.datetime]:
+        return AdvantageReport.period(self)  # type: ignore[arg-type]  # the same dates, the same default week
+
+    def scope_text(self) -> str:
+        since, until = self.period()
+        return gettext(
+            "Rounds opened from {start} to {end} (the last {days} days unless dates are chosen), at every table of "
+            "each pit; each dealer against the other dealers of the same pit and game. A chance is how often a "
+            "dealer like the others would show a figure this far out; a figure that stands out is for the pit to "
+            "look at, not a fault found."
+        ).format(start=since.date().isoformat(), end=(until - dt.timedelta(days=1)).date().isoformat(),
+                 days=ADVANTAGE_DEFAULT_DAYS)
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        pits = Pit.objects.order_by("name")
+        if self.filters.pit:
+            pits = pits.filter(code=self.filters.pit)
+        since, until = self.period()
+        names = labels.Names()
+        for pit in pits:
+            found = dealer_activity(list(Table.objects.filter(pit=pit)), since=since, until=until)
+            for game, team in sorted(found.items(), key=lambda item: str(game_name(item[0]))):
+                alone = len(team) < 2
+                for d, profile in zip(team, dealer_profiles(team)):
+                    others = [o for o in team if o is not d and o.hours > 0]
+                    others_pace = mean([o.rounds / o.hours for o in others])
+                    cells: list[Any] = []
+                    for key, _title in DEALER_COUNTS:
+                        cells += [getattr(d, key), f"{profile.rates[key]:.1f}",
+                                  "" if alone else f"{profile.expected[key]:.1f}",
+                                  "" if alone else chance(profile.p_values[key])]
+                    yield (
+                        pit.name,
+                        str(game_name(game)),
+                        names.person(d.dealer),
+                        d.rounds,
+                        f"{d.hours:.1f}",
+                        f"{profile.rounds_per_hour:.0f}" if d.hours > 0 else "",
+                        f"{others_pace:.0f}" if others else "",
+                        chance(profile.pace_p) if profile.pace_z else "",
+                        *cells,
+                        gettext("no other dealer to compare") if alone else _stands_out(profile),
+                    )
+
+
+def _stands_out(profile: DealerProfile) -> str:
+    """What stands out at the flag level, in words with its chance; "nothing" when nothing does."""
+    words = dict(DEALER_COUNTS)
+    out = []
+    for flag in profile.flags(DEFAULT_ALPHA):
+        if flag == "pace":
+            side = gettext("faster than the others") if profile.pace_z > 0 else gettext("slower than the others")
+            out.append(f"{side} ({chance(profile.pace_p)})")
+        else:
+            out.append(f"{words[flag]} ({chance(profile.p_values[flag])})")
+    return "; ".join(out) or gettext("nothing")
+
+
 REPORTS: dict[str, type[Report]] = {
-    r.name: r for r in (RatingsReport, CompsReport, CashTransactionLogReport, CashReportLinesReport, AdvantageReport)
+    r.name: r for r in (RatingsReport, CompsReport, CashTransactionLogReport, CashReportLinesReport, AdvantageReport,
+                        DealersReport)
 }
 # who may export each one (admins may export all)
 READERS: dict[str, tuple[Role, ...]] = {
@@ -394,4 +502,5 @@ READERS: dict[str, tuple[Role, ...]] = {
     "cash_transactions": (Role.COMPLIANCE,),
     "cash_reports": (Role.COMPLIANCE,),
     "advantage": (Role.PIT_MANAGER, Role.COMPLIANCE, Role.AUDITOR),
+    "dealers": (Role.PIT_MANAGER, Role.COMPLIANCE, Role.AUDITOR),
 }

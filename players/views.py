@@ -9,17 +9,23 @@ import datetime as dt
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from accounting.reports import Filters
+from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
 from accounting.selectors import credit_standing
+from casino.audit.services import audit_export_logged
+from casino.errors import DomainError
 from casino.core.roles import Role, has_role
 from players import reports, selectors
 from players.conf import knob
 from players.models import Player, PlayerStatus, RatingSlip
+from tables.models import Pit
 from tables.selectors import current_shift, pit_tables
 from tables.wording import money
 
@@ -102,3 +108,43 @@ def compliance(request: HttpRequest) -> HttpResponse:
             "reports": [{"name": r.name, "title": r.title} for r in reports.REPORTS.values()],
         },
     )
+
+
+PROTECTION_REPORTS = ("advantage", "dealers")  # game protection's reports, on a screen of their own for the pit
+
+
+@login_required
+@require_GET
+def protection_report(request: HttpRequest, name: str) -> HttpResponse:
+    """Game protection's reports on screen (advantage play, the dealers' figures): the scope, the filters, every
+    row, and the same report as CSV, XLSX or PDF from the export API. Reading it is audited as an export is."""
+    if name not in PROTECTION_REPORTS:
+        raise Http404(name)
+    cls = reports.REPORTS[name]
+    if not has_role(request.user, *reports.READERS[name]):
+        return _forbidden(request, gettext("this report is for pit managers, compliance and auditors"))
+    params = {k: v for k in cls.filters_used if (v := str(request.GET.get(k) or "").strip())}
+    context: dict[str, object] = {"name": name, "title": cls.title, "params": params, "error": None,
+                                  "pits": list(Pit.objects.order_by("name").values_list("code", "name"))}
+    try:
+        report = cls(Filters.parse(params, allowed=cls.filters_used, report=str(cls.title).lower()))
+        report.validate()
+    except DomainError as exc:
+        context["error"] = gettext("These filters cannot be read: %(why)s") % {"why": exc.message}
+        return render(request, "players/report.html", context, status=400)
+    columns = report.columns
+    fmt = cell_formatters(report, grouping=True)
+    sums: dict[str, int] = {}
+    rows = [text_row(fmt, row) for row in accumulate(report, report.rows(), sums)]
+    audit_export_logged(request.user, f"players.{name}.screen", report.filters.as_json(), rows=len(rows))
+    context.update({
+        "preamble": report.preamble(),
+        "header": [(c.header(), c.kind in ("money", "percent", "int"), c.extra) for c in columns],
+        "rows": [[("" if v is None else v, c.kind in ("money", "percent", "int"), c.extra)
+                  for v, c in zip(row, columns)] for row in rows],
+        "total": [("" if v is None else v, c.kind in ("money", "percent", "int"), c.extra)
+                  for v, c in zip(text_row(fmt, total_of(report, sums)), columns)] if rows else None,
+        "has_extra": any(c.extra for c in columns),
+        "query": urlencode(params),
+    })
+    return render(request, "players/report.html", context)

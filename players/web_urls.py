@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.directory, name="players-directory"),
     path("compliance/", views.compliance, name="players-compliance"),
     path("<int:pk>/", views.player_detail, name="players-detail"),
+    path("reports/<slug:name>/", views.protection_report, name="players-protection-report"),
 ]

@@ -136,3 +136,10 @@ def lookup_p(values: Any, key: Any) -> Any:
         return values[key]
     except (KeyError, TypeError):
         return None
+
+
+@register.filter
+def side_bet_kinds(a: Any) -> list[tuple[str, Any]]:
+    """A player's baccarat side bets against the cards left, each named in words: the pair bets, the tie bet."""
+    found = [(gettext("pair bets"), getattr(a, "side_bets", None)), (gettext("tie bets"), getattr(a, "tie_bets", None))]
+    return [(what, b) for what, b in found if b is not None]

@@ -17,7 +17,7 @@ cards left can deal the coup under the fixed tableau (the engine's drawing rules
 ways the cards left deal it: the same enumeration as the engine's house edge, from any shoe.
 
 >>> round(tie_ev(dict.fromkeys("A23456789TJQK", 32), pays=8), 5)  # eight decks off the top: −14.36 %
--0.14360
+-0.1436
 """
 
 from __future__ import annotations
