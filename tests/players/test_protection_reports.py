@@ -1,0 +1,183 @@
+"""Baccarat's side bets against the cards left (the tie bet beside the pairs) in the figures, the alert and the
+advantage report; and the dealers' game protection report on screen and as CSV, XLSX and PDF
+(docs/game_protection.md)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+
+from django.test import Client
+from django.utils import timezone
+from openpyxl import load_workbook
+
+from accounting.models import Alert
+from casino.audit.models import AuditRecord
+from casino.core.roles import Role
+from players.advantage import player_advantage
+from players.models import Player, RatingSlip
+from players.services.advantage import advantage_check
+from tables.models import Round, Shoe, Table
+from tables.services.pay_corrections import pay_correct
+from tests.accounting.helpers import play_round
+from tests.factories import TableFactory, UserFactory, assign
+
+
+def _tie_shoes(floor, *, shoes: int) -> tuple[Player, Player]:
+    """One-deck baccarat shoes dealt rank by rank (four of a rank a round): as the low cards go the tens and faces
+    left make the tie favour the player, and once the nines are out every coup is a tie (until too few cards are
+    left for a coup). Seat 4 bets the tie in six of the rounds where it favours them; seat 5 only early."""
+    Table.objects.filter(pk=floor.table.pk).update(config={"decks": 1})
+    now = timezone.now()
+    sharp, other = (Player.objects.create(first_name=f, last_name="Ties", created_by=floor.manager, created_at=now,
+                                          updated_at=now) for f in ("Tia", "Tom"))
+    start = now - dt.timedelta(hours=6)
+    for player, seat in ((sharp, 4), (other, 5)):
+        RatingSlip.objects.create(player=player, table=floor.table, seat=seat, shift=floor.shift,
+                                  opened_by=floor.manager, opened_at=start)
+    rows, number, at = [], 0, start
+    for n in range(1, shoes + 1):
+        shoe = Shoe.objects.create(table=floor.table, number=n, decks=1, burn=0, opened_by=floor.dealer, opened_at=at)
+        for k, rank in enumerate("A23456789TJQK"):
+            number += 1
+            at += dt.timedelta(minutes=1)
+            bets = [{"id": "b4", "seat": 4, "type": "tie" if 6 <= k <= 11 else "banker", "amount": 1000},
+                    {"id": "b5", "seat": 5, "type": "tie" if k < 4 else "banker", "amount": 1000}]
+            rows.append(Round(table=floor.table, shift=floor.shift, number=number, game="baccarat",
+                              config={"decks": 1, "pair_pays": 11, "tie_pays": 8}, status="settled",
+                              dealer=floor.dealer, opened_at=at, settled_at=at, shoe=shoe,
+                              document={"bets": bets, "events": [{"card": rank + s} for s in "SHDC"]}))
+    Round.objects.bulk_create(rows)
+    return sharp, other
+
+
+def test_tie_bets_where_the_cards_left_favour_them_are_flagged_explained_reported_and_alerted(
+        floor, settings, manager_api):
+    # given four one-deck shoes where seat 4 bets the tie only where the cards left favour it
+    sharp, other = _tie_shoes(floor, shoes=4)
+    since = timezone.now() - dt.timedelta(days=1)
+    # when the pit reads their figures
+    found = player_advantage(sharp, since=since)
+    # then every tie bet fell where the tie bet's exact value was positive (seven rounds of each shoe)
+    assert found.tie_bets is not None
+    assert (found.baccarat_rounds, found.tie_bets.side_bets, found.tie_bets.positive_rounds,
+            found.tie_bets.side_bets_positive) == (52, 24, 28, 24)
+    assert found.tie_bets.mean_ev_with_bet > 1 > 0 > found.tie_bets.mean_ev_without_bet
+    assert found.flags == ["tie_bets_at_positive_ev"]
+    assert found.tie_bets.p_value < 1e-6
+    assert player_advantage(other, since=since).flags == []
+    # and the player's page says so in words
+    client = Client()
+    client.force_login(floor.manager)
+    detail = client.get(f"/players/{sharp.pk}/").content.decode()
+    assert "Flag: tie bets where the cards left favour them." in detail
+    assert "Over 52 baccarat rounds, 24 with a tie bet" in detail
+    # and the advantage report's columns carry it
+    answer = manager_api.get("/api/players/reports/advantage/?format=csv")
+    rows = list(csv.reader(io.StringIO(b"".join(answer.streaming_content).decode("utf-8-sig"))))
+    head = rows[1]
+    row = next(r for r in rows if r[0] == "Tia Ties")
+    cell = dict(zip(head, row))
+    assert (cell["Baccarat rounds"], cell["Tie bets"], cell["Rounds the cards left favoured the tie bet"],
+            cell["Tie bets in those rounds"]) == ("52", "24", "28", "24")
+    assert cell["Smallest bet (EUR)"] == ""  # no blackjack: the count's columns are empty
+    assert row[-1] == "tie_bets_at_positive_ev"
+    # and the rating job's check raises one alert over the casino's threshold, none under it
+    slip = RatingSlip.objects.get(player=sharp)
+    RatingSlip.objects.filter(pk=slip.pk).update(status="closed", closed_at=timezone.now(), closed_by=floor.manager)
+    slip.refresh_from_db()
+    settings.CROUPIER = {**settings.CROUPIER, "SIDE_BET_ALERT_P_PPM": 1}
+    found_p = found.tie_bets.p_value
+    if found_p > 1e-6:
+        assert advantage_check(slip=slip) is None
+    settings.CROUPIER = {**settings.CROUPIER, "SIDE_BET_ALERT_P_PPM": 10_000}
+    alert = advantage_check(slip=slip)
+    assert alert is not None
+    assert alert.message.startswith("Advantage play to watch: Tia Ties over 52 rounds at BAC1: 24 of 24 tie bets")
+    assert alert.data["tie_p"] == found_p
+    assert Alert.objects.filter(kind="advantage_play").count() == 1
+
+
+def _dealt(table, dealer, shift, *, n: int, voided: int, start: int, by) -> None:
+    at = timezone.now() - dt.timedelta(hours=2)
+    Round.objects.bulk_create([
+        Round(table=table, shift=shift, number=start + i, game=table.game, config={}, dealer=dealer,
+              opened_at=at + dt.timedelta(seconds=30 * i), status="voided" if i < voided else "settled",
+              settled_at=None if i < voided else at, voided_at=at if i < voided else None,
+              void_reason="misdeal" if i < voided else "", voided_by=by if i < voided else None,
+              document={"bets": [], "events": []})
+        for i in range(n)])
+
+
+def _team(floor):
+    """Three baccarat dealers of the main pit over 200 rounds each; dealer4 voids 15 of theirs, and a pay list
+    the first dealer confirmed is corrected by the pit manager."""
+    tables, dealers = [floor.table], [floor.dealer]
+    for n in (3, 4):
+        table = TableFactory(code=f"BAC{n}", pit=floor.pit)
+        dealer = UserFactory(username=f"dealer{n}", roles=[Role.DEALER])
+        assign(dealer, table, floor.shift, floor.manager)
+        tables.append(table)
+        dealers.append(dealer)
+    settled = play_round(floor.table, floor.dealer, [(1, "player", 10_000)], ["5S", "KH", "4D", "2C"])
+    bet = settled.lines.get().bet.client_id
+    pay_correct(round_id=settled.round_id, actor=floor.manager, lines=[{"bet": bet, "net": 9_000}],
+                reason="overpaid by 10.00")
+    for i, (table, dealer) in enumerate(zip(tables, dealers)):
+        _dealt(table, dealer, floor.shift, n=200, voided=15 if i == 2 else 1, start=10, by=floor.manager)
+
+
+def test_the_dealers_report_shows_each_dealer_against_the_others_in_words_in_every_format(floor, manager_api):
+    # given three dealers, one voiding far more than the others, one with a corrected pay list
+    _team(floor)
+    # when the pit manager takes the report as CSV
+    answer = manager_api.get("/api/players/reports/dealers/?format=csv")
+    assert answer.status_code == 200
+    rows = list(csv.reader(io.StringIO(b"".join(answer.streaming_content).decode("utf-8-sig"))))
+    # then its scope comes first, in words, then a row per dealer
+    assert rows[0][0].startswith("Dealers' game protection. Covers: Rounds opened from ")
+    head = rows[1]
+    assert head[:4] == ["Pit", "Game", "Dealer", "Rounds"]
+    by = {r[2]: dict(zip(head, r)) for r in rows[2:] if r[0] == "Main pit"}
+    assert by["dealer4"]["Voids"] == "15"
+    assert by["dealer4"]["Voids: per 100 rounds"] == "7.5"
+    assert by["dealer4"]["Voids: the others, per 100 rounds"] == "0.5"
+    assert by["dealer4"]["Stands out"] == "Voids (under 1 in a million)"
+    assert by["dealer4"]["Game"] == "Baccarat"
+    first = next(v for k, v in by.items() if v["Rounds"] == "201")
+    assert first["Pay lists corrected"] == "1"
+    assert first["Pay lists corrected: per 100 rounds"] == "0.5"
+    assert by["dealer3"]["Stands out"] == "nothing"
+    # and as XLSX and PDF, audited as exports
+    xlsx = manager_api.get("/api/players/reports/dealers/?format=xlsx")
+    sheet = load_workbook(io.BytesIO(b"".join(xlsx.streaming_content))).active
+    values = [[c.value for c in r] for r in sheet.iter_rows()]
+    assert str(values[0][0]).startswith("Dealers' game protection. Covers: ")
+    assert any(r[2] == "dealer4" for r in values[2:])
+    pdf = manager_api.get("/api/players/reports/dealers/?format=pdf")
+    assert b"".join(pdf.streaming_content).startswith(b"%PDF")
+    assert set(AuditRecord.objects.filter(action="export", object_id__startswith="players.dealers.")
+               .values_list("object_id", flat=True)) == {"players.dealers.csv", "players.dealers.xlsx",
+                                                         "players.dealers.pdf"}
+    # and a dealer may not take it
+    dealer = Client()
+    dealer.force_login(floor.dealer)
+    assert dealer.get("/players/reports/dealers/").status_code == 403
+
+
+def test_the_dealers_report_screen_has_its_scope_its_rows_and_the_files(floor):
+    _team(floor)
+    client = Client()
+    client.force_login(floor.manager)
+    page = client.get("/players/reports/dealers/").content.decode()
+    assert "Covers: Rounds opened from " in page
+    assert "dealer4" in page
+    assert "/api/players/reports/dealers/?format=pdf" in page
+    # a filter it cannot read is a 400 in words, not a 500
+    bad = client.get("/players/reports/dealers/?date_from=yesterday")
+    assert bad.status_code == 400
+    assert "These filters cannot be read" in bad.content.decode()
+    assert client.get("/players/reports/nope/").status_code == 404
+    # and the pit's panels lead to it
+    assert "/players/reports/dealers/" in client.get("/pit/").content.decode()
