@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from players.conf import knob
 from players.edges import edges_for
@@ -249,3 +250,16 @@ def _pair_rounds(slip: RatingSlip, now: dt.datetime, out: list[tuple[float, bool
                 if left.get(rank, 0) > 0:
                     left[rank] -= 1
     return len(out) > before
+
+
+def chance_words(p: Any) -> str:
+    """A p-value in words a pit reads: ``1 in 2,500``, or ``under 1 in a million`` (the screens and reports)."""
+    try:
+        value = float(p)
+    except (TypeError, ValueError):
+        return "—"
+    if value <= 1e-6:
+        return gettext("under 1 in a million")
+    if value >= 0.5:
+        return gettext("about even")
+    return gettext("1 in %(n)s") % {"n": f"{round(1 / value):,}"}

@@ -21,10 +21,10 @@ from accounting.reports import labels
 from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
 from casino.core.roles import Role
 from players import labels as player_labels
+from players.advantage import chance_words as chance
 from players.advantage import pit_advantage, watched_games
 from players.models import CashTransaction, CashTransactionReport, SlipRating
 from players.selectors import player_day_total
-from players.templatetags.players_extras import chance
 from tables.models import Pit, Table
 from tables.protection.betting import DEFAULT_ALPHA
 from tables.protection.dealers import DealerProfile, dealer_profiles

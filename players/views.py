@@ -20,8 +20,8 @@ from accounting.reports import Filters
 from accounting.reports.base import accumulate, cell_formatters, text_row, total_of
 from accounting.selectors import credit_standing
 from casino.audit.services import audit_export_logged
-from casino.errors import DomainError
 from casino.core.roles import Role, has_role
+from casino.errors import DomainError
 from players import reports, selectors
 from players.conf import knob
 from players.models import Player, PlayerStatus, RatingSlip

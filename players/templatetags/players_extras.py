@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from players import labels
-from players.advantage import Advantage, pit_advantage, player_advantage
+from players.advantage import Advantage, chance_words, pit_advantage, player_advantage
 from players.conf import knob
 from tables.selectors import pit_tables
 
@@ -83,15 +83,7 @@ def advantage_for_player(player: Any) -> Advantage:
 @register.filter
 def chance(p: Any) -> str:
     """A p-value in words a pit reads: ``1 in 2,500``, or ``under 1 in a million``."""
-    try:
-        value = float(p)
-    except (TypeError, ValueError):
-        return "—"
-    if value <= 1e-6:
-        return gettext("under 1 in a million")
-    if value >= 0.5:
-        return gettext("about even")
-    return gettext("1 in %(n)s") % {"n": f"{round(1 / value):,}"}
+    return chance_words(p)
 
 
 @register.filter

@@ -15,6 +15,7 @@ from casino.audit.models import AuditRecord
 from casino.errors import Conflict, Forbidden, InvalidInput
 from tables.models import PayCorrection, Settlement
 from tables.selectors import dealer_activity
+from tables.services import rounds
 from tables.services.pay_corrections import paid_nets, pay_correct
 from tests.accounting.helpers import balances_by_code, ledger_is_balanced, play_round
 
@@ -110,6 +111,11 @@ def test_the_dealer_who_confirmed_it_and_a_dealer_may_not_correct_and_a_live_rou
     with pytest.raises(Forbidden) as refused:
         pay_correct(round_id=own.round_id, actor=floor.manager, lines=[{"bet": own_bet, "net": 1}], reason="x")
     assert refused.value.code == "same_person"
+    # a round still being dealt has no pay list to correct
+    live = rounds.round_open(table_id=floor.table.pk, actor=floor.dealer)
+    with pytest.raises(Conflict) as refused:
+        pay_correct(round_id=live.pk, actor=floor.manager, lines=[{"bet": bet, "net": 1}], reason="x")
+    assert refused.value.code == "round_open"
     assert PayCorrection.objects.count() == 0
 
 
