@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,9 +199,10 @@ class DayResult:
 class Day:
     """One gaming day of paperwork around the demo's play."""
 
-    def __init__(self, demo: DemoFloor, *, seed: int) -> None:
+    def __init__(self, demo: DemoFloor, *, seed: int, before_open_end: Callable[[Shift], Any] | None = None) -> None:
 
         self.demo = demo
+        self.before_open_end = before_open_end
         self.clerk = Clerk(demo)
         self.rng = random.Random(seed)
         self.result = DayResult()
@@ -328,6 +330,8 @@ class Day:
         if unpaid and closed:
             self.clerk.pay_at_cage(unpaid[0], unpaid[0].amount)  # the player settles at the cage
         if not closed:
+            if self.before_open_end is not None:  # what the apps above add to the open shift (players/demo.py)
+                self.before_open_end(shift)
             baccarat = next((t for t in self.demo.tables if t.game == "baccarat"), self.demo.tables[0])
             self.clerk.pending_void(baccarat)  # for pitboss2 (or salonboss2) on the voids screen
             return
@@ -339,12 +343,14 @@ class Day:
         self.reconcile(shift)
 
 
-def play_day(demo: DemoFloor, *, rounds_per_shift: int, earlier_shifts: int = 2, seed: int = 1) -> DayResult:
+def play_day(demo: DemoFloor, *, rounds_per_shift: int, earlier_shifts: int = 2, seed: int = 1,
+             before_open_end: Callable[[Shift], Any] | None = None) -> DayResult:
     """The ``earlier_shifts`` shifts before the open one, played and closed with their paperwork, then
     the open one (openers, play, markers, fills and credits so far). Idempotent per shift: a shift
-    that already has rounds is left as it is."""
+    that already has rounds is left as it is. ``before_open_end``: called with the open shift once its play is
+    dealt, before the void left pending at its baccarat table (which keeps that table's round live)."""
     assert demo.shift is not None
-    day = Day(demo, seed=seed)
+    day = Day(demo, seed=seed, before_open_end=before_open_end)
     chain = [demo.shift]
     for _ in range(earlier_shifts):
         chain.insert(0, shift_before(chain[0], demo.users["pitboss"]))

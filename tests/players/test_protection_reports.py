@@ -8,6 +8,7 @@ import csv
 import datetime as dt
 import io
 
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from openpyxl import load_workbook
@@ -16,9 +17,11 @@ from accounting.models import Alert
 from casino.audit.models import AuditRecord
 from casino.core.roles import Role
 from players.advantage import player_advantage
+from players.demo import SIDE_BETTOR_CARD
 from players.models import Player, RatingSlip
 from players.services.advantage import advantage_check
-from tables.models import Round, Shoe, Table
+from tables.models import PayCorrection, Round, Shoe, Table
+from tables.selectors import dealer_activity
 from tables.services.pay_corrections import pay_correct
 from tests.accounting.helpers import play_round
 from tests.factories import TableFactory, UserFactory, assign
@@ -181,3 +184,23 @@ def test_the_dealers_report_screen_has_its_scope_its_rows_and_the_files(floor):
     assert client.get("/players/reports/nope/").status_code == 404
     # and the pit's panels lead to it
     assert "/players/reports/dealers/" in client.get("/pit/").content.decode()
+
+
+def test_the_demos_day_leaves_side_bets_and_a_corrected_pay_list_to_show(db):
+    # when the demo writes a short day
+    call_command("demo", "--quiet", "--rounds", "12", "--shifts", "0")
+    # then a rated baccarat player's pair and tie bets are read against the cards left
+    bettor = Player.objects.get(card_number=SIDE_BETTOR_CARD)
+    found = player_advantage(bettor, since=timezone.now() - dt.timedelta(days=1))
+    assert found.baccarat_rounds == 12
+    assert found.side_bets is not None and found.side_bets.side_bets > 0
+    assert found.tie_bets is not None and found.tie_bets.side_bets > 0
+    # and one pay list the dealer confirmed was corrected by the pit manager, counted against that dealer
+    correction = PayCorrection.objects.get()
+    now = timezone.now()
+    table = correction.round.table
+    team = dealer_activity([table], since=now - dt.timedelta(days=1), until=now)["baccarat"]
+    assert [a.pay_corrected for a in team if a.dealer == correction.confirmed_by.username] == [1]
+    # and writing the day again adds nothing
+    call_command("demo", "--quiet", "--rounds", "12", "--shifts", "0")
+    assert (Player.objects.filter(card_number=SIDE_BETTOR_CARD).count(), PayCorrection.objects.count()) == (1, 1)

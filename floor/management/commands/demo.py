@@ -16,7 +16,7 @@ from django.db import connection
 from accounting.demo import play_day
 from cardroom.demo import build_card_room
 from floor.templatetags.croupier import demo_day_writer
-from players.demo import play_counter
+from players.demo import play_counter, play_side_bettor
 from slots.demo import build_slot_floor
 from tables.demo import DEMO_PASSWORD, DEMO_PIN, build_demo_floor
 from tables.models import Round
@@ -71,7 +71,7 @@ class Command(BaseCommand):
             rounds = 0
         started = time.perf_counter()
         day = None
-        counter_rounds = 0
+        counter_rounds = side_rounds = 0
         if rounds > 0 and options["background"]:
             self._write_in_background(rounds, options)
             rounds = 0
@@ -82,8 +82,17 @@ class Command(BaseCommand):
                 beside.write_text(str(os.getpid()))
             try:
                 with self._beside_server(options["beside_server"]):
+                    side: list[int] = []
+
+                    def side_bets(shift: Any) -> None:
+                        # a baccarat player whose side bets follow the cards left, and a corrected pay list, before
+                        # the void the day leaves pending at the baccarat table
+                        side.append(play_side_bettor(demo.tables, shift, manager=demo.users["pitboss"],
+                                                     rounds_n=min(30, max(6, rounds)), seed=options["seed"]))
+
                     day = play_day(demo, rounds_per_shift=rounds, earlier_shifts=max(options["shifts"], 0),
-                                   seed=options["seed"])
+                                   seed=options["seed"], before_open_end=side_bets)
+                    side_rounds = sum(side)
                     # a rated Hi-Lo counter at blackjack, so the advantage-play screens have something to show
                     if demo.shift is not None:
                         # a shoe for every 6 rounds a shift, up to 10 (make run's 60: about 290 rounds)
@@ -112,6 +121,9 @@ class Command(BaseCommand):
             )
         if counter_rounds:
             self.stdout.write(f"Advantage play: a rated Hi-Lo counter dealt {counter_rounds} rounds at blackjack")
+        if side_rounds:
+            self.stdout.write(f"Side bets: a rated baccarat player's pair and tie bets over {side_rounds} rounds, "
+                              "and one pay list corrected by the pit manager")
         self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}; signing PIN for all: {DEMO_PIN}):")
         for username, user in demo.users.items():
             roles = ", ".join(user.groups.values_list("name", flat=True))
