@@ -15,50 +15,19 @@ from openpyxl import load_workbook
 
 from accounting.models import Alert
 from casino.audit.models import AuditRecord
-from casino.core.roles import Role
 from players.advantage import player_advantage
 from players.demo import SIDE_BETTOR_CARD
 from players.models import Player, RatingSlip
 from players.services.advantage import advantage_check
-from tables.models import PayCorrection, Round, Shoe, Table
+from tables.models import PayCorrection
 from tables.selectors import dealer_activity
-from tables.services.pay_corrections import pay_correct
-from tests.accounting.helpers import play_round
-from tests.factories import TableFactory, UserFactory, assign
-
-
-def _tie_shoes(floor, *, shoes: int) -> tuple[Player, Player]:
-    """One-deck baccarat shoes dealt rank by rank (four of a rank a round): as the low cards go the tens and faces
-    left make the tie favour the player, and once the nines are out every coup is a tie (until too few cards are
-    left for a coup). Seat 4 bets the tie in six of the rounds where it favours them; seat 5 only early."""
-    Table.objects.filter(pk=floor.table.pk).update(config={"decks": 1})
-    now = timezone.now()
-    sharp, other = (Player.objects.create(first_name=f, last_name="Ties", created_by=floor.manager, created_at=now,
-                                          updated_at=now) for f in ("Tia", "Tom"))
-    start = now - dt.timedelta(hours=6)
-    for player, seat in ((sharp, 4), (other, 5)):
-        RatingSlip.objects.create(player=player, table=floor.table, seat=seat, shift=floor.shift,
-                                  opened_by=floor.manager, opened_at=start)
-    rows, number, at = [], 0, start
-    for n in range(1, shoes + 1):
-        shoe = Shoe.objects.create(table=floor.table, number=n, decks=1, burn=0, opened_by=floor.dealer, opened_at=at)
-        for k, rank in enumerate("A23456789TJQK"):
-            number += 1
-            at += dt.timedelta(minutes=1)
-            bets = [{"id": "b4", "seat": 4, "type": "tie" if 6 <= k <= 11 else "banker", "amount": 1000},
-                    {"id": "b5", "seat": 5, "type": "tie" if k < 4 else "banker", "amount": 1000}]
-            rows.append(Round(table=floor.table, shift=floor.shift, number=number, game="baccarat",
-                              config={"decks": 1, "pair_pays": 11, "tie_pays": 8}, status="settled",
-                              dealer=floor.dealer, opened_at=at, settled_at=at, shoe=shoe,
-                              document={"bets": bets, "events": [{"card": rank + s} for s in "SHDC"]}))
-    Round.objects.bulk_create(rows)
-    return sharp, other
+from tests.players.advantage_helpers import dealer_team, record_tie_bettor
 
 
 def test_tie_bets_where_the_cards_left_favour_them_are_flagged_explained_reported_and_alerted(
         floor, settings, manager_api):
     # given four one-deck shoes where seat 4 bets the tie only where the cards left favour it
-    sharp, other = _tie_shoes(floor, shoes=4)
+    sharp, other = record_tie_bettor(floor, shoes=4)
     since = timezone.now() - dt.timedelta(days=1)
     # when the pit reads their figures
     found = player_advantage(sharp, since=since)
@@ -102,38 +71,9 @@ def test_tie_bets_where_the_cards_left_favour_them_are_flagged_explained_reporte
     assert Alert.objects.filter(kind="advantage_play").count() == 1
 
 
-def _dealt(table, dealer, shift, *, n: int, voided: int, start: int, by) -> None:
-    at = timezone.now() - dt.timedelta(hours=2)
-    Round.objects.bulk_create([
-        Round(table=table, shift=shift, number=start + i, game=table.game, config={}, dealer=dealer,
-              opened_at=at + dt.timedelta(seconds=30 * i), status="voided" if i < voided else "settled",
-              settled_at=None if i < voided else at, voided_at=at if i < voided else None,
-              void_reason="misdeal" if i < voided else "", voided_by=by if i < voided else None,
-              document={"bets": [], "events": []})
-        for i in range(n)])
-
-
-def _team(floor):
-    """Three baccarat dealers of the main pit over 200 rounds each; dealer4 voids 15 of theirs, and a pay list
-    the first dealer confirmed is corrected by the pit manager."""
-    tables, dealers = [floor.table], [floor.dealer]
-    for n in (3, 4):
-        table = TableFactory(code=f"BAC{n}", pit=floor.pit)
-        dealer = UserFactory(username=f"dealer{n}", roles=[Role.DEALER])
-        assign(dealer, table, floor.shift, floor.manager)
-        tables.append(table)
-        dealers.append(dealer)
-    settled = play_round(floor.table, floor.dealer, [(1, "player", 10_000)], ["5S", "KH", "4D", "2C"])
-    bet = settled.lines.get().bet.client_id
-    pay_correct(round_id=settled.round_id, actor=floor.manager, lines=[{"bet": bet, "net": 9_000}],
-                reason="overpaid by 10.00")
-    for i, (table, dealer) in enumerate(zip(tables, dealers)):
-        _dealt(table, dealer, floor.shift, n=200, voided=15 if i == 2 else 1, start=10, by=floor.manager)
-
-
 def test_the_dealers_report_shows_each_dealer_against_the_others_in_words_in_every_format(floor, manager_api):
     # given three dealers, one voiding far more than the others, one with a corrected pay list
-    _team(floor)
+    dealer_team(floor)
     # when the pit manager takes the report as CSV
     answer = manager_api.get("/api/players/reports/dealers/?format=csv")
     assert answer.status_code == 200
@@ -170,7 +110,7 @@ def test_the_dealers_report_shows_each_dealer_against_the_others_in_words_in_eve
 
 
 def test_the_dealers_report_screen_has_its_scope_its_rows_and_the_files(floor):
-    _team(floor)
+    dealer_team(floor)
     client = Client()
     client.force_login(floor.manager)
     page = client.get("/players/reports/dealers/").content.decode()
@@ -193,8 +133,10 @@ def test_the_demos_day_leaves_side_bets_and_a_corrected_pay_list_to_show(db):
     bettor = Player.objects.get(card_number=SIDE_BETTOR_CARD)
     found = player_advantage(bettor, since=timezone.now() - dt.timedelta(days=1))
     assert found.baccarat_rounds == 12
-    assert found.side_bets is not None and found.side_bets.side_bets > 0
-    assert found.tie_bets is not None and found.tie_bets.side_bets > 0
+    assert found.side_bets is not None
+    assert found.side_bets.side_bets > 0
+    assert found.tie_bets is not None
+    assert found.tie_bets.side_bets > 0
     # and one pay list the dealer confirmed was corrected by the pit manager, counted against that dealer
     correction = PayCorrection.objects.get()
     now = timezone.now()
