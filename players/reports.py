@@ -290,6 +290,15 @@ class CashReportLinesReport(Report):
 ADVANTAGE_DEFAULT_DAYS = 7
 
 
+def _period(f: Filters) -> tuple[dt.datetime, dt.datetime]:
+    """The game protection reports' period: the dates chosen, else the last week to today, in the casino's zone."""
+    today = timezone.localdate()
+    start = f.date_from or (f.date_to or today) - dt.timedelta(days=ADVANTAGE_DEFAULT_DAYS)
+    end = (f.date_to or today) + dt.timedelta(days=1)
+    zone = timezone.get_current_timezone()
+    return (dt.datetime.combine(start, dt.time(), tzinfo=zone), dt.datetime.combine(end, dt.time(), tzinfo=zone))
+
+
 def _p(value: float) -> str:
     return f"{value:.2g}" if value < 0.001 else f"{value:.4f}"
 
@@ -336,12 +345,7 @@ class AdvantageReport(Report):
     )
 
     def period(self) -> tuple[dt.datetime, dt.datetime]:
-        f = self.filters
-        today = timezone.localdate()
-        start = f.date_from or (f.date_to or today) - dt.timedelta(days=ADVANTAGE_DEFAULT_DAYS)
-        end = (f.date_to or today) + dt.timedelta(days=1)
-        zone = timezone.get_current_timezone()
-        return (dt.datetime.combine(start, dt.time(), tzinfo=zone), dt.datetime.combine(end, dt.time(), tzinfo=zone))
+        return _period(self.filters)
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
         tables = Table.objects.filter(game__in=watched_games()).select_related("pit")
@@ -434,7 +438,7 @@ class DealersReport(Report):
     columns = _dealer_columns()
 
     def period(self) -> tuple[dt.datetime, dt.datetime]:
-        return AdvantageReport.period(self)  # type: ignore[arg-type]  # the same dates, the same default week
+        return _period(self.filters)  # the advantage report's dates, the same default week
 
     def scope_text(self) -> str:
         since, until = self.period()
