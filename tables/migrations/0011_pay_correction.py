@@ -22,7 +22,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_shoes'),
+        ('tables', '0010_settlement_pool_change'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
