@@ -133,7 +133,7 @@ def protection_report(request: HttpRequest, name: str) -> HttpResponse:
         context["error"] = gettext("These filters cannot be read: %(why)s") % {"why": exc.message}
         return render(request, "players/report.html", context, status=400)
     columns = report.columns
-    fmt = cell_formatters(report, grouping=True)
+    fmt = cell_formatters(report, reader=True)
     sums: dict[str, int] = {}
     rows = [text_row(fmt, row) for row in accumulate(report, report.rows(), sums)]
     audit_export_logged(request.user, f"players.{name}.screen", report.filters.as_json(), rows=len(rows))
