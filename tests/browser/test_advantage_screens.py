@@ -70,7 +70,7 @@ def test_the_pit_downloads_the_advantage_report(screens, counter, size):
             assert lines[0].startswith('"Advantage play. Covers: ')  # what the report covers
             assert lines[1].startswith("Player,Card,Tables,Rounds,Smallest bet")
             assert lines[2].startswith("Carl Counter,,BJ1,")
-            assert lines[2].endswith("bets_follow_count")
+            assert lines[2].endswith("bets follow the count")
 
 
 @pytest.mark.parametrize("size", [TABLET, PHONE], ids=["1024x768", "390x844"])

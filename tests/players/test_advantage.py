@@ -80,7 +80,7 @@ def test_the_report_lists_the_counter_in_every_format_for_the_pit_and_refuses_ot
     rows = [dict(zip(keys, row)) for row in body["rows"]]
     assert [r["player"] for r in rows] == ["Carl Counter"]
     assert (rows[0]["tables"], rows[0]["min_bet"], rows[0]["max_bet"], rows[0]["flags"]) == (
-        "BJ1", "10.00", "80.00", "bets_follow_count")
+        "BJ1", "10.00", "80.00", "bets follow the count")
     for fmt in ("csv", "xlsx", "pdf"):
         assert manager_api.get("/api/players/reports/advantage/", {"format": fmt}).status_code == 200
     # and a cashier is refused; a filter the report does not take is a 400 naming it

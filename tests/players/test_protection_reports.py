@@ -54,7 +54,7 @@ def test_tie_bets_where_the_cards_left_favour_them_are_flagged_explained_reporte
     assert (cell["Baccarat rounds"], cell["Tie bets"], cell["Rounds the cards left favoured the tie bet"],
             cell["Tie bets in those rounds"]) == ("52", "24", "28", "24")
     assert cell["Smallest bet (EUR)"] == ""  # no blackjack: the count's columns are empty
-    assert row[-1] == "tie_bets_at_positive_ev"
+    assert row[-1] == "tie bets where the cards favour them"
     # and the rating job's check raises one alert over the casino's threshold, none under it
     slip = RatingSlip.objects.get(player=sharp)
     RatingSlip.objects.filter(pk=slip.pk).update(status="closed", closed_at=timezone.now(), closed_by=floor.manager)
