@@ -18,7 +18,7 @@ from players.conf import knob
 from players.edges import edges_for
 from players.models import Player, RatingSlip
 from players.rating import PPM, MeasuredEdge
-from tables.engines.blackjack import Rules
+from tables.engines.blackjack import Blackjack, Pontoon
 from tables.engines.profile import Watch
 from tables.engines.registry import available_games, get_engine
 from tables.models import Round, RoundStatus, Shoe, Table
@@ -170,9 +170,12 @@ def _figures(player: Player, slips: list[RatingSlip], *, since: dt.datetime,
                 bets.append((before.true_count, int(stake)))
                 key = repr(sorted(rnd.config.items()))
                 coster = costs_by_rules.get(key)
-                pontoon = rnd.game == "pontoon"
+                engine = get_engine(rnd.game)
+                assert isinstance(engine, Blackjack | Pontoon)  # the games whose decisions are costed
+                rules = engine.rules(rnd.config)
+                pontoon = rules.pontoon
                 if coster is None:
-                    coster = costs_by_rules[key] = decision_costs(Rules.of(rnd.config, pontoon=pontoon))
+                    coster = costs_by_rules[key] = decision_costs(rules)
                     base_edges.append((_basic_edge(rnd.game, rnd.config), 0))
                 game = by_game.setdefault(rnd.game, ([], [0, 0], [_basic_edge(rnd.game, rnd.config)]))
                 cost = 0.0

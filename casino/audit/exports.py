@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -27,6 +28,7 @@ from django.utils.translation import gettext
 from casino.audit.models import AuditRecord
 from casino.audit.record import FIELDS, csv_cells, json_text
 from casino.cells import neutralise
+from casino.core.roles import ROLE_LABELS
 from casino.money import money_formatter
 from casino.pdffonts import fonts
 
@@ -206,9 +208,6 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def _choice_labels() -> dict[str, Any]:
     """Every stored code with a label (each model field's choices: statuses, kinds, games; the roles), read
     once: a recorded value that is a code is shown as its label, in the reader's language."""
-    from django.apps import apps
-
-    from casino.core.roles import ROLE_LABELS
 
     found: dict[str, Any] = {str(role): label for role, label in ROLE_LABELS.items()}
     for model in apps.get_models():

@@ -13,6 +13,9 @@ from django.utils.translation import gettext
 from players import labels
 from players.advantage import Advantage, chance_words, pit_advantage, player_advantage
 from players.conf import knob
+from tables.engines.errors import EngineError
+from tables.engines.profile import Watch
+from tables.engines.registry import get_engine
 from tables.selectors import pit_tables
 
 register = template.Library()
@@ -119,6 +122,16 @@ def slip_edges(figures: Any) -> dict[str, Any]:
         "theo_assumed": skill["theo_assumed"],
         "theo_measured": skill["theo_measured"],
     }
+
+
+@register.filter
+def decisions_costed(game: Any) -> bool:
+    """Whether the game's recorded decisions are costed against basic strategy (the engine's profile: a game
+    whose bets are followed against the count), so an open slip's measured skill is fixed at its close."""
+    try:
+        return bool(get_engine(str(game)).profile.watch == Watch.COUNT)
+    except EngineError:
+        return False
 
 
 @register.filter

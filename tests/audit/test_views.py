@@ -117,7 +117,7 @@ def test_typed_words_match_parts_of_codes_and_the_change_reads_as_words(floor, t
     assert response.context["page"].paginator.count == 1
     assert "Round · void" in html
     [row] = response.context["rows"]
-    assert row["changes"] == [{"field": "Status", "was": "settled", "now": "voided"},
+    assert row["changes"] == [{"field": "Status", "was": "Settled", "now": "Voided"},
                               {"field": "Reason", "was": "", "now": "misdeal"}]
     # and the table limit's change is money in major units with the currency, not minor units
     [limit] = client.get("/audit/?action=update&match=parts").context["rows"]
