@@ -49,7 +49,7 @@ class TableFactory(factory.django.DjangoModelFactory):
         model = Table
 
     code = factory.Sequence(lambda n: f"T{n}")
-    name = factory.Sequence(lambda n: f"Table {n}")
+    name = factory.LazyAttribute(lambda table: f"Table {table.code}")  # a name as a floor gives it, whatever the run
     pit = factory.SubFactory(PitFactory)
     game = "baccarat"
     config = factory.LazyFunction(dict)

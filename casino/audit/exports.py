@@ -104,7 +104,7 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
             str(r.pk), r.created_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"), f"{r.chain} #{r.seq}",
             Paragraph(text(f"{r.actor_username or '—'} ({r.actor_role})"), cell),
             Paragraph(text(" ".join(x for x in (r.client_addr, r.device, r.channel) if x)), cell),
-            Paragraph(text(r.action), cell), Paragraph(text(f"{r.object_type} {r.object_id}"), cell),
+            Paragraph(text(r.action), cell), Paragraph(text(f"{r.object_type} {record_number(r.object_id)}"), cell),
             Paragraph(text(_short(r.before, 400)), cell), Paragraph(text(_short(r.after, 400)), cell),
             r.hash[:12],
         ])
@@ -178,6 +178,8 @@ def value_words(key: str, value: Any) -> str:
         return gettext("yes") if value else gettext("no")
     if isinstance(value, int) and _money_field(key):
         return _money(value)
+    if isinstance(value, int) and not isinstance(value, bool) and _reference_field(key):
+        return record_number(value)
     if isinstance(value, Mapping):
         if _chips_like([key], value):
             pairs = sorted(((int(d), q) for d, q in value.items()), reverse=True)
@@ -198,6 +200,21 @@ def value_words(key: str, value: Any) -> str:
             return str(label)
         return value.replace("_", " ") if value.isidentifier() and "_" in value else value
     return str(value)
+
+
+# the recorded values that name another record by its number (a bet's round, a change's user…)
+REFERENCES = frozenset({"id", "round", "bet", "user", "table", "shift", "slip", "player", "settlement", "count",
+                        "marker", "alert", "assignment", "event", "shoe", "drop", "close", "reconciliation"})
+
+
+def _reference_field(key: str) -> bool:
+    return key in REFERENCES or key.endswith("_id")
+
+
+def record_number(value: Any) -> str:
+    """A record's number as a person reads it: "#4904" (a code such as a table's stays as it is)."""
+    text = str(value)
+    return f"#{text}" if text.isdigit() else text
 
 
 CARD = re.compile(r"[2-9TJQKA][SHDC]")

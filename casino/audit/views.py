@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.audit import selectors
-from casino.audit.exports import change_rows
+from casino.audit.exports import change_rows, record_number
 from casino.audit.filters import AuditPageFilter
 from casino.audit.models import AuditRecord, AuditVerification
 from casino.audit.record import json_text
@@ -119,6 +119,7 @@ def audit_index(request: HttpRequest) -> HttpResponse:
         "record": r,
         "action": code_words(r.action),
         "object": code_words(r.object_type),
+        "object_id": record_number(r.object_id),
         "role": str(ROLE_WORDS.get(r.actor_role, code_words(r.actor_role))),
         "who": names.get(r.actor_username) or r.actor_username or gettext("the system"),
         "changes": change_rows(r.before, r.after),

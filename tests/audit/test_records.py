@@ -72,7 +72,8 @@ def test_close_betting_and_each_card_are_recorded(floor):
     assert (first.action, first.object_id) == ("event.post", str(rnd.pk))
     assert first.before == {"status": "betting_closed", "events": 0}
     assert first.after == {"seq": 0, "event": {"card": "9S"},
-                           "next": {"expect": "card", "to": "banker", "say": "Deal card 2 to the banker"}}
+                           "next": {"expect": "card", "to": "banker", "say": "Deal card 2 to the banker",
+                                    "message": [{"id": "deal_banker_card", "params": {"n": 2}}]}}
     rounds.event_post(round_id=rnd.pk, actor=floor.dealer, event={"card": "KH"})
     second = last_record()
     assert second.before == {"status": "dealing", "events": 1}

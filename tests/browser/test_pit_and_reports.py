@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from accounting.models import Alert
 from accounting.money import money_words
 from accounting.reports.labels import Names
+from floor.labels import alert_text
 from tables.models import Round
 from tables.services import rounds
 from tests.browser.conftest import PHONE, TABLET, assert_labelled, assert_layout
@@ -82,7 +83,7 @@ def test_the_dashboard_updates_live_when_a_round_settles_at_a_table(screens, flo
     assert sum(h["win"] for h in charts["by_hour"]) == -474000
     assert int(page.evaluate("document.body.dataset.chartsDrawn")) >= 2  # redrawn after a poll
     for alert in Alert.objects.filter(table=floor.table):  # accounting's alerts, if its jobs raised any
-        expect(page.locator("#alerts")).to_contain_text(alert.message)
+        expect(page.locator("#alerts")).to_contain_text(alert_text(alert))  # worded from its kind and figures
     assert_labelled(page)
     for size in (TABLET, PHONE):
         page.set_viewport_size(size)
