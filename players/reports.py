@@ -322,7 +322,7 @@ class AdvantageReport(Report):
         Column("rho", _("Rank correlation bet/true count")),
         Column("changes", _("Bet changes"), INT),
         Column("bets_p", _("Bets follow the count: p")),
-        Column("gain", _("Betting pattern vs flat, % of action")),
+        Column("gain", _("Betting pattern vs flat, share of the amount wagered")),
         Column("entries", _("Mid-shoe entries"), INT),
         Column("exits", _("Mid-shoe exits"), INT),
         Column("entry_tc", _("Mean true count at entry")),
