@@ -313,7 +313,7 @@
     const signable = people.filter((p) => p.pin);
     if (!approval.who && signable.length === 1) approval.who = signable[0].username;
     $("approver-none").hidden = signable.length > 0;
-    $("approver-list").replaceChildren(...people.map((p) => btn(p.pin ? p.name : `${p.name} (no PIN set)`, () => {
+    $("approver-list").replaceChildren(...people.map((p) => btn(p.pin ? p.name : fmt(gettext("%(name)s (no PIN set)"), { name: p.name }), () => {
       approval.who = p.username;
       drawApproval();
     }, {
