@@ -2,7 +2,7 @@
 
 A screen, a dealer prompt, a report cell or an export speaks in the casino's words: labels, names, money
 in the house format, times in the casino's time zone. This module finds the tokens that betray code in
-such text (docs: /work/notes/words-scanner.md for the other helpers; the tests that use it say how):
+such text (docs/languages.md says what it guards; the tests that use it say how):
 
 - ``snake_case``      ``count_variance``, ``pit_manager``: a code where its label belongs
 - ``timestamp``       ``2026-11-27T10:27:32Z``, ``2026-11-27 10:27:32+00:00``: a machine's time
