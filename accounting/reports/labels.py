@@ -24,6 +24,7 @@ from casino.core.models import StaffProfile
 from tables.engines.errors import EngineError
 from tables.engines.registry import get_engine
 from tables.models import Pit, ShiftType
+from tables.wording import bet_label, game_name
 
 SLIP_KINDS = {"fill": gettext_lazy("Fill"), "credit": gettext_lazy("Credit")}
 SLIP_STATUSES = {
@@ -77,38 +78,28 @@ def label(table: Mapping[Any, Any], code: Any) -> str:
     return str(found) if found is not None else words(code)
 
 
-@functools.cache
-def _game_title(code: str) -> str:
-    try:
-        return str(get_engine(code).title)
-    except EngineError:  # a game whose engine is gone still has a name to print
-        return words(code)
-
-
 def game(code: Any) -> str:
-    return _game_title(str(code)) if code else ""
+    """A game's name in the reader's language: the floor's one wording of it (tables.wording.game_name)."""
+    return str(game_name(str(code))) if code else ""
 
 
 @functools.cache
-def _bet_types(code: str) -> dict[str, str]:
+def _bet_type_codes(code: str) -> tuple[str, ...]:
     try:
-        engine = get_engine(code)
+        return tuple(get_engine(code).bet_types)
     except EngineError:
-        return {}
-    out = {}
-    for name in engine.bet_types:
-        out[name] = words(name)
-    out.update({k: str(v) for k, v in getattr(engine, "BET_LABELS", {}).items()})
-    return out
+        return ()
 
 
 def bet_types_named(game_code: str) -> dict[str, str]:
-    """The bet types of a game whose label is not simply their code in words."""
-    return {k: v for k, v in _bet_types(game_code).items() if v != words(k)}
+    """The bet types of a game whose label (in the reader's language) is not simply their code in words."""
+    return {k: v for k in _bet_type_codes(game_code) if (v := bet_type(game_code, k)) != words(k)}
 
 
 def bet_type(game_code: Any, code: Any) -> str:
-    return _bet_types(str(game_code)).get(str(code)) or words(code)
+    """A bet type as the game's layout names it, in the reader's language: the floor's one wording
+    (tables.wording.bet_label)."""
+    return bet_label(str(game_code), str(code)) if code else ""
 
 
 def result(code: Any) -> str:
