@@ -11,14 +11,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 
 class AccountKind(models.TextChoices):
-    ASSET = "asset", "Asset"  # chips in a tray, the cage
-    LIABILITY = "liability", "Liability"  # pots, pools and carries owed to players, progressives
-    REVENUE = "revenue", "Revenue"  # table win, commission, rake
-    EQUITY = "equity", "Equity"  # bankroll issued to the floor
+    ASSET = "asset", _("Asset")  # chips in a tray, the cage
+    LIABILITY = "liability", _("Liability")  # pots, pools and carries owed to players, progressives
+    REVENUE = "revenue", _("Revenue")  # table win, commission, rake
+    EQUITY = "equity", _("Equity")  # bankroll issued to the floor
 
 
 class Account(models.Model):
@@ -199,15 +200,15 @@ class SerialCounter(models.Model):
 
 
 class SlipKind(models.TextChoices):
-    FILL = "fill", "Fill (cage → table)"
-    CREDIT = "credit", "Credit (table → cage)"
+    FILL = "fill", _("Fill (cage → table)")
+    CREDIT = "credit", _("Credit (table → cage)")
 
 
 class SlipStatus(models.TextChoices):
-    REQUESTED = "requested", "Requested"
-    ISSUED = "issued", "Issued"
-    RECEIVED = "received", "Received"
-    VOIDED = "voided", "Voided"
+    REQUESTED = "requested", _("Requested")
+    ISSUED = "issued", _("Issued")
+    RECEIVED = "received", _("Received")
+    VOIDED = "voided", _("Voided")
 
 
 class Slip(models.Model):
@@ -530,8 +531,8 @@ class BigBet(models.Model):
 
 
 class ReconciliationStatus(models.TextChoices):
-    BALANCED = "balanced", "Balanced"
-    VARIANCE = "variance", "Variance"
+    BALANCED = "balanced", _("Balanced")
+    VARIANCE = "variance", _("Variance")
 
 
 class ShiftReconciliation(models.Model):
@@ -642,10 +643,10 @@ class HouseEdgeCache(models.Model):
 
 
 class ExportStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class ReportExport(models.Model):
