@@ -15,8 +15,7 @@ import json
 import re
 from typing import Any
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, pgettext_lazy
 
 from tables.engines.errors import EngineError
 from tables.scoring.refusals import BID_NAMES, KINDS, ScoringError
@@ -25,46 +24,47 @@ from tables.wording import SUIT_SIGNS, SUIT_WORDS, card_text
 # the parts of a deal's entry, the games' rule settings and the sheet's own fields, in words
 ENTRY_WORDS: dict[str, Any] = {
     # the sheet
-    "players": _("players"), "deals": _("deals"), "config": _("settings"), "check": _("check"),
+    "players": pgettext_lazy("score sheet", "players"), "deals": pgettext_lazy("score sheet", "deals"), "config": pgettext_lazy("score sheet", "settings"), "check": pgettext_lazy("score sheet", "check"),
     # what was taken and won
-    "taken": _("taken"), "tricks": _("tricks"), "hearts": _("hearts"), "queen": _("queen of spades"),
-    "queens": _("queens of spades"), "plus": _("plus card"), "cards": _("cards"), "counts": _("counting points"),
-    "count": _("count"), "captured": _("captures"), "sweeps": _("sweeps"), "spades": _("spades"), "aces": _("aces"),
-    "big_casino": _("big casino"), "little_casino": _("little casino"),
+    "taken": pgettext_lazy("score sheet", "taken"), "tricks": pgettext_lazy("score sheet", "tricks"), "hearts": pgettext_lazy("score sheet", "hearts"), "queen": pgettext_lazy("score sheet", "queen of spades"),
+    "queens": pgettext_lazy("score sheet", "queens of spades"), "plus": pgettext_lazy("score sheet", "plus card"), "cards": pgettext_lazy("score sheet", "cards"), "counts": pgettext_lazy("score sheet", "counting points"),
+    "count": pgettext_lazy("score sheet", "count"), "captured": pgettext_lazy("score sheet", "captures"), "sweeps": pgettext_lazy("score sheet", "sweeps"), "spades": pgettext_lazy("score sheet", "spades"), "aces": pgettext_lazy("score sheet", "aces"),
+    "big_casino": pgettext_lazy("score sheet", "big casino"), "little_casino": pgettext_lazy("score sheet", "little casino"),
     # bids, makers and partners
-    "bid": _("bid"), "player": _("player"), "chips": _("chips"), "suit": _("suit"), "trump": _("trump"),
-    "maker": _("maker"), "bidder": _("bidder"), "contractor": _("contractor"), "partners": _("partners"),
-    "partner": _("partner"), "alone": _("alone"), "defended_alone": _("defended alone"), "forced": _("forced bid"),
-    "passed": _("passed"), "dealer": _("dealer"), "penalty": _("penalty"), "revoke": _("revoke"),
-    "first_out": _("first out"), "out_of_turn": _("out of turn"), "garnet": _("Sir Garnet"), "peeped": _("peeped"),
+    "bid": pgettext_lazy("score sheet", "bid"), "player": pgettext_lazy("score sheet", "player"), "chips": pgettext_lazy("score sheet", "chips"), "suit": pgettext_lazy("score sheet", "suit"), "trump": pgettext_lazy("score sheet", "trump"),
+    "maker": pgettext_lazy("score sheet", "maker"), "bidder": pgettext_lazy("score sheet", "bidder"), "contractor": pgettext_lazy("score sheet", "contractor"), "partners": pgettext_lazy("score sheet", "partners"),
+    "partner": pgettext_lazy("score sheet", "partner"), "alone": pgettext_lazy("score sheet", "alone"), "defended_alone": pgettext_lazy("score sheet", "defended alone"), "forced": pgettext_lazy("score sheet", "forced bid"),
+    "passed": pgettext_lazy("score sheet", "passed"), "dealer": pgettext_lazy("score sheet", "dealer"), "penalty": pgettext_lazy("score sheet", "penalty"), "revoke": pgettext_lazy("score sheet", "revoke"),
+    "first_out": pgettext_lazy("score sheet", "first out"), "out_of_turn": pgettext_lazy("score sheet", "out of turn"), "garnet": pgettext_lazy("score sheet", "Sir Garnet"), "peeped": pgettext_lazy("score sheet", "peeped"),
     # the All Fours family
-    "high": _("high"), "low": _("low"), "jack": _("jack"), "game": _("game"), "joker": _("joker"),
-    "right_pedro": _("right pedro"), "left_pedro": _("left pedro"), "pitcher": _("pitcher"), "sold_by": _("sold by"),
-    "refused": _("refused"), "turned_jacks": _("jacks turned"), "ran": _("ran the cards"), "gift": _("gift"),
+    "high": pgettext_lazy("score sheet", "high"), "low": pgettext_lazy("score sheet", "low"), "jack": pgettext_lazy("score sheet", "jack"), "game": pgettext_lazy("score sheet", "game"), "joker": pgettext_lazy("score sheet", "joker"),
+    "right_pedro": pgettext_lazy("score sheet", "right pedro"), "left_pedro": pgettext_lazy("score sheet", "left pedro"), "pitcher": pgettext_lazy("score sheet", "pitcher"), "sold_by": pgettext_lazy("score sheet", "sold by"),
+    "refused": pgettext_lazy("score sheet", "refused"), "turned_jacks": pgettext_lazy("score sheet", "jacks turned"), "ran": pgettext_lazy("score sheet", "ran the cards"), "gift": pgettext_lazy("score sheet", "gift"),
     # Loo, Spoil Five
-    "stood": _("stood"), "miss": _("miss"), "defend": _("defend"), "flush": _("flush"), "jinx": _("jinx"),
-    "dead": _("dead hands"), "high_trump": _("highest trump"),
+    "stood": pgettext_lazy("score sheet", "stood"), "miss": pgettext_lazy("score sheet", "miss"), "defend": pgettext_lazy("score sheet", "defend"), "flush": pgettext_lazy("score sheet", "flush"), "jinx": pgettext_lazy("score sheet", "jinx"),
+    "dead": pgettext_lazy("score sheet", "dead hands"), "high_trump": pgettext_lazy("score sheet", "highest trump"),
     # rummy and the checks
-    "knocker": _("knocker"), "hands": _("hands"), "deadwood": _("deadwood"), "melds": _("melds"), "hand": _("hand"),
-    "before": _("before"), "after": _("after"), "items": _("items"), "match": _("match"),
+    "knocker": pgettext_lazy("score sheet", "knocker"), "hands": pgettext_lazy("score sheet", "hands"), "deadwood": pgettext_lazy("score sheet", "deadwood"), "melds": pgettext_lazy("score sheet", "melds"), "hand": pgettext_lazy("score sheet", "hand"),
+    "before": pgettext_lazy("score sheet", "before"), "after": pgettext_lazy("score sheet", "after"), "items": pgettext_lazy("score sheet", "items"), "match": pgettext_lazy("score sheet", "match"),
     # the rule settings
-    "all_melded_bonus": _("all-melded bonus"), "ante": _("ante"), "bid_values": _("bid values"),
-    "box_bonus": _("box bonus"), "card_points": _("card points"), "defend_alone": _("defending alone"),
-    "defenders_score": _("defenders' score"), "game_bonus": _("game bonus"), "game_to": _("game to"),
-    "knock_below": _("knock below"), "laps": _("laps"), "loo": _("loo"), "lose": _("loss"),
-    "lowest_bid": _("lowest bid"), "moon": _("shooting the moon"), "nullo": _("nullo"), "passed_deal": _("passed deal"),
-    "peep": _("peep"), "plus_card": _("plus card"), "pool": _("pool"), "queen_scores": _("queen scores"),
-    "scoring": _("scoring"), "setback_payments": _("setback payments"), "settlement": _("settlement"),
-    "sir_garnet": _("Sir Garnet"), "slam": _("slam"), "stakes": _("stakes"), "undercut_bonus": _("undercut bonus"),
-    "wellington_blucher": _("Wellington and Blücher"), "win": _("win"),
+    "all_melded_bonus": pgettext_lazy("score sheet", "all-melded bonus"), "ante": pgettext_lazy("score sheet", "ante"), "bid_values": pgettext_lazy("score sheet", "bid values"),
+    "box_bonus": pgettext_lazy("score sheet", "box bonus"), "card_points": pgettext_lazy("score sheet", "card points"), "defend_alone": pgettext_lazy("score sheet", "defending alone"),
+    "defenders_score": pgettext_lazy("score sheet", "defenders' score"), "game_bonus": pgettext_lazy("score sheet", "game bonus"), "game_to": pgettext_lazy("score sheet", "game to"),
+    "knock_below": pgettext_lazy("score sheet", "knock below"), "laps": pgettext_lazy("score sheet", "laps"), "loo": pgettext_lazy("score sheet", "loo"), "lose": pgettext_lazy("score sheet", "loss"),
+    "lowest_bid": pgettext_lazy("score sheet", "lowest bid"), "moon": pgettext_lazy("score sheet", "shooting the moon"), "nullo": pgettext_lazy("score sheet", "nullo"), "passed_deal": pgettext_lazy("score sheet", "passed deal"),
+    "peep": pgettext_lazy("score sheet", "peep"), "plus_card": pgettext_lazy("score sheet", "plus card"), "pool": pgettext_lazy("score sheet", "pool"), "queen_scores": pgettext_lazy("score sheet", "queen scores"),
+    "scoring": pgettext_lazy("score sheet", "scoring"), "setback_payments": pgettext_lazy("score sheet", "setback payments"), "settlement": pgettext_lazy("score sheet", "settlement"),
+    "sir_garnet": pgettext_lazy("score sheet", "Sir Garnet"), "slam": pgettext_lazy("score sheet", "slam"), "stakes": pgettext_lazy("score sheet", "stakes"), "undercut_bonus": pgettext_lazy("score sheet", "undercut bonus"),
+    "wellington_blucher": pgettext_lazy("score sheet", "Wellington and Blücher"), "win": pgettext_lazy("score sheet", "win"),
 }
 BID_WORDS: dict[str, Any] = {
-    "nullo": _("nullo"), "nap": _("nap"), "wellington": _("wellington"), "blucher": _("blücher"),
-    "moon": _("moon"), "double_moon": _("double moon"), "triple_moon": _("triple moon"),
-    "quadruple_moon": _("quadruple moon"), "notrump": _("no trump"),
+    "nullo": pgettext_lazy("score sheet", "nullo"), "nap": pgettext_lazy("score sheet", "nap"), "wellington": pgettext_lazy("score sheet", "wellington"), "blucher": pgettext_lazy("score sheet", "blücher"),
+    "moon": pgettext_lazy("score sheet", "moon"), "double_moon": pgettext_lazy("score sheet", "double moon"), "triple_moon": pgettext_lazy("score sheet", "triple moon"),
+    "quadruple_moon": pgettext_lazy("score sheet", "quadruple moon"), "notrump": pgettext_lazy("score sheet", "no trump"),
 }
-COLOURS: dict[str, Any] = {"red": _("red"), "black": _("black")}
+COLOURS: dict[str, Any] = {"red": pgettext_lazy("score sheet", "red"), "black": pgettext_lazy("score sheet", "black")}
 
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 SEGMENT = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 CONTRACT = re.compile(r"^(\d+)(NT|[SCDH])$")
 
@@ -153,10 +153,30 @@ def refusal_words(error: EngineError) -> str:
     """A game's refusal in the reader's language; a refusal not worded by a score sheet stays as it is."""
     if not isinstance(error, ScoringError):
         return error.message
-    return gettext(error.template) % {name: param_words(name, value) for name, value in error.params.items()}
+    template = gettext(error.template)
+    text = template % {name: param_words(name, value) for name, value in error.params.items()}
+    return text if _begins_with_a_name(template, error.params) else text[:1].upper() + text[1:]
+
+
+def _begins_with_a_name(template: str, params: dict[str, Any]) -> bool:
+    """The sentence begins with a name, or what was entered, as it is written (never capitalised): a player's
+    name, ``tricks.ann`` worded "ann的墩數"."""
+    first = PLACEHOLDER.match(template)
+    if first is None:
+        return False
+    name = first.group(1)
+    kind = KINDS.get(name)
+    if kind == "entry":
+        names = [key for _, key in SEGMENT.findall(str(params.get(name, ""))) if key and key not in ENTRY_WORDS]
+        return any(entry_words(params.get(name, "")).startswith(n) for n in names)
+    return kind in (None, "names", "names_and", "who", "value", "card", "cards")
 
 
 def in_reader_words(error: EngineError) -> EngineError:
-    """The same refusal (code, field, event, params) with its message in the reader's words."""
-    error.message = refusal_words(error)
+    """The same refusal (code, field, event, params) with its message in the reader's words, naming the deal at
+    fault (``event``, counted from 1) when the sheet's replay pinned one."""
+    words = refusal_words(error)
+    if isinstance(error, ScoringError) and error.event is not None:
+        words = gettext("Deal %(n)s: %(refusal)s") % {"n": error.event + 1, "refusal": words}
+    error.message = words
     return error
