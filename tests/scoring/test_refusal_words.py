@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from casino.core.models import StaffProfile
 from cardroom.wording import ENTRY_WORDS, entry_words, refusal_words
+from casino.core.models import StaffProfile
 from tables.scoring.refusals import ScoringError, placeholders
 from tests.client import APIClient
 from tests.scoring.test_cardroom_service import FOUR, SHEETS, hearts, open_sheet
@@ -80,7 +80,8 @@ def test_a_bad_score_entry_is_refused_in_the_readers_language_with_the_same_code
     assert (error["code"], error["field"], error["params"]) == (english["code"], english["field"], english["params"])
     assert (error["code"], error["field"]) == ("bad_deal", "tricks.bob")
     assert error["message"] == says
-    assert not_said not in error["message"] and "tricks.bob" not in error["message"]
+    assert not_said not in error["message"]
+    assert "tricks.bob" not in error["message"]
     assert dealer_api.get(f"{SHEETS}{sheet['id']}/").json()["deals"] == 0
 
 

@@ -126,7 +126,8 @@ def test_a_place_in_the_entry_is_a_param_not_part_of_the_sentence():
             {"taken": {"ann": {"hearts": 14}}}]})
     err = caught.value
     assert (err.field, err.params) == ("taken.ann.hearts", {"what": "taken.ann.hearts", "low": 0, "high": 13, "n": 14})
-    assert "taken.ann" not in err.template and err.message == "taken.ann.hearts must be from 0 to 13, not 14"
+    assert "taken.ann" not in err.template
+    assert err.message == "taken.ann.hearts must be from 0 to 13, not 14"
 
 
 def test_a_refusal_missing_a_param_is_a_programming_error():
