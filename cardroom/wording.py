@@ -19,7 +19,7 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from tables.engines.errors import EngineError
 from tables.scoring.refusals import BID_NAMES, KINDS, ScoringError
-from tables.wording import SUIT_SIGNS, SUIT_WORDS, card_text
+from tables.wording import SUIT_SIGNS, SUIT_WORDS, card_text, game_title
 
 # the parts of a deal's entry, the games' rule settings and the sheet's own fields, in words
 ENTRY_WORDS: dict[str, Any] = {
@@ -144,7 +144,11 @@ def param_words(name: str, value: Any) -> str:
         return gettext("nobody") if value is None else str(value)
     if kind == "sentence":
         return gettext(str(value))
-    if kind in ("names", "checks", "choices"):
+    if kind == "title":
+        return game_title(str(value))
+    if kind in ("checks", "choices"):  # a check's or a setting's own name: as words
+        return _list([str(v).replace("_", " ") for v in many])
+    if kind == "names":
         return _list([str(v) for v in many])
     return str(value)
 
