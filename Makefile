@@ -26,9 +26,10 @@ $(STAMP): pyproject.toml $(LOCK)
 
 # The catalogs (docs/languages.md): every marked message extracted into locale/ for each language, then compiled
 # to the .mo files the server reads (committed, so a clean clone needs no gettext). Needs gettext's tools.
+# --keyword=N_: the pure packages' marker (tables/scoring/refusals.py; tables/management/commands/makemessages.py).
 LOCALES := -l en -l zh_Hant -l zh_Hans -l es
 locale: $(STAMP)
-	@$(PY) manage.py makemessages -d django $(LOCALES) --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=static/vendor --ignore=bench --ignore=artifacts
+	@$(PY) manage.py makemessages -d django $(LOCALES) --keyword=N_ --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=static/vendor --ignore=bench --ignore=artifacts
 	@$(PY) manage.py makemessages -d djangojs $(LOCALES) --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=static/vendor --ignore=bench --ignore=artifacts
 	@$(PY) manage.py compilemessages --ignore=.venv
 

@@ -24,14 +24,26 @@ from cardroom import selectors
 from cardroom import serializers as s
 from cardroom.models import ScoreSheet, Tournament
 from cardroom.services import sheets, tournaments
+from cardroom.wording import in_reader_words
 from casino.core.roles import Role
 from casino.errors import Forbidden, NotFound
 from casino.idempotency import idempotent
 from casino.permissions import role_permission
+from tables.scoring.refusals import ScoringError
 from tables.scoring.registry import all_games
 
 STAFF = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 SCORERS = role_permission(Role.DEALER, Role.PIT_MANAGER, read_roles=STAFF)
+
+
+class InReaderWords:
+    """A game's refusal of an entry, a setting or a check answers in the reader's language (cardroom/wording.py):
+    the same code, field and params, the message worded from the game's template."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ScoringError):
+            in_reader_words(exc)
+        return super().handle_exception(exc)  # type: ignore[misc]
 
 
 class GamesView(APIView):
@@ -44,7 +56,7 @@ class GamesView(APIView):
         return Response([game.describe() for _, game in sorted(all_games().items())])
 
 
-class GameCheckView(APIView):
+class GameCheckView(InReaderWords, APIView):
     """Run a game's validity check (Carousel: ``meld``, ``table``; Crazy Casino: ``build``). Writes nothing."""
 
     permission_classes = [role_permission(Role.DEALER, Role.PIT_MANAGER, read_roles=STAFF)]
@@ -62,7 +74,7 @@ class SheetFilter(filters.FilterSet):
         fields = ["table", "status", "game", "tournament"]
 
 
-class SheetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class SheetViewSet(InReaderWords, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Score sheets: open, enter deals, correct them, close, take rake."""
 
     permission_classes = [SCORERS]
@@ -160,7 +172,7 @@ class SheetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return self._answer(sheet.pk, status.HTTP_201_CREATED)
 
 
-class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class TournamentViewSet(InReaderWords, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Tournaments: create, enter players (fees posted), start, finish (prizes paid), cancel (fees refunded)."""
 
     permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=STAFF)]

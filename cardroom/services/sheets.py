@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from cardroom.models import PLAYER_NAME_MAX, ScoreSheet, SheetDeal, SheetRake, SheetStatus, Tournament, TournamentStatus
 from cardroom.services import postings
+from cardroom.wording import refusal_words
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput, NotFound
 from tables.access import ensure_can_deal, ensure_manages
@@ -340,7 +341,7 @@ def game_check(*, game: Any, check: str, payload: Any) -> Json:
         return rules.check(check, payload)
     except EngineError as exc:
         if exc.code == "unknown_check":
-            raise NotFound(exc.message, code="unknown_check") from None
+            raise NotFound(refusal_words(exc), code="unknown_check") from None
         raise
 
 

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Json, Setting
 from tables.engines.errors import EngineError
+from tables.scoring.refusals import N_, ScoringError
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +63,13 @@ class ScoredGame:
         if given is None:
             given = {}
         if not isinstance(given, Mapping):
-            raise EngineError("bad_config", "config must be an object of rule settings", field="config")
+            raise ScoringError("bad_config", N_("the settings must be an object of rule settings"), field="config")
         known = {s.name: s for s in self.settings}
         for name in given:
             if name not in known:
-                raise EngineError("unknown_setting", f"config.{name} is not a setting of {self.name}",
-                                  field=f"config.{name}")
-        return {s.name: s.clean(given[s.name]) if s.name in given else s.default for s in self.settings}
+                raise ScoringError("unknown_setting", N_("%(what)s is not a setting of %(title)s"),
+                                   field=f"config.{name}", what=f"config.{name}", title=self.title)
+        return {s.name: _clean(s, given[s.name]) if s.name in given else s.default for s in self.settings}
 
     def sides(self, players: Sequence[str], config: Mapping[str, Any]) -> list[str]:
         """Who scores: the players, or partnership names for partnership games (override)."""
@@ -76,12 +77,12 @@ class ScoredGame:
 
     def check_players(self, players: Any, config: Mapping[str, Any]) -> list[str]:
         if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-            raise EngineError("bad_players", "players must be a list of names", field="players")
+            raise ScoringError("bad_players", N_("the players must be a list of names"), field="players")
         if len(set(players)) != len(players):
-            raise EngineError("bad_players", "a player is listed twice", field="players")
+            raise ScoringError("bad_players", N_("a player is listed twice"), field="players")
         if not self.min_players <= len(players) <= self.max_players:
-            raise EngineError("bad_players", f"{self.title} takes {self.min_players} to {self.max_players} players",
-                              field="players")
+            raise ScoringError("bad_players", N_("%(title)s takes %(low)s to %(high)s players"), field="players",
+                               title=self.title, low=self.min_players, high=self.max_players)
         return players
 
     # -- the rules -----------------------------------------------------------------------
@@ -113,8 +114,11 @@ class ScoredGame:
 
     def check(self, name: str, payload: Any) -> Json:
         """Run one of the validity checks in ``checks`` (override); unknown names are refused."""
-        raise EngineError("unknown_check", f"{self.title} offers no '{name}' check"
-                          + (f" (checks: {', '.join(self.checks)})" if self.checks else ""), field="check")
+        if self.checks:
+            raise ScoringError("unknown_check", N_("%(title)s offers no '%(name)s' check (checks: %(checks)s)"),
+                               field="check", title=self.title, name=str(name), checks=list(self.checks))
+        raise ScoringError("unknown_check", N_("%(title)s offers no '%(name)s' check"), field="check",
+                           title=self.title, name=str(name))
 
     def describe(self) -> Json:
         return {"game": self.name, "title": self.title, "rules": self.rules, "min_players": self.min_players,
@@ -124,15 +128,23 @@ class ScoredGame:
                 **({"checks": list(self.checks)} if self.checks else {})}
 
 
+def _clean(setting: Setting, value: Any) -> Any:
+    """A rule setting's value, or its refusal as the sheet words it."""
+    try:
+        return setting.clean(value)
+    except EngineError as exc:
+        raise ScoringError.setting(exc, setting) from None
+
+
 def score_sheet(game: ScoredGame, doc: Mapping[str, Any]) -> Json:
     """Replay a whole score sheet: per-deal scores, running totals, the winner (or None)."""
     if not isinstance(doc, Mapping):
-        raise EngineError("bad_document", "a score sheet must be a JSON object")
+        raise ScoringError("bad_document", N_("a score sheet must be a JSON object"))
     config = game.resolve_config(doc.get("config"))
     players = game.check_players(doc.get("players"), config)
     deals = doc.get("deals") or []
     if not isinstance(deals, list):
-        raise EngineError("bad_document", "deals must be a list", field="deals")
+        raise ScoringError("bad_document", N_("the deals must be a list"), field="deals")
     sides = game.sides(players, config)
     totals = dict.fromkeys(sides, 0)
     rows: list[Json] = []
@@ -140,9 +152,10 @@ def score_sheet(game: ScoredGame, doc: Mapping[str, Any]) -> Json:
     state = game.initial_state(players, config) if game.carries_state else None
     for i, deal in enumerate(deals):
         if winner is not None:
-            raise EngineError("game_over", f"deal {i}: the game is already won by {winner}", event=i)
+            raise ScoringError("game_over", N_("the game is already won by %(player)s"), event=i, at=f"deal {i}",
+                               player=winner)
         if not isinstance(deal, Mapping):
-            raise EngineError("bad_deal", f"deal {i} must be an object", event=i)
+            raise ScoringError("bad_deal", N_("deal %(n)s must be an object"), event=i, n=i)
         try:
             more = {"state": state} if game.carries_state else {}
             scored = game.score_deal(deal, players=players, config=config, totals=dict(totals), index=i, **more)
@@ -150,14 +163,16 @@ def score_sheet(game: ScoredGame, doc: Mapping[str, Any]) -> Json:
             raise exc.at(i) from None
         for side, pts in scored.points.items():
             if side not in totals:
-                raise EngineError("bad_deal", f"deal {i}: {side} is not a side of this game", event=i)
+                raise ScoringError("bad_deal", N_("%(side)s is not a side of this game"), event=i, at=f"deal {i}",
+                                   side=side)
             totals[side] += pts
         rows.append({"deal": i, "points": dict(scored.points), "totals": dict(totals), "notes": list(scored.notes),
                      **({"extra": dict(scored.extra)} if scored.extra else {})})
         if game.carries_state:
             state = scored.state
         if scored.winner is not None and scored.winner not in totals:
-            raise EngineError("bad_deal", f"deal {i}: the winner {scored.winner} is not a side of this game", event=i)
+            raise ScoringError("bad_deal", N_("the winner %(side)s is not a side of this game"), event=i,
+                               at=f"deal {i}", side=scored.winner)
         winner = scored.winner if scored.winner is not None else game.winner(totals, config=config, deals=i + 1)
     return {"game": game.name, "config": config, "players": players, "sides": sides, "deals": rows,
             "totals": totals, "winner": winner, "status": "finished" if winner is not None else "in_progress",

@@ -30,6 +30,7 @@ from tables.engines.base import Json, Setting, SettingKind
 from tables.engines.cards import Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.refusals import N_, ScoringError
 
 CARDS, SPADES, ACES = 52, 13, 4
 MAJORITY_CARDS, MAJORITY_SPADES, ACE, BIG_CASINO, LITTLE_CASINO, SWEEP = 3, 1, 1, 2, 1, 1
@@ -69,8 +70,8 @@ def _item(raw: Any, where: str) -> tuple[dict[int, str], str]:
             rank = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
         rank = "T" if rank == "10" else str(rank).upper() if isinstance(rank, str) else rank
         if rank not in VALUES or colour not in ("red", "black") or set(raw) - {"rank", "colour"}:
-            raise EngineError(
-                "bad_build", f'{where}: a build is {{"rank": "A"…"K", "colour": "red"|"black"}}', field=where
+            raise ScoringError(
+                "bad_build", N_("a build is a rank (A to K) and a colour (red or black)"), field=where, at=where
             )
         sign = 1 if colour == "red" else -1
         label = f"[{colour} {NAMES.get(VALUES[rank], '10' if rank == 'T' else rank)}]"
@@ -78,7 +79,7 @@ def _item(raw: Any, where: str) -> tuple[dict[int, str], str]:
     try:
         card = parse_card(raw)
     except EngineError as exc:
-        raise EngineError(exc.code, f"{where}: {exc.message}", field=where) from None
+        raise ScoringError.inner(exc, field=where) from None
     sign = 1 if card.is_red else -1
     label = _label(card)
     return _with_ace({sign * VALUES[card.rank]: label}), label
@@ -127,10 +128,12 @@ def check_build(payload: Mapping[str, Any]) -> Json:
     ``match`` (optional): the card from hand that must capture the pile, or that it is left for."""
     raw = payload.get("items")
     if not isinstance(raw, list) or not raw:
-        raise EngineError("bad_check", "items must be a list of cards (and builds) to merge", field="items")
+        raise ScoringError("bad_check", N_("%(what)s must be a list of cards (and builds) to merge"), field="items",
+                           what="items")
     if len(raw) > MAX_BUILD_ITEMS:
-        raise EngineError(
-            "bad_check", f"the build check takes at most {MAX_BUILD_ITEMS} cards and builds", field="items"
+        raise ScoringError(
+            "bad_check", N_("the build check takes at most %(high)s cards and builds"), field="items",
+            high=MAX_BUILD_ITEMS,
         )
     parsed = [_item(r, f"items[{i}]") for i, r in enumerate(raw)]
     options = build_options([p[0] for p in parsed])
@@ -148,7 +151,7 @@ def check_build(payload: Mapping[str, Any]) -> Json:
         try:
             card = parse_card(match)
         except EngineError as exc:
-            raise EngineError(exc.code, f"match: {exc.message}", field="match") from None
+            raise ScoringError.inner(exc, field="match") from None
         sign = 1 if card.is_red else -1
         targets = [sign * VALUES[card.rank]] + ([sign * 14] if card.rank == "A" else [])
         hit = next((t for t in targets if t in options), None)
@@ -193,35 +196,33 @@ class CrazyCasino(ScoredGame):
     def check(self, name: str, payload: Any) -> Json:
         if name == "build":
             if not isinstance(payload, Mapping):
-                raise EngineError("bad_check", "a check takes an object", field="check")
+                raise ScoringError("bad_check", N_("a check takes an object"), field="check")
             return check_build(payload)
         return super().check(name, payload)
 
     def _read_player(self, p: str, raw: Any, shoe: Shoe) -> dict[str, int]:
         where = f"captured.{p}"
         if not isinstance(raw, Mapping):
-            raise EngineError(
-                "bad_deal",
-                f"{where} must be an object: the cards captured (or their counts) and the sweeps",
-                field=where,
+            raise ScoringError(
+                "bad_deal", N_("%(what)s must be an object: the cards captured (or their counts) and the sweeps"),
+                field=where, what=where,
             )
         sweeps = _count(raw.get("sweeps", 0), f"{where}.sweeps", PLAYS)
         if "cards" in raw:
             if set(raw) - {"cards", "sweeps"}:
-                raise EngineError(
-                    "bad_deal", f"{where}: give the cards captured or their counts, not both", field=where
+                raise ScoringError(
+                    "bad_deal", N_("give the cards captured or their counts, not both"), field=where, at=where
                 )
             if not isinstance(raw["cards"], list):
-                raise EngineError("bad_deal", f"{where}.cards must be a list of cards", field=f"{where}.cards")
+                raise ScoringError("bad_deal", N_("%(what)s must be a list of cards"), field=f"{where}.cards",
+                                   what=f"{where}.cards")
             cards = []
             for i, text in enumerate(raw["cards"]):
                 try:
                     card = parse_card(text)
                     shoe.take(card)
                 except EngineError as exc:
-                    raise EngineError(
-                        exc.code, f"{where}.cards[{i}]: {exc.message}", field=f"{where}.cards[{i}]"
-                    ) from None
+                    raise ScoringError.inner(exc, field=f"{where}.cards[{i}]") from None
                 cards.append(card)
             return {
                 "count": len(cards),
@@ -234,10 +235,9 @@ class CrazyCasino(ScoredGame):
         known = {"count", "spades", "aces", "big_casino", "little_casino", "sweeps"}
         for key in raw:
             if key not in known:
-                raise EngineError(
-                    "bad_deal",
-                    f"{where}.{key} is not counted in Crazy Casino (cards, or {', '.join(sorted(known))})",
-                    field=f"{where}.{key}",
+                raise ScoringError(
+                    "bad_deal", N_("%(what)s is not counted in %(title)s (cards, or %(keys)s)"),
+                    field=f"{where}.{key}", what=f"{where}.{key}", title=self.title, keys=sorted(known),
                 )
         got = {
             "count": _count(raw.get("count", 0), f"{where}.count", CARDS),
@@ -250,15 +250,14 @@ class CrazyCasino(ScoredGame):
         # the fewest cards these facts need: the spades and the aces (the ace of spades may be both), 10♦
         fewest = got["spades"] + got["aces"] - min(1, got["spades"], got["aces"]) + got["big_casino"]
         if got["count"] < fewest:
-            raise EngineError(
-                "bad_deal",
-                f"{where}: {got['count']} cards cannot hold {got['spades']} spades, "
-                f"{got['aces']} aces" + (" and big casino" if got["big_casino"] else ""),
-                field=f"{where}.count",
-            )
+            template = (N_("%(n)s cards cannot hold %(spades)s spades, %(aces)s aces and big casino") if got["big_casino"]
+                        else N_("%(n)s cards cannot hold %(spades)s spades, %(aces)s aces"))
+            raise ScoringError("bad_deal", template, field=f"{where}.count", at=where, n=got["count"],
+                               spades=got["spades"], aces=got["aces"])
         if got["little_casino"] and not got["spades"]:
-            raise EngineError(
-                "bad_deal", f"{where}: little casino is a spade, but no spades are counted", field=f"{where}.spades"
+            raise ScoringError(
+                "bad_deal", N_("little casino is a spade, but no spades are counted"), field=f"{where}.spades",
+                at=where,
             )
         return got
 
@@ -273,33 +272,35 @@ class CrazyCasino(ScoredGame):
     ) -> DealScore:
         for key in deal:
             if key != "captured":
-                raise EngineError("bad_deal", f"{key} is not part of a Crazy Casino deal (captured)", field=key)
+                raise ScoringError("bad_deal", N_("%(what)s is not part of a %(title)s deal (%(keys)s)"), field=key,
+                                   what=key, title=self.title, keys=["captured"])
         captured = deal.get("captured")
         if not isinstance(captured, Mapping):
-            raise EngineError(
-                "bad_deal", "captured must be an object: each player's captures and sweeps", field="captured"
+            raise ScoringError(
+                "bad_deal", N_("%(what)s must be an object: each player's captures and sweeps"), field="captured",
+                what="captured",
             )
         for p in captured:
             if p not in players:
-                raise EngineError("bad_deal", f"captured.{p}: {p} is not a player of this sheet", field=f"captured.{p}")
+                raise ScoringError("bad_deal", N_("%(player)s is not a player of this sheet"), field=f"captured.{p}",
+                                   at=f"captured.{p}", player=p)
         shoe = Shoe(decks=1)
         got = {}
         for p in players:
             if p not in captured:
-                raise EngineError("bad_deal", f"captured.{p}: both players' captures are needed", field=f"captured.{p}")
+                raise ScoringError("bad_deal", N_("both players' captures are needed: %(player)s's are missing"),
+                                   field=f"captured.{p}", at=f"captured.{p}", player=p)
             got[p] = self._read_player(p, captured[p], shoe)
-        for key, whole, what in (
-            ("count", CARDS, "cards"),
-            ("spades", SPADES, "spades"),
-            ("aces", ACES, "aces"),
-            ("big_casino", 1, "big casino (10♦)"),
-            ("little_casino", 1, "little casino (2♠)"),
+        for key, whole, template in (
+            ("count", CARDS, N_("the captures hold %(n)s cards: the pack has %(high)s")),
+            ("spades", SPADES, N_("the captures hold %(n)s spades: the pack has %(high)s")),
+            ("aces", ACES, N_("the captures hold %(n)s aces: the pack has %(high)s")),
+            ("big_casino", 1, N_("the captures hold %(n)s big casino (10♦): the pack has %(high)s")),
+            ("little_casino", 1, N_("the captures hold %(n)s little casino (2♠): the pack has %(high)s")),
         ):
             total = sum(g[key] for g in got.values())
             if total != whole:
-                raise EngineError(
-                    "cards_unaccounted", f"the captures hold {total} {what}: the pack has {whole}", field="captured"
-                )
+                raise ScoringError("cards_unaccounted", template, field="captured", n=total, high=whole)
         a, b = players
         points = dict.fromkeys(players, 0)
         notes = []
@@ -330,13 +331,14 @@ class CrazyCasino(ScoredGame):
 
 def _count(value: Any, where: str, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise EngineError("bad_deal", f"{where} must be a whole number from 0 to {high}", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be a whole number from 0 to %(high)s"), field=where,
+                           what=where, high=high)
     return value
 
 
 def _flag(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise EngineError("bad_deal", f"{where} must be true or false", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be true or false"), field=where, what=where)
     return value
 
 

@@ -29,9 +29,9 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.hearts import count, flag
+from tables.scoring.refusals import N_, ScoringError
 
 # ================================================================================================
 # Shared by the trick-taking sheets
@@ -42,23 +42,25 @@ def only_keys(deal: Mapping[str, Any], allowed: Sequence[str], title: str) -> No
     """Refuse any field the game does not read, so a typo is never silently ignored."""
     for key in deal:
         if key not in allowed:
-            raise EngineError("bad_deal", f"{key} is not part of a {title} deal ({', '.join(allowed)})", field=str(key))
+            raise ScoringError("bad_deal", N_("%(what)s is not part of a %(title)s deal (%(keys)s)"), field=str(key),
+                               what=str(key), title=title, keys=list(allowed))
 
 
 def name_of(value: Any, where: str, players: Sequence[str]) -> str:
     """A player of the sheet, or a refusal naming ``where``."""
     if not isinstance(value, str) or value not in players:
-        raise EngineError("bad_deal", f"{where} must be a player of this sheet, not {value!r}", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be a player of this sheet, not %(value)s"), field=where,
+                           what=where, value=value)
     return value
 
 
 def names_of(value: Any, where: str, players: Sequence[str]) -> list[str]:
     """A list of distinct players of the sheet (may be empty)."""
     if not isinstance(value, list):
-        raise EngineError("bad_deal", f"{where} must be a list of players", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be a list of players"), field=where, what=where)
     names = [name_of(v, f"{where}[{i}]", players) for i, v in enumerate(value)]
     if len(set(names)) != len(names):
-        raise EngineError("bad_deal", f"{where}: a player is listed twice", field=where)
+        raise ScoringError("bad_deal", N_("a player is listed twice"), field=where, at=where)
     return names
 
 
@@ -99,7 +101,8 @@ class Seating:
             for side, members in self.members.items():
                 if value in members:
                     return side
-        raise EngineError("bad_deal", f"{where}: {value!r} is neither a player nor a side of this sheet", field=where)
+        raise ScoringError("bad_deal", N_("%(value)s is neither a player nor a side of this sheet"), field=where,
+                           at=where, value=value)
 
     def others(self, side: str) -> list[str]:
         return [s for s in self.sides if s != side]
@@ -117,29 +120,28 @@ def read_tricks(
         if len(seating.sides) == 2:
             return {s: (won if s == maker else total - won) for s in seating.sides}
         if every_side:
-            raise EngineError(
-                "bad_deal",
-                f"{where} must give each player's tricks, as an object: the game scores them one by one",
-                field=where,
+            raise ScoringError(
+                "bad_deal", N_("%(what)s must give each player's tricks, as an object: the game scores them one by one"),
+                field=where, what=where,
             )
         return {maker: won}
     if not isinstance(raw, Mapping):
-        raise EngineError(
-            "bad_deal", f"{where} must be the tricks won: a number (the maker's side) or an object by side", field=where
+        raise ScoringError(
+            "bad_deal", N_("%(what)s must be the tricks won: a number (the maker's side) or an object by side"),
+            field=where, what=where,
         )
     tricks = dict.fromkeys(seating.sides, 0)
     seen: set[str] = set()
     for key, value in raw.items():
         side = seating.side(key, f"{where}.{key}")
         if side in seen:
-            raise EngineError("bad_deal", f"{where}: {side} is counted twice", field=f"{where}.{key}")
+            raise ScoringError("bad_deal", N_("%(side)s is counted twice"), field=f"{where}.{key}", at=where, side=side)
         seen.add(side)
         tricks[side] = count(value, f"{where}.{key}", high=total)
     if sum(tricks.values()) != total:
-        raise EngineError(
-            "tricks_unaccounted",
-            f"{where}: {sum(tricks.values())} tricks entered, the deal has {total}",
-            field=where,
+        raise ScoringError(
+            "tricks_unaccounted", N_("%(n)s tricks entered, the deal has %(high)s"), field=where, at=where,
+            n=sum(tricks.values()), high=total,
         )
     return tricks
 
@@ -170,7 +172,8 @@ def passed_deal(deal: Mapping[str, Any], sides: Sequence[str], note: str) -> Dea
         return None
     if len(deal) > 1 + ("dealer" in deal):
         extra = next(k for k in deal if k not in ("passed", "dealer"))
-        raise EngineError("bad_deal", f"a passed deal has nothing else to enter, not {extra}", field=str(extra))
+        raise ScoringError("bad_deal", N_("a passed deal has nothing else to enter, not %(what)s"), field=str(extra),
+                           what=str(extra))
     return DealScore(dict.fromkeys(sides, 0), (note,), {"passed": True})
 
 
@@ -267,8 +270,8 @@ class FourHandEuchre(ScoredGame):
         alone = flag(deal.get("alone", False), "alone") if "alone" in self.fields else False
         defended = flag(deal.get("defended_alone", False), "defended_alone")
         if defended and not alone:
-            raise EngineError(
-                "bad_deal", "defended_alone: only a lone hand can be defended alone", field="defended_alone"
+            raise ScoringError(
+                "bad_deal", N_("only a lone hand can be defended alone"), field="defended_alone", at="defended_alone"
             )
         tricks = read_tricks(deal.get("tricks"), seating, total=TRICKS, maker=side)
         (other,) = seating.others(side)
@@ -351,8 +354,9 @@ class RailroadEuchre(FourHandEuchre):
 
     def score_deal(self, deal: Mapping[str, Any], **kwargs: Any) -> DealScore:
         if "defended_alone" in deal and not kwargs["config"]["defend_alone"]:
-            raise EngineError(
-                "bad_deal", "defended_alone: this table does not play defending alone", field="defended_alone"
+            raise ScoringError(
+                "bad_deal", N_("this table does not play defending alone"), field="defended_alone",
+                at="defended_alone",
             )
         return super().score_deal(deal, **kwargs)
 
@@ -496,13 +500,14 @@ class AuctionEuchre(ScoredGame):
         bids = AUCTION_BIDS[n]
         bid = deal.get("bid")
         if isinstance(bid, bool) or not isinstance(bid, int) or bid not in bids:
-            raise EngineError(
-                "bad_bid", f"bid must be one of {', '.join(map(str, bids))} with {n} players, not {bid!r}", field="bid"
+            raise ScoringError(
+                "bad_bid", N_("%(what)s must be one of %(bids)s with %(n)s players, not %(value)s"), field="bid",
+                what="bid", bids=list(bids), n=n, value=bid,
             )
         contract = bids[bid]
         if contract.partners is None:  # six: fixed partnerships
             if "partners" in deal:
-                raise EngineError("bad_deal", "partners: six play in fixed partnerships", field="partners")
+                raise ScoringError("bad_deal", N_("six play in fixed partnerships"), field="partners", at="partners")
             side = seating.side_of(maker)
             makers = [side]
             opponents = seating.others(side)
@@ -510,10 +515,14 @@ class AuctionEuchre(ScoredGame):
         else:
             partners = names_of(deal.get("partners", []), "partners", players)
             if maker in partners:
-                raise EngineError("bad_deal", "partners: the maker cannot be his own partner", field="partners")
+                raise ScoringError("bad_deal", N_("the maker cannot be his own partner"), field="partners",
+                                   at="partners")
             if len(partners) != contract.partners:
-                wanted = "no partner (alone)" if contract.alone else f"{contract.partners} partner(s)"
-                raise EngineError("bad_deal", f"partners: a bid of {bid} takes {wanted}", field="partners")
+                if contract.alone:
+                    raise ScoringError("bad_deal", N_("a bid of %(bid)s takes no partner (alone)"), field="partners",
+                                       at="partners", bid=bid)
+                raise ScoringError("bad_deal", N_("a bid of %(bid)s takes %(n)s partner(s)"), field="partners",
+                                   at="partners", bid=bid, n=contract.partners)
             makers = [maker, *partners]
             opponents = [p for p in players if p not in makers]
             tricks = making_tricks(deal.get("tricks"), players, makers, total=AUCTION_TRICKS[n])
@@ -583,9 +592,9 @@ class CallAceEuchre(ScoredGame):
         if partner is not None:
             partner = name_of(partner, "partner", players)
             if partner == maker:
-                raise EngineError("bad_deal", "partner: the maker cannot be his own partner", field="partner")
+                raise ScoringError("bad_deal", N_("the maker cannot be his own partner"), field="partner", at="partner")
             if alone:
-                raise EngineError("bad_deal", "partner: a lone hand has no partner", field="partner")
+                raise ScoringError("bad_deal", N_("a lone hand has no partner"), field="partner", at="partner")
         makers = [maker] if partner is None else [maker, partner]
         lone = partner is None
         tricks = making_tricks(deal.get("tricks"), players, makers, total=TRICKS)
@@ -662,17 +671,20 @@ class CincinnatiEuchre(ScoredGame):
         elif isinstance(bid, int) and not isinstance(bid, bool) and 3 <= bid <= CINCINNATI_TRICKS:
             needed, value, moon = bid, bid, None
         else:
-            raise EngineError("bad_bid", f"bid must be 3 to 6 tricks or {', '.join(MOONS)}, not {bid!r}", field="bid")
+            raise ScoringError("bad_bid", N_("%(what)s must be 3 to 6 tricks or %(bids)s, not %(value)s"), field="bid",
+                               what="bid", bids=list(MOONS), value=bid)
         if flag(deal.get("forced", False), "forced"):
             if bid != 3:
-                raise EngineError("bad_bid", "forced: the dealer's forced bid is three", field="bid")
+                raise ScoringError("bad_bid", N_("the dealer's forced bid is three"), field="bid", at="forced")
             dealer = dealer_of(deal, players, index)
             if bidder != dealer:  # "If no player bids (all pass), the dealer must accept a Force bid of three"
-                raise EngineError(
-                    "bad_deal", f"forced: only the dealer ({dealer}) is forced to bid, not {bidder}", field="bidder"
+                raise ScoringError(
+                    "bad_deal", N_("only the dealer (%(dealer)s) is forced to bid, not %(player)s"), field="bidder",
+                    at="forced", dealer=dealer, player=bidder,
                 )
         if "trump" in deal and deal["trump"] not in ("clubs", "diamonds", "hearts", "spades", "notrump"):
-            raise EngineError("bad_deal", "trump must be clubs, diamonds, hearts, spades or notrump", field="trump")
+            raise ScoringError("bad_deal", N_("%(what)s must be %(suits)s or notrump"), field="trump", what="trump",
+                               suits=["clubs", "diamonds", "hearts", "spades"])
         tricks = read_tricks(deal.get("tricks"), seating, total=CINCINNATI_TRICKS, maker=side)
         points = dict.fromkeys(seating.sides, 0)
         made = tricks[side] >= needed

@@ -32,10 +32,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, passed_deal, read_tricks
 from tables.scoring.hearts import count
+from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 10
 DENOMINATIONS = ("S", "C", "D", "H", "NT")  # low to high
@@ -118,13 +118,13 @@ class FiveHundred(ScoredGame):
         bid = raw.upper() if isinstance(raw, str) else raw
         if bid == NULLO.upper():
             if not config["nullo"]:
-                raise EngineError("bad_bid", "bid: this table does not play nullo", field="bid")
+                raise ScoringError("bad_bid", N_("this table does not play %(bid)s"), field="bid", at="bid", bid=NULLO)
             return NULLO, None, config["bid_values"][NULLO]
         if not isinstance(bid, str) or bid not in config["bid_values"]:
-            raise EngineError(
+            raise ScoringError(
                 "bad_bid",
-                f"bid must be 6 to 10 tricks and a denomination (S, C, D, H, NT), e.g. 7H or 10NT, not {raw!r}",
-                field="bid",
+                N_("%(what)s must be 6 to 10 tricks and a denomination (S, C, D, H, NT), e.g. 7H or 10NT, not %(value)s"),
+                field="bid", what="bid", value=raw,
             )
         return bid, int(bid.rstrip("SCDHNT")), config["bid_values"][bid]
 
@@ -140,8 +140,8 @@ class FiveHundred(ScoredGame):
     ) -> DealScore:
         state = state or self.initial_state(players, config)
         if state.get("void"):
-            raise EngineError(
-                "game_void", "a player back from 500 in the hole went out first: no one wins; close the sheet"
+            raise ScoringError(
+                "game_void", N_("a player back from 500 in the hole went out first: no one wins; close the sheet")
             )
         only_keys(
             deal,
@@ -176,7 +176,7 @@ class FiveHundred(ScoredGame):
         one = individual and len(contracting) == 1  # "ann makes", "ann & dee make", "ann & cy make"
         if needed is None:  # nullo: the contractor alone must lose every trick
             if individual and partners:
-                raise EngineError("bad_deal", "partners: a nullo contractor plays alone", field="partners")
+                raise ScoringError("bad_deal", N_("a nullo contractor plays alone"), field="partners", at="partners")
             made = won == 0
             for s in contracting:
                 points[s] = value if made else -value
@@ -219,37 +219,38 @@ class FiveHundred(ScoredGame):
         if "partners" not in deal:
             return []
         if len(players) != 5:
-            raise EngineError("bad_deal", "partners: only five-hand Five Hundred names partners", field="partners")
+            raise ScoringError("bad_deal", N_("only five-hand Five Hundred names partners"), field="partners",
+                               at="partners")
         partners = names_of(deal["partners"], "partners", players)
         if contractor in partners:
-            raise EngineError("bad_deal", "partners: the contractor cannot be his own partner", field="partners")
+            raise ScoringError("bad_deal", N_("the contractor cannot be his own partner"), field="partners",
+                               at="partners")
         most = 2 if needed is not None and needed >= 8 else 1
         if len(partners) > most:
-            raise EngineError(
-                "bad_deal",
-                f"partners: a bid of {needed or 'nullo'} tricks takes at most {most} partner(s)",
-                field="partners",
+            raise ScoringError(
+                "bad_deal", N_("a bid of %(bid)s tricks takes at most %(n)s partner(s)"), field="partners",
+                at="partners", bid=needed or NULLO, n=most,
             )
         return partners
 
     def add_card_points(self, deal: Mapping[str, Any], seating: Seating, points: dict[str, int], n: int) -> None:
         raw = deal.get("cards")
         if not isinstance(raw, Mapping):
-            raise EngineError(
-                "bad_deal", "cards must be the card points each player (or side) won, as an object", field="cards"
+            raise ScoringError(
+                "bad_deal", N_("%(what)s must be the card points each player (or side) won, as an object"),
+                field="cards", what="cards",
             )
         most = CARD_POINTS_IN_PACK[n]
         seen: dict[str, int] = {}
         for key, value in raw.items():
             side = seating.side(key, f"cards.{key}")
             if side in seen:
-                raise EngineError("bad_deal", f"cards: {side} is counted twice", field=f"cards.{key}")
+                raise ScoringError("bad_deal", N_("%(side)s is counted twice"), field=f"cards.{key}", at="cards", side=side)
             seen[side] = count(value, f"cards.{key}", high=most)
         if sum(seen.values()) > most:
-            raise EngineError(
-                "cards_unaccounted",
-                f"cards: {sum(seen.values())} card points entered, the pack holds {most}",
-                field="cards",
+            raise ScoringError(
+                "cards_unaccounted", N_("%(n)s card points entered, the pack holds %(high)s"), field="cards",
+                at="cards", n=sum(seen.values()), high=most,
             )
         for side, pts in seen.items():
             points[side] += pts
@@ -267,7 +268,7 @@ class FiveHundred(ScoredGame):
         """A passed deal played at no trump: each for himself, 10 a trick, nobody set back."""
         for key in ("contractor", "bid", "partners"):
             if key in deal:
-                raise EngineError("bad_deal", f"{key}: a passed deal has no contract", field=key)
+                raise ScoringError("bad_deal", N_("a passed deal has no contract"), field=key, at=key)
         per_player = read_tricks(
             deal.get("tricks"), Seating.individual(players), total=TRICKS, maker=players[0], every_side=True
         )
@@ -325,10 +326,9 @@ class FiveHundred(ScoredGame):
             leader = out[0]
         elif leader is None and len(out) > 1:
             if first_out not in out:
-                raise EngineError(
-                    "first_out_needed",
-                    f"first_out: {' and '.join(out)} passed {config['game_to']} on this deal; say who got there first",
-                    field="first_out",
+                raise ScoringError(
+                    "first_out_needed", N_("%(both)s passed %(n)s on this deal; say who got there first"),
+                    field="first_out", at="first_out", both=list(out), n=config["game_to"],
                 )
             leader = first_out
         sunk = [s for s in after if after[s] <= HOLE]

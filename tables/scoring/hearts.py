@@ -24,8 +24,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.refusals import N_, ScoringError
 
 HEART = 1  # each heart taken
 QUEEN = 13  # the queen of spades
@@ -68,15 +68,16 @@ SETTLEMENT = Setting(
 def count(value: Any, where: str, *, low: int = 0, high: int) -> int:
     """A whole number from ``low`` to ``high``, or a refusal naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError("bad_deal", f"{where} must be a whole number", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be a whole number"), field=where, what=where)
     if not low <= value <= high:
-        raise EngineError("bad_deal", f"{where} must be from {low} to {high}, not {value}", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be from %(low)s to %(high)s, not %(n)s"), field=where,
+                           what=where, low=low, high=high, n=value)
     return value
 
 
 def flag(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise EngineError("bad_deal", f"{where} must be true or false", field=where)
+        raise ScoringError("bad_deal", N_("%(what)s must be true or false"), field=where, what=where)
     return value
 
 
@@ -84,10 +85,12 @@ def per_player(deal: Mapping[str, Any], key: str, players: Sequence[str]) -> dic
     """``deal[key]``, an object keyed by player names (players left out took nothing)."""
     raw = deal.get(key)
     if not isinstance(raw, Mapping):
-        raise EngineError("bad_deal", f"{key} must be an object of what each player took, by name", field=key)
+        raise ScoringError("bad_deal", N_("%(what)s must be an object of what each player took, by name"), field=key,
+                           what=key)
     for name in raw:
         if name not in players:
-            raise EngineError("bad_deal", f"{key}.{name}: {name} is not a player of this sheet", field=f"{key}.{name}")
+            raise ScoringError("bad_deal", N_("%(player)s is not a player of this sheet"), field=f"{key}.{name}",
+                               at=f"{key}.{name}", player=name)
     return {p: raw.get(p) for p in players}
 
 
@@ -131,13 +134,13 @@ class _Hearts(ScoredGame):
             if isinstance(got, int) and not isinstance(got, bool):
                 got = {"hearts": got}
             if not isinstance(got, Mapping):
-                raise EngineError("bad_deal", f"{where} must be an object of {', '.join(fields)} taken", field=where)
+                raise ScoringError("bad_deal", N_("%(what)s must be an object of %(keys)s taken"), field=where,
+                                   what=where, keys=list(fields))
             for key in got:
                 if key not in fields:
-                    raise EngineError(
-                        "bad_deal",
-                        f"{where}.{key} is not counted in this game (fields: {', '.join(fields)})",
-                        field=f"{where}.{key}",
+                    raise ScoringError(
+                        "bad_deal", N_("%(what)s is not counted in this game (fields: %(keys)s)"),
+                        field=f"{where}.{key}", what=f"{where}.{key}", keys=list(fields),
                     )
             entry = {
                 "hearts": count(got.get("hearts", 0), f"{where}.hearts", high=hearts_in_pack),
@@ -153,27 +156,28 @@ class _Hearts(ScoredGame):
             taken[p] = entry
         hearts = sum(e["hearts"] for e in taken.values())
         if hearts != hearts_in_pack:
-            raise EngineError(
-                "hearts_unaccounted",
-                f"the players took {hearts} hearts: all {hearts_in_pack} must be accounted for",
-                field="taken",
+            raise ScoringError(
+                "hearts_unaccounted", N_("the players took %(n)s hearts: all %(high)s must be accounted for"),
+                field="taken", n=hearts, high=hearts_in_pack,
             )
         if "queen" in fields or "queens" in fields:
             queens = sum(e["queens"] for e in taken.values())
             if queens != queens_in_pack:
-                what = "the queen of spades" if queens_in_pack == 1 else f"both queens of spades ({queens_in_pack})"
-                raise EngineError(
+                if queens_in_pack == 1:
+                    raise ScoringError("queen_unaccounted",
+                                       N_("the queen of spades must be taken by exactly one player each, %(n)s entered"),
+                                       field="taken", n=queens)
+                raise ScoringError(
                     "queen_unaccounted",
-                    f"{what} must be taken by exactly one player each, {queens} entered",
-                    field="taken",
+                    N_("both queens of spades (%(high)s) must be taken by exactly one player each, %(n)s entered"),
+                    field="taken", n=queens, high=queens_in_pack,
                 )
         if self.plus_card:
             plus = sum(e["plus"] for e in taken.values())
             if plus != 1:
-                raise EngineError(
-                    "plus_card_unaccounted",
-                    f"the plus card must be taken by exactly one player, {plus} entered",
-                    field="taken",
+                raise ScoringError(
+                    "plus_card_unaccounted", N_("the plus card must be taken by exactly one player, %(n)s entered"),
+                    field="taken", n=plus,
                 )
         return taken
 
@@ -189,15 +193,16 @@ class _Hearts(ScoredGame):
         the deal's points, play is abandoned and nothing else counts."""
         charged = deal.get("penalty")
         if not isinstance(charged, list) or not charged or not all(isinstance(p, str) for p in charged):
-            raise EngineError("bad_deal", "penalty must be a list of the players charged", field="penalty")
+            raise ScoringError("bad_deal", N_("the penalty must be a list of the players charged"), field="penalty")
         for p in charged:
             if p not in players:
-                raise EngineError("bad_deal", f"penalty: {p} is not a player of this sheet", field="penalty")
+                raise ScoringError("bad_deal", N_("%(player)s is not a player of this sheet"), field="penalty",
+                                   at="penalty", player=p)
         if len(set(charged)) != len(charged):
-            raise EngineError("bad_deal", "penalty: a player is charged twice", field="penalty")
+            raise ScoringError("bad_deal", N_("a player is charged twice"), field="penalty", at="penalty")
         if "taken" in deal:
-            raise EngineError(
-                "bad_deal", "a deal is either counted (taken) or abandoned on a penalty, not both", field="penalty"
+            raise ScoringError(
+                "bad_deal", N_("a deal is either counted (taken) or abandoned on a penalty, not both"), field="penalty"
             )
         full = self.deal_points(config)
         points = {p: (full if p in charged else 0) for p in players}
@@ -267,7 +272,8 @@ class _Hearts(ScoredGame):
     ) -> DealScore:
         for key in deal:
             if key not in ("taken", "penalty"):
-                raise EngineError("bad_deal", f"{key} is not part of a {self.title} deal (taken, penalty)", field=key)
+                raise ScoringError("bad_deal", N_("%(what)s is not part of a %(title)s deal (%(keys)s)"), field=key,
+                                   what=key, title=self.title, keys=["taken", "penalty"])
         if "penalty" in deal:
             scored = self.penalty(deal, players, config)
             return self.settle(
@@ -298,10 +304,10 @@ class Hearts(_Hearts):
     def resolve_config(self, given: Any) -> dict[str, Any]:
         config = super().resolve_config(given)
         if config["settlement"] != SHEET and config["moon"] == MOON_SUBTRACT:
-            raise EngineError(
+            raise ScoringError(
                 "bad_config",
-                "config.moon: a shooter cannot pay minus chips; with chips settlements use add_to_others or none",
-                field="config.moon",
+                N_("a shooter cannot pay minus chips; with chips settlements the moon adds to the others, or is not played"),
+                field="config.moon", at="config.moon",
             )
         return config
 
@@ -425,8 +431,8 @@ class HeartsWithoutBlackLady(_Hearts):
         others = len(points) - 1
         hearts = points  # a revoking hand is charged all 13 hearts and settles as if it took them
         if sum(hearts.values()) != 13:
-            raise EngineError(
-                "bad_deal", "with the Howell settlement only one player can be charged a penalty", field="penalty"
+            raise ScoringError(
+                "bad_deal", N_("with the Howell settlement only one player can be charged a penalty"), field="penalty"
             )
         put_up = {p: h * others for p, h in hearts.items()}
         take_out = {p: 13 - h for p, h in hearts.items()}
@@ -475,49 +481,50 @@ class AuctionHearts(ScoredGame):
     ) -> DealScore:
         for key in deal:
             if key not in ("bid", "suit", "taken"):
-                raise EngineError(
-                    "bad_deal", f"{key} is not part of an Auction Hearts deal (bid, suit, taken)", field=key
+                raise ScoringError(
+                    "bad_deal", N_("%(what)s is not part of a %(title)s deal (%(keys)s)"), field=key, what=key,
+                    title=self.title, keys=["bid", "suit", "taken"],
                 )
         redeal_by = (state or {}).get("bidder")
         bid = deal.get("bid")
         if redeal_by is not None:
             if bid is not None:
-                raise EngineError(
-                    "no_bidding",
-                    f"nobody won the last pot: {redeal_by} names the suit again without bidding",
-                    field="bid",
+                raise ScoringError(
+                    "no_bidding", N_("nobody won the last pot: %(player)s names the suit again without bidding"),
+                    field="bid", player=redeal_by,
                 )
             bidder, chips = redeal_by, 0
         else:
             if not isinstance(bid, Mapping) or set(bid) != {"player", "chips"}:
-                raise EngineError("bad_deal", 'bid must be the winning bid: {"player": name, "chips": n}', field="bid")
+                raise ScoringError("bad_deal", N_("the bid must be the winning bid: the player and the chips bid"),
+                                   field="bid")
             bidder = bid["player"]
             if bidder not in players:
-                raise EngineError(
-                    "bad_deal", f"bid.player: {bidder!r} is not a player of this sheet", field="bid.player"
+                raise ScoringError(
+                    "bad_deal", N_("%(value)s is not a player of this sheet"), field="bid.player", at="bid.player",
+                    value=bidder,
                 )
             chips = count(bid["chips"], "bid.chips", low=1, high=1_000_000)
         suit = deal.get("suit")
         if suit not in SUITS:
-            raise EngineError("bad_deal", f"suit must be the suit named to avoid: {', '.join(SUITS)}", field="suit")
+            raise ScoringError("bad_deal", N_("the suit must be the suit named to avoid: %(suits)s"), field="suit",
+                               suits=list(SUITS))
         raw = per_player(deal, "taken", players)
         cards: dict[str, int] = {}
         for p in players:
             got = raw[p] if raw[p] is not None else 0
             if isinstance(got, Mapping):
                 if set(got) - {"cards"}:
-                    raise EngineError(
-                        "bad_deal",
-                        f'taken.{p}: count the cards of the suit taken, as {{"cards": n}}',
-                        field=f"taken.{p}",
+                    raise ScoringError(
+                        "bad_deal", N_("count the cards of the suit %(player)s took"), field=f"taken.{p}",
+                        at=f"taken.{p}", player=p,
                     )
                 got = got.get("cards", 0)
             cards[p] = count(got, f"taken.{p}", high=13)
         if sum(cards.values()) != 13:
-            raise EngineError(
-                "cards_unaccounted",
-                f"the players took {sum(cards.values())} {suit}: all 13 must be accounted for",
-                field="taken",
+            raise ScoringError(
+                "cards_unaccounted", N_("the players took %(n)s %(suit)s: all 13 must be accounted for"),
+                field="taken", n=sum(cards.values()), suit=suit,
             )
         paid = {p: cards[p] + (chips if p == bidder else 0) for p in players}
         pot = sum(totals.values()) + sum(paid.values())

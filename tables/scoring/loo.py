@@ -37,10 +37,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks
 from tables.scoring.hearts import flag
+from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 3
 
@@ -78,10 +78,9 @@ class Loo(ScoredGame):
         config = super().resolve_config(given)
         for key in ("ante", "loo"):
             if config[key] % TRICKS:
-                raise EngineError(
-                    "bad_config",
-                    f"config.{key}: the pot must divide into three, so a multiple of 3",
-                    field=f"config.{key}",
+                raise ScoringError(
+                    "bad_config", N_("the pot must divide into three, so a multiple of 3"), field=f"config.{key}",
+                    at=f"config.{key}",
                 )
         return config
 
@@ -105,10 +104,9 @@ class Loo(ScoredGame):
         if single:
             for key in ("stood", "miss", "defend", "flush"):
                 if key in deal:
-                    raise EngineError(
-                        "bad_deal",
-                        f"{key}: the pot holds only the dealer's ante, a single: everyone plays",
-                        field=key,
+                    raise ScoringError(
+                        "bad_deal", N_("the pot holds only the dealer's ante, a single: everyone plays"), field=key,
+                        at=key,
                     )
             playing = list(players)
             defender = None
@@ -123,8 +121,9 @@ class Loo(ScoredGame):
         )
         strays = [p for p in players if tricks[p] and p not in playing]
         if strays:
-            raise EngineError(
-                "bad_deal", f"tricks.{strays[0]}: {strays[0]} passed and took no part", field=f"tricks.{strays[0]}"
+            raise ScoringError(
+                "bad_deal", N_("%(player)s passed and took no part"), field=f"tricks.{strays[0]}",
+                at=f"tricks.{strays[0]}", player=strays[0],
             )
         paid = 0
         for p in playing:
@@ -168,24 +167,25 @@ class Loo(ScoredGame):
         without play (a lone player, a flush) — who is looed."""
         stood = names_of(deal.get("stood"), "stood", players)
         if not stood:
-            raise EngineError("bad_deal", "stood: somebody stands (the dealer, if all others pass)", field="stood")
+            raise ScoringError("bad_deal", N_("somebody stands (the dealer, if all others pass)"), field="stood",
+                               at="stood")
         playing = [p for p in players if p in stood]
         miss = name_of(deal["miss"], "miss", players) if "miss" in deal else None
         if miss is not None and miss not in stood:
-            raise EngineError("bad_deal", f"miss: {miss} took the miss, so stood", field="miss")
+            raise ScoringError("bad_deal", N_("%(player)s took the miss, so stood"), field="miss", at="miss",
+                               player=miss)
         defend = flag(deal.get("defend", False), "defend")
         if defend and (miss != dealer or len(stood) != 2):
-            raise EngineError(
-                "bad_deal",
-                "defend: the dealer defends the pot by taking the miss against a lone stander",
-                field="defend",
+            raise ScoringError(
+                "bad_deal", N_("the dealer defends the pot by taking the miss against a lone stander"),
+                field="defend", at="defend",
             )
         if "flush" in deal:
             holder = name_of(deal["flush"], "flush", players)
             if holder not in stood:
-                raise EngineError("bad_deal", f"flush: {holder} passed", field="flush")
+                raise ScoringError("bad_deal", N_("%(player)s passed"), field="flush", at="flush", player=holder)
             if "tricks" in deal:
-                raise EngineError("bad_deal", "tricks: a flush wins without play", field="tricks")
+                raise ScoringError("bad_deal", N_("a flush wins without play"), field="tricks", at="tricks")
             points[holder] += pot
             looed = [p for p in playing if p != holder]
             for p in looed:
@@ -197,13 +197,13 @@ class Loo(ScoredGame):
         if len(stood) == 1:
             (lone,) = stood
             if lone not in (dealer, miss):
-                raise EngineError(
-                    "bad_deal",
-                    f"stood: a lone player ahead of the dealer makes the dealer ({dealer}) stand or defend",
-                    field="stood",
+                raise ScoringError(
+                    "bad_deal", N_("a lone player ahead of the dealer makes the dealer (%(dealer)s) stand or defend"),
+                    field="stood", at="stood", dealer=dealer,
                 )
             if "tricks" in deal:
-                raise EngineError("bad_deal", "tricks: the lone player takes the pot without play", field="tricks")
+                raise ScoringError("bad_deal", N_("the lone player takes the pot without play"), field="tricks",
+                                   at="tricks")
             points[lone] += pot
             notes.append(f"everyone else passed: {lone} takes the pot of {pot}")
             return playing, None, []

@@ -47,10 +47,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks, with_default
 from tables.scoring.hearts import flag
+from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 5
 FIVE_TRICK_BIDS = ("nap", "wellington", "blucher")  # low to high
@@ -113,7 +113,7 @@ class Napoleon(ScoredGame):
     def resolve_config(self, given: Any) -> dict[str, Any]:
         config = super().resolve_config(given)
         if config["peep"] and not config["pool"]:
-            raise EngineError("bad_config", "config.peep: Peep Nap is played with a pool", field="config.peep")
+            raise ScoringError("bad_config", N_("Peep Nap is played with a pool"), field="config.peep", at="config.peep")
         return config
 
     def read_bid(self, raw: Any, config: Mapping[str, Any]) -> tuple[int, str | None]:
@@ -121,20 +121,18 @@ class Napoleon(ScoredGame):
         call = raw.lower().replace("ü", "u") if isinstance(raw, str) else None
         if call in FIVE_TRICK_BIDS:
             if call != "nap" and not config["wellington_blucher"]:
-                raise EngineError("bad_bid", f"bid: this table does not play {call}", field="bid")
+                raise ScoringError("bad_bid", N_("this table does not play %(bid)s"), field="bid", at="bid", bid=call)
             return TRICKS, call
         if isinstance(raw, int) and not isinstance(raw, bool):
             if config["lowest_bid"] <= raw < TRICKS:
                 return raw, None
             if raw == TRICKS:
                 return TRICKS, "nap"
-        raise EngineError(
-            "bad_bid",
-            f"bid must be {config['lowest_bid']} to 4 tricks, nap"
-            + (", wellington or blucher" if config["wellington_blucher"] else "")
-            + f", not {raw!r}",
-            field="bid",
-        )
+        if config["wellington_blucher"]:
+            raise ScoringError("bad_bid", N_("%(what)s must be %(low)s to 4 tricks, nap, wellington or blucher, not %(value)s"),
+                               field="bid", what="bid", low=config["lowest_bid"], value=raw)
+        raise ScoringError("bad_bid", N_("%(what)s must be %(low)s to 4 tricks or nap, not %(value)s"), field="bid",
+                           what="bid", low=config["lowest_bid"], value=raw)
 
     def score_deal(
         self,
@@ -168,14 +166,14 @@ class Napoleon(ScoredGame):
         if "passed" in deal and flag(deal["passed"], "passed"):
             extra_key = next((k for k in deal if k not in ("passed", "dealer", "peeped")), None)
             if extra_key is not None:
-                raise EngineError("bad_deal", f"a passed deal has no {extra_key}", field=extra_key)
+                raise ScoringError("bad_deal", N_("a passed deal has no %(what)s"), field=extra_key, what=extra_key)
             notes.append("all passed")
             return DealScore(points, tuple(notes), self.pool_extra(config, pool, points, {}))
         bidder = name_of(deal.get("bidder"), "bidder", players)
         needed, call = self.read_bid(deal.get("bid"), config)
         garnet = flag(deal.get("garnet", False), "garnet")
         if garnet and call is None:
-            raise EngineError("bad_bid", "bid: a player who takes up the extra hand must bid Nap", field="bid")
+            raise ScoringError("bad_bid", N_("a player who takes up the extra hand must bid Nap"), field="bid", at="bid")
         stakes = config["stakes"]
         win = stakes[f"{call}_win"] if call else stakes["per_trick"] * needed
         lose = stakes[f"{call}_lose"] if call else stakes["per_trick"] * needed
@@ -184,14 +182,15 @@ class Napoleon(ScoredGame):
         others = [p for p in players if p != bidder]
         offenders = names_of(deal.get("out_of_turn", []), "out_of_turn", players)
         if bidder in offenders:
-            raise EngineError(
-                "bad_deal", "out_of_turn: a bidder's lead or play out of turn carries no penalty", field="out_of_turn"
+            raise ScoringError(
+                "bad_deal", N_("a bidder's lead or play out of turn carries no penalty"), field="out_of_turn",
+                at="out_of_turn",
             )
         bid_name = call.capitalize() if call else f"{needed}"
         if "revoke" in deal:
             revoker = name_of(deal["revoke"], "revoke", players)
             if "tricks" in deal:
-                raise EngineError("bad_deal", "tricks: play is abandoned on a revoke", field="tricks")
+                raise ScoringError("bad_deal", N_("play is abandoned on a revoke"), field="tricks", at="tricks")
             made = revoker != bidder
             if made:  # the revoking opponent alone pays what the bidder would have collected
                 points[revoker] -= win * len(others)

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, dealer_of, name_of, only_keys
 from tables.scoring.hearts import count, flag
+from tables.scoring.refusals import N_, ScoringError
 
 COUNTING_POINTS_IN_PACK = 80  # four suits of ten 10, ace 4, king 3, queen 2, jack 1
 
@@ -111,17 +111,17 @@ class _AllFours(ScoredGame):
             raw = deal.get(point.name)
             if raw is None:
                 if point.always:
-                    raise EngineError("bad_deal", f"{point.name}: someone always wins it; say who", field=point.name)
+                    raise ScoringError("bad_deal", N_("%(what)s: someone always wins it; say who"), field=point.name,
+                                       what=point.name)
                 awards[point.name] = None
             else:
                 awards[point.name] = seating.side(raw, point.name)
         if "counts" in deal and GAME in awards:
             from_counts = self.game_from_counts(deal, seating, players, index)
             if GAME in deal and awards[GAME] != from_counts:  # null (no one, a tie) must agree too
-                raise EngineError(
-                    "bad_deal",
-                    f"game: the counts give game to {from_counts or 'nobody'}, the entry to {awards[GAME] or 'nobody'}",
-                    field=GAME,
+                raise ScoringError(
+                    "bad_deal", N_("the counts give game to %(counted)s, the entry to %(entered)s"), field=GAME,
+                    at=GAME, counted=from_counts, entered=awards[GAME],
                 )
             awards[GAME] = from_counts
         return awards
@@ -131,22 +131,27 @@ class _AllFours(ScoredGame):
     ) -> str | None:
         raw = deal["counts"]
         if not isinstance(raw, Mapping):
-            raise EngineError(
-                "bad_deal", "counts must be the counting points each player took, as an object", field="counts"
+            raise ScoringError(
+                "bad_deal", N_("%(what)s must be the counting points each player took, as an object"), field="counts",
+                what="counts",
             )
         counts = dict.fromkeys(seating.sides, 0)
         seen: set[str] = set()
         for key, value in raw.items():
             side = seating.side(key, f"counts.{key}")
             if side in seen:
-                raise EngineError("bad_deal", f"counts: {side} is counted twice", field=f"counts.{key}")
+                raise ScoringError("bad_deal", N_("%(side)s is counted twice"), field=f"counts.{key}", at="counts",
+                                   side=side)
             seen.add(side)
             counts[side] = count(value, f"counts.{key}", high=COUNTING_POINTS_IN_PACK)
         total = sum(counts.values())
         if total > COUNTING_POINTS_IN_PACK or (self.counts_total is not None and total != self.counts_total):
-            want = self.counts_total or f"at most {COUNTING_POINTS_IN_PACK}"
-            raise EngineError(
-                "counts_unaccounted", f"counts: {total} counting points entered, the deal has {want}", field="counts"
+            if self.counts_total is None:
+                raise ScoringError("counts_unaccounted", N_("%(n)s counting points entered, the deal has at most %(high)s"),
+                                   field="counts", at="counts", n=total, high=COUNTING_POINTS_IN_PACK)
+            raise ScoringError(
+                "counts_unaccounted", N_("%(n)s counting points entered, the deal has %(high)s"), field="counts",
+                at="counts", n=total, high=self.counts_total,
             )
         best = max(counts.values())
         ahead = [s for s in counts if counts[s] == best]
@@ -233,8 +238,9 @@ class AuctionPitch(_AllFours):
         pitcher = name_of(deal.get("pitcher"), "pitcher", players)
         bid = deal.get("bid")
         if isinstance(bid, bool) or not isinstance(bid, int) or not LOWEST_BID <= bid <= SMUDGE:
-            raise EngineError(
-                "bad_bid", f"bid must be {LOWEST_BID} to {SMUDGE} (4 is a smudge), not {bid!r}", field="bid"
+            raise ScoringError(
+                "bad_bid", N_("%(what)s must be %(low)s to %(high)s (4 is a smudge), not %(value)s"), field="bid",
+                what="bid", low=LOWEST_BID, high=SMUDGE, value=bid,
             )
         awards = self.read_awards(deal, seating, players, index)
         won = self.won_by(awards, self.point_spec, players)
@@ -367,38 +373,40 @@ class Sellout(AuctionPitch):
         seller = players[(players.index(dealer) + 1) % len(players)]
         target = config["game_to"]
         if "sold_by" in deal and "refused" in deal:
-            raise EngineError("bad_deal", "sold_by, refused: the seller either sells or refuses", field="sold_by")
+            raise ScoringError("bad_deal", N_("the seller either sells or refuses"), field="sold_by",
+                               at="sold_by, refused")
         if "sold_by" in deal:
             if name_of(deal["sold_by"], "sold_by", players) != seller:
-                raise EngineError(
-                    "bad_deal", f"sold_by: only the player on the dealer's left ({seller}) sells", field="sold_by"
+                raise ScoringError(
+                    "bad_deal", N_("only the player on the dealer's left (%(player)s) sells"), field="sold_by",
+                    at="sold_by", player=seller,
                 )
             if pitcher == seller:
-                raise EngineError("bad_deal", "pitcher: the seller sold the pitch to another player", field="pitcher")
+                raise ScoringError("bad_deal", N_("the seller sold the pitch to another player"), field="pitcher",
+                                   at="pitcher")
             self.check_bid_for_sale(seller, bid, totals, target)
             return {seller: bid}, [f"{seller} sells to {pitcher} for {bid}"]
         if pitcher != seller:
-            raise EngineError(
-                "bad_deal",
-                f"pitcher: only the seller ({seller}) or a player he sold to pitches (enter sold_by)",
-                field="pitcher",
+            raise ScoringError(
+                "bad_deal", N_("only the seller (%(player)s) or a player he sold to pitches (enter who sold)"),
+                field="pitcher", at="pitcher", player=seller,
             )
         if "refused" in deal:
             bidder = name_of(deal["refused"], "refused", players)
             if bidder == seller:
-                raise EngineError("bad_deal", "refused: the high bidder the seller refused", field="refused")
+                raise ScoringError("bad_deal", N_("the high bidder the seller refused"), field="refused", at="refused")
             # the bid was made before the seller chose: it may not be one that would put him out if he sold
             self.check_bid_for_sale(seller, bid, totals, target)
             if totals[bidder] + bid >= target:
-                raise EngineError(
-                    "bad_deal",
-                    f"refused: refusing would put {bidder} ({totals[bidder]}) out, so {seller} must sell",
-                    field="refused",
+                raise ScoringError(
+                    "bad_deal", N_("refusing would put %(player)s (%(n)s) out, so %(seller)s must sell"),
+                    field="refused", at="refused", player=bidder, n=totals[bidder], seller=seller,
                 )
             return {bidder: bid}, [f"{seller} refuses {bidder}'s {bid} and pitches: {bidder} scores {bid}"]
         if bid != SMUDGE:
-            raise EngineError(
-                "bad_bid", "bid: a seller who takes the contract without selling or refusing bids 4", field="bid"
+            raise ScoringError(
+                "bad_bid", N_("a seller who takes the contract without selling or refusing bids 4"), field="bid",
+                at="bid",
             )
         return {}, [f"{seller} takes the contract for 4"]
 
@@ -407,10 +415,9 @@ class Sellout(AuctionPitch):
         """The rule book: "a player is not permitted to make any bid high enough to put the player on the
         dealer's left out if he sells" — whether he then sells or not."""
         if totals[seller] + bid >= target:
-            raise EngineError(
-                "bad_bid",
-                f"bid: {bid} would put the seller ({seller}, {totals[seller]}) out if he sold",
-                field="bid",
+            raise ScoringError(
+                "bad_bid", N_("%(bid)s would put the seller (%(seller)s, %(n)s) out if he sold"), field="bid",
+                at="bid", bid=bid, seller=seller, n=totals[seller],
             )
 
 
@@ -458,11 +465,13 @@ class Cinch(_AllFours):
         (other,) = seating.others(side)
         bid = deal.get("bid")
         if isinstance(bid, bool) or not isinstance(bid, int) or not 1 <= bid <= CINCH_POINTS_IN_PLAY:
-            raise EngineError("bad_bid", f"bid must be 1 to 14, not {bid!r}", field="bid")
+            raise ScoringError("bad_bid", N_("%(what)s must be %(low)s to %(high)s, not %(value)s"), field="bid",
+                               what="bid", low=1, high=CINCH_POINTS_IN_PLAY, value=bid)
         if "count" in deal:
             clash = next((n for n in self.point_names() if n in deal), None)
             if clash is not None:
-                raise EngineError("bad_deal", f"{clash}: enter either the points' winners or the count", field=clash)
+                raise ScoringError("bad_deal", N_("enter either the points' winners or the count"), field=clash,
+                                   at=clash)
             won = self.read_count(deal["count"], seating)
             awards = None
         else:
@@ -491,18 +500,21 @@ class Cinch(_AllFours):
     @staticmethod
     def read_count(raw: Any, seating: Seating) -> dict[str, int]:
         if not isinstance(raw, Mapping):
-            raise EngineError("bad_deal", "count must be each side's points, as an object", field="count")
+            raise ScoringError("bad_deal", N_("%(what)s must be each side's points, as an object"), field="count",
+                               what="count")
         won = dict.fromkeys(seating.sides, 0)
         seen: set[str] = set()
         for key, value in raw.items():
             side = seating.side(key, f"count.{key}")
             if side in seen:
-                raise EngineError("bad_deal", f"count: {side} is counted twice", field=f"count.{key}")
+                raise ScoringError("bad_deal", N_("%(side)s is counted twice"), field=f"count.{key}", at="count",
+                                   side=side)
             seen.add(side)
             won[side] = count(value, f"count.{key}", high=CINCH_POINTS_IN_PLAY)
         if sum(won.values()) > CINCH_POINTS_IN_PLAY:
-            raise EngineError(
-                "points_unaccounted", f"count: {sum(won.values())} points entered, a deal has 14", field="count"
+            raise ScoringError(
+                "points_unaccounted", N_("%(n)s points entered, a deal has %(high)s"), field="count", at="count",
+                n=sum(won.values()), high=CINCH_POINTS_IN_PLAY,
             )
         return won
 
@@ -559,7 +571,7 @@ class SevenUp(_AllFours):
         ran = flag(deal.get("ran", False), "ran")
         gift = flag(deal.get("gift", False), "gift")
         if ran and gift:
-            raise EngineError("bad_deal", "gift: a dealer who runs the cards gives no gift", field="gift")
+            raise ScoringError("bad_deal", N_("a dealer who runs the cards gives no gift"), field="gift", at="gift")
         turned = count(deal.get("turned_jacks", 0), "turned_jacks", high=1 + ran)
         awards = self.read_awards(deal, seating, players, index)
         offender = seating.side(deal["revoke"], "revoke") if "revoke" in deal else None

@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, name_of, only_keys, read_tricks
 from tables.scoring.hearts import count, flag
+from tables.scoring.refusals import N_, ScoringError
 
 TRICKS, CONTRACT = 10, 6
 SUITS = ("spades", "clubs", "diamonds", "hearts")  # low to high; hearts is the preference suit
@@ -76,21 +76,23 @@ class Preference(ScoredGame):
         if "passed" in deal and flag(deal["passed"], "passed"):
             stray = next((k for k in deal if k not in ("passed", "dealer")), None)
             if stray is not None:
-                raise EngineError("bad_deal", f"{stray}: a passed deal has no bid", field=stray)
+                raise ScoringError("bad_deal", N_("a passed deal has no bid"), field=stray, at=stray)
             notes.append("all passed both rounds: no bid")
             return self.deal_score(points, notes, before, {"passed": True})
         bidder = name_of(deal.get("bidder"), "bidder", players)
         suit = deal.get("suit")
         if suit is not None and suit not in SUITS:
-            raise EngineError("bad_deal", f"suit must be one of {', '.join(reversed(SUITS))}", field="suit")
+            raise ScoringError("bad_deal", N_("%(what)s must be one of %(suits)s"), field="suit", what="suit",
+                               suits=list(reversed(SUITS)))
         if "chips" in deal:
             chips = self.chips_bid(deal["chips"], bidder, players)
             for p, c in chips.items():
                 points[p] -= c
             notes.append(f"second round: {bidder} wins the bid with {chips[bidder]} chips to the pot")
         elif suit is None:
-            raise EngineError(
-                "bad_deal", "suit: a first-round bid names its suit (a second-round bid gives chips)", field="suit"
+            raise ScoringError(
+                "bad_deal", N_("a first-round bid names its suit (a second-round bid gives chips)"), field="suit",
+                at="suit",
             )
         else:
             chips = {}
@@ -112,15 +114,18 @@ class Preference(ScoredGame):
     def chips_bid(raw: Any, bidder: str, players: Sequence[str]) -> dict[str, int]:
         """The second round: chips each player who bid put in; the bidder's must be the most."""
         if not isinstance(raw, Mapping) or not raw:
-            raise EngineError("bad_deal", "chips must be the chips each second-round bidder put in", field="chips")
+            raise ScoringError("bad_deal", N_("%(what)s must be the chips each second-round bidder put in"), field="chips",
+                               what="chips")
         chips: dict[str, int] = {}
         for key, value in raw.items():
             who = name_of(key, f"chips.{key}", players)
             chips[who] = count(value, f"chips.{key}", low=1, high=1_000_000)
         if bidder not in chips:
-            raise EngineError("bad_deal", f"chips: the bidder {bidder} won with chips, so put some in", field="chips")
+            raise ScoringError("bad_deal", N_("the bidder %(player)s won with chips, so put some in"), field="chips",
+                               at="chips", player=bidder)
         if any(c >= chips[bidder] for p, c in chips.items() if p != bidder):
-            raise EngineError("bad_deal", f"chips: {bidder} must have put in the most chips", field="chips")
+            raise ScoringError("bad_deal", N_("%(player)s must have put in the most chips"), field="chips", at="chips",
+                               player=bidder)
         return chips
 
     @staticmethod

@@ -7,8 +7,8 @@ import pkgutil
 from typing import Any
 
 import tables.scoring
-from tables.engines.errors import EngineError
 from tables.scoring.base import ScoredGame
+from tables.scoring.refusals import N_, ScoringError
 
 _games: dict[str, ScoredGame] | None = None
 
@@ -33,6 +33,6 @@ def all_games() -> dict[str, ScoredGame]:
 def get_game(name: Any) -> ScoredGame:
     game = all_games().get(name) if isinstance(name, str) else None
     if game is None:
-        raise EngineError("unknown_game", f"no score sheet for {name!r} (games: {', '.join(sorted(all_games()))})",
-                          field="game")
+        raise ScoringError("unknown_game", N_("no score sheet for %(value)s (games: %(games)s)"), field="game",
+                           value=name, games=sorted(all_games()))
     return game

@@ -34,6 +34,7 @@ from tables.engines.base import Json, Setting, SettingKind
 from tables.engines.cards import JOKER, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.refusals import N_, ScoringError
 
 JOKER_POINTS = 25
 LOW_ORDER = "A23456789TJQK"  # ace low: A-2-3 …
@@ -69,8 +70,8 @@ def parse_meld_card(text: Any, where: str) -> MeldCard:
     if isinstance(text, str) and text.strip().upper().startswith(JOKER):
         raw = text.strip().upper()
         if not raw.startswith(JOKER + "="):
-            raise EngineError(
-                "bad_card", f"{where}: a joker in a meld must say which card it stands for, e.g. 'JK=7H'", field=where
+            raise ScoringError(
+                "bad_card", N_("a joker in a meld must say which card it stands for, e.g. JK=7H"), field=where, at=where
             )
         return MeldCard(_card(raw[3:], where), joker=True)
     return MeldCard(_card(text, where))
@@ -80,12 +81,12 @@ def _card(text: Any, where: str, *, joker: bool = False) -> Card:
     try:
         return parse_card(text, allow_joker=joker)
     except EngineError as exc:
-        raise EngineError(exc.code, f"{where}: {exc.message}", field=where) from None
+        raise ScoringError.inner(exc, field=where) from None
 
 
 def parse_meld(raw: Any, where: str) -> list[MeldCard]:
     if not isinstance(raw, list) or not raw:
-        raise EngineError("bad_meld", f"{where} must be a list of cards", field=where)
+        raise ScoringError("bad_meld", N_("%(what)s must be a list of cards"), field=where, what=where)
     return [parse_meld_card(c, f"{where}[{i}]") for i, c in enumerate(raw)]
 
 
@@ -93,22 +94,22 @@ def meld_problem(meld: Sequence[MeldCard]) -> tuple[str | None, str | None]:
     """(kind, None) for a valid set or sequence, else (None, why not). Jokers count as the card they stand for."""
     cards = [m.card for m in meld]
     if len(cards) < 3:
-        return None, "a meld has at least three cards"
+        return None, N_("a meld has at least three cards")
     if len({c.rank for c in cards}) == 1:
         if len(cards) > 4:
-            return None, "a set has three or four cards"
+            return None, N_("a set has three or four cards")
         if len({c.suit for c in cards}) != len(cards):
-            return None, "a set cannot hold two cards of the same suit"
+            return None, N_("a set cannot hold two cards of the same suit")
         return "set", None
     if len({c.suit for c in cards}) != 1:
-        return None, "a meld is a set (one rank, different suits) or a sequence (one suit, consecutive ranks)"
+        return None, N_("a meld is a set (one rank, different suits) or a sequence (one suit, consecutive ranks)")
     for order in (LOW_ORDER, HIGH_ORDER):
         places = sorted(order.index(c.rank) for c in cards)
         if places == list(range(places[0], places[0] + len(places))):
             return "sequence", None
     if any(c.rank == "A" for c in cards) and _round_the_corner([c.rank for c in cards]):
-        return None, "an ace may start or end a sequence, not be in its middle"
-    return None, "the cards of a sequence must be consecutive, each rank once"
+        return None, N_("an ace may start or end a sequence, not be in its middle")
+    return None, N_("the cards of a sequence must be consecutive, each rank once")
 
 
 def _round_the_corner(ranks: list[str]) -> bool:
@@ -122,7 +123,8 @@ def _round_the_corner(ranks: list[str]) -> bool:
 def check_melds(raw: Any) -> Json:
     """Each meld: is it a set or a sequence, and if not, why not."""
     if not isinstance(raw, list):
-        raise EngineError("bad_check", "melds must be a list of melds, each a list of cards", field="melds")
+        raise ScoringError("bad_check", N_("%(what)s must be a list of melds, each a list of cards"), field="melds",
+                           what="melds")
     answers = []
     for i, m in enumerate(raw):
         meld = parse_meld(m, f"melds[{i}]")
@@ -144,11 +146,13 @@ def check_table(payload: Mapping[str, Any]) -> Json:
     for key in ("before", "after"):
         raw = payload.get(key)
         if not isinstance(raw, list):
-            raise EngineError("bad_check", f"{key} must be a list of melds, each a list of cards", field=key)
+            raise ScoringError("bad_check", N_("%(what)s must be a list of melds, each a list of cards"), field=key,
+                               what=key)
         melds[key] = [parse_meld(m, f"{key}[{i}]") for i, m in enumerate(raw)]
     hand_raw = payload.get("hand", [])
     if not isinstance(hand_raw, list):
-        raise EngineError("bad_check", "hand must be the list of cards played from hand", field="hand")
+        raise ScoringError("bad_check", N_("%(what)s must be the list of cards played from hand"), field="hand",
+                           what="hand")
     hand = [_card(c, f"hand[{i}]", joker=True) for i, c in enumerate(hand_raw)]
 
     def answer(valid: bool, reason: str | None = None, **more: Any) -> Json:
@@ -232,7 +236,7 @@ class CarouselRummy(ScoredGame):
 
     def check(self, name: str, payload: Any) -> Json:
         if not isinstance(payload, Mapping):
-            raise EngineError("bad_check", "a check takes an object", field="check")
+            raise ScoringError("bad_check", N_("a check takes an object"), field="check")
         if name == "meld":
             return check_melds(payload.get("melds"))
         if name == "table":
@@ -242,49 +246,56 @@ class CarouselRummy(ScoredGame):
     def _read_hands(self, deal: Mapping[str, Any], players: Sequence[str]) -> dict[str, int]:
         hands = deal.get("hands")
         if not isinstance(hands, Mapping):
-            raise EngineError(
-                "bad_deal", "hands must be an object: each player's deadwood (and melds held)", field="hands"
+            raise ScoringError(
+                "bad_deal", N_("%(what)s must be an object: each player's deadwood (and melds held)"), field="hands",
+                what="hands",
             )
         for name in hands:
             if name not in players:
-                raise EngineError(
-                    "bad_deal", f"hands.{name}: {name} is not a player of this sheet", field=f"hands.{name}"
+                raise ScoringError(
+                    "bad_deal", N_("%(player)s is not a player of this sheet"), field=f"hands.{name}",
+                    at=f"hands.{name}", player=name,
                 )
         shoe = Shoe(decks=1 if len(players) == 2 else 2, jokers=1 if len(players) == 2 else 2)
         deadwood: dict[str, int] = {}
         for p in players:
             where = f"hands.{p}"
             if p not in hands:
-                raise EngineError(
-                    "bad_deal", f"{where}: every player's deadwood is needed (an empty list if none)", field=where
+                raise ScoringError(
+                    "bad_deal", N_("every player's deadwood is needed (an empty list if none): %(player)s's is missing"),
+                    field=where, at=where, player=p,
                 )
             hand = hands[p]
             if isinstance(hand, list):
                 hand = {"deadwood": hand}
             if not isinstance(hand, Mapping) or set(hand) - {"deadwood", "melds"} or "deadwood" not in hand:
-                raise EngineError(
-                    "bad_deal", f'{where} must be {{"deadwood": [cards], "melds": [[cards]…]}}', field=where
+                raise ScoringError(
+                    "bad_deal", N_("%(what)s must be the deadwood (a list of cards) and the melds held (lists of cards)"),
+                    field=where, what=where,
                 )
             if not isinstance(hand["deadwood"], list):
-                raise EngineError("bad_deal", f"{where}.deadwood must be a list of cards", field=f"{where}.deadwood")
+                raise ScoringError("bad_deal", N_("%(what)s must be a list of cards"), field=f"{where}.deadwood",
+                                   what=f"{where}.deadwood")
             cards = [_card(c, f"{where}.deadwood[{i}]", joker=True) for i, c in enumerate(hand["deadwood"])]
             melds_raw = hand.get("melds", [])
             if not isinstance(melds_raw, list):
-                raise EngineError("bad_deal", f"{where}.melds must be a list of melds", field=f"{where}.melds")
+                raise ScoringError("bad_deal", N_("%(what)s must be a list of melds"), field=f"{where}.melds",
+                                   what=f"{where}.melds")
             held: list[Any] = []
             for i, raw in enumerate(melds_raw):
                 meld = parse_meld(raw, f"{where}.melds[{i}]")
                 kind, why = meld_problem(meld)
                 if kind is None:
-                    raise EngineError(
-                        "bad_meld", f"{where}.melds[{i}] is not a valid meld: {why}", field=f"{where}.melds[{i}]"
+                    raise ScoringError(
+                        "bad_meld", N_("%(what)s is not a valid meld: %(reason)s"), field=f"{where}.melds[{i}]",
+                        what=f"{where}.melds[{i}]", reason=why,
                     )
                 held.extend(physical_card(m) for m in meld)
             for c in cards + held:
                 try:
                     shoe.take(c)
                 except EngineError as exc:
-                    raise EngineError("card_exhausted", f"{where}: {exc.message}", field=where) from None
+                    raise ScoringError.inner(exc, field=where) from None
             deadwood[p] = sum(card_points(c) for c in cards)
         return deadwood
 
@@ -300,17 +311,17 @@ class CarouselRummy(ScoredGame):
     ) -> DealScore:
         for key in deal:
             if key not in ("knocker", "hands"):
-                raise EngineError("bad_deal", f"{key} is not part of a Carousel deal (knocker, hands)", field=key)
+                raise ScoringError("bad_deal", N_("%(what)s is not part of a %(title)s deal (%(keys)s)"), field=key,
+                                   what=key, title=self.title, keys=["knocker", "hands"])
         knocker = deal.get("knocker")
         if not isinstance(knocker, str) or knocker not in players:
-            raise EngineError("bad_deal", "knocker must be the player who knocked", field="knocker")
+            raise ScoringError("bad_deal", N_("%(what)s must be the player who knocked"), field="knocker",
+                               what="knocker")
         deadwood = self._read_hands(deal, players)
         if deadwood[knocker] >= config["knock_below"]:
-            raise EngineError(
-                "cannot_knock",
-                f"{knocker} has {deadwood[knocker]} in deadwood: a player may knock "
-                f"with less than {config['knock_below']}",
-                field="knocker",
+            raise ScoringError(
+                "cannot_knock", N_("%(player)s has %(n)s in deadwood: a player may knock with less than %(high)s"),
+                field="knocker", player=knocker, n=deadwood[knocker], high=config["knock_below"],
             )
         opponents = [p for p in players if p != knocker]
         lowest = min(deadwood[p] for p in opponents)

@@ -34,10 +34,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, reached, top_of
 from tables.scoring.hearts import count, flag
+from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 5
 
@@ -45,20 +45,22 @@ TRICKS = 5
 def side_tricks(raw: Any, seating: Seating, *, most: int = TRICKS, exact: bool = True) -> dict[str, int]:
     """Tricks by side (keys: sides or their players; sides left out took none)."""
     if not isinstance(raw, Mapping):
-        raise EngineError(
-            "bad_deal", "tricks must be an object of the tricks each player (or side) won", field="tricks"
+        raise ScoringError(
+            "bad_deal", N_("%(what)s must be an object of the tricks each player (or side) won"), field="tricks",
+            what="tricks",
         )
     tricks = dict.fromkeys(seating.sides, 0)
     seen: set[str] = set()
     for key, value in raw.items():
         side = seating.side(key, f"tricks.{key}")
         if side in seen:
-            raise EngineError("bad_deal", f"tricks: {side} is counted twice", field=f"tricks.{key}")
+            raise ScoringError("bad_deal", N_("%(side)s is counted twice"), field=f"tricks.{key}", at="tricks", side=side)
         seen.add(side)
         tricks[side] = count(value, f"tricks.{key}", high=most)
     played = sum(tricks.values())
     if played > most or (exact and played != most):
-        raise EngineError("tricks_unaccounted", f"tricks: {played} entered, the deal has {most}", field="tricks")
+        raise ScoringError("tricks_unaccounted", N_("%(n)s entered, the deal has %(high)s"), field="tricks", at="tricks",
+                           n=played, high=most)
     return tricks
 
 
@@ -95,8 +97,9 @@ class SpoilFive(ScoredGame):
         tricks = side_tricks(deal.get("tricks"), Seating.individual(players), exact=False)
         for p in dead_before:
             if tricks[p]:
-                raise EngineError(
-                    "bad_deal", f"tricks.{p}: {p}'s hand is dead until the pot is won", field=f"tricks.{p}"
+                raise ScoringError(
+                    "bad_deal", N_("%(player)s's hand is dead until the pot is won"), field=f"tricks.{p}",
+                    at=f"tricks.{p}", player=p,
                 )
         jinx = flag(deal.get("jinx", False), "jinx")
         newly_dead = names_of(deal.get("dead", []), "dead", players)
@@ -108,29 +111,29 @@ class SpoilFive(ScoredGame):
         notes: list[str] = []
         if three is None:
             if jinx:
-                raise EngineError("bad_deal", "jinx: only a player who won three tricks can play on", field="jinx")
+                raise ScoringError("bad_deal", N_("only a player who won three tricks can play on"), field="jinx",
+                                   at="jinx")
             if played != TRICKS:
-                raise EngineError(
-                    "tricks_unaccounted",
-                    f"tricks: {played} entered; nobody won three, so all {TRICKS} were played",
-                    field="tricks",
+                raise ScoringError(
+                    "tricks_unaccounted", N_("%(n)s entered; nobody won three, so all %(high)s were played"),
+                    field="tricks", at="tricks", n=played, high=TRICKS,
                 )
             notes.append(f"spoiled: nobody won three tricks, the pot of {pot} rolls over")
             won = False
         elif not jinx:
             if tricks[three] != 3:  # more than three: he played on past his third trick
-                raise EngineError(
-                    "bad_deal",
-                    f"jinx: {three} won {tricks[three]} tricks, so played on past the third: enter jinx",
-                    field="jinx",
+                raise ScoringError(
+                    "bad_deal", N_("%(player)s won %(n)s tricks, so played on past the third: enter jinx"),
+                    field="jinx", at="jinx", player=three, n=tricks[three],
                 )
             points[three] += pot
             notes.append(f"{three} wins three tricks and takes the pot of {pot}")
             won = True
         else:
             if played != TRICKS:
-                raise EngineError(
-                    "tricks_unaccounted", f"tricks: {played} entered; a jinx plays all {TRICKS}", field="tricks"
+                raise ScoringError(
+                    "tricks_unaccounted", N_("%(n)s entered; a jinx plays all %(high)s"), field="tricks", at="tricks",
+                    n=played, high=TRICKS,
                 )
             won = tricks[three] == TRICKS
             if won:
@@ -175,9 +178,8 @@ class FortyFive(ScoredGame):
     def check_players(self, players: Any, config: Mapping[str, Any]) -> list[str]:
         players = super().check_players(players, config)
         if len(players) not in (2, 4, 6):
-            raise EngineError(
-                "bad_players",
-                "Forty-Five is for two, four (two against two) or six (three against three)",
+            raise ScoringError(
+                "bad_players", N_("Forty-Five is for two, four (two against two) or six (three against three)"),
                 field="players",
             )
         return list(players)
@@ -236,9 +238,8 @@ class AuctionFortyFives(ScoredGame):
     def check_players(self, players: Any, config: Mapping[str, Any]) -> list[str]:
         players = super().check_players(players, config)
         if len(players) == 5:
-            raise EngineError(
-                "bad_players",
-                "Auction Forty-Fives is for four (two against two) or six (three against three)",
+            raise ScoringError(
+                "bad_players", N_("Auction Forty-Fives is for four (two against two) or six (three against three)"),
                 field="players",
             )
         return list(players)
@@ -264,20 +265,22 @@ class AuctionFortyFives(ScoredGame):
         (other,) = seating.others(side)
         bid = deal.get("bid")
         if isinstance(bid, bool) or not isinstance(bid, int) or bid % BID_STEP or not BID_STEP <= bid <= TOP_BID:
-            raise EngineError("bad_bid", f"bid must be 5 to 30 in fives, not {bid!r}", field="bid")
+            raise ScoringError("bad_bid", N_("%(what)s must be %(low)s to %(high)s in fives, not %(value)s"), field="bid",
+                               what="bid", low=BID_STEP, high=TOP_BID, value=bid)
         if totals[side] >= FLOOR_AFTER and bid < FLOOR:
-            raise EngineError(
-                "bad_bid", f"bid: {side} have {totals[side]}; a side with 100 or more bids at least 20", field="bid"
+            raise ScoringError(
+                "bad_bid", N_("%(side)s have %(n)s; a side with %(high)s or more bids at least %(low)s"), field="bid",
+                at="bid", side=side, n=totals[side], high=FLOOR_AFTER, low=FLOOR,
             )
         if "trump" in deal and deal["trump"] not in ("clubs", "diamonds", "hearts", "spades"):
-            raise EngineError("bad_deal", "trump must be clubs, diamonds, hearts or spades", field="trump")
+            raise ScoringError("bad_deal", N_("%(what)s must be one of %(suits)s"), field="trump", what="trump",
+                               suits=["clubs", "diamonds", "hearts", "spades"])
         tricks = side_tricks(deal.get("tricks"), seating)
         high = seating.side(deal.get("high_trump"), "high_trump")
         if not tricks[high]:
-            raise EngineError(
-                "bad_deal",
-                f"high_trump: {high} took no tricks, so cannot have won the highest trump",
-                field="high_trump",
+            raise ScoringError(
+                "bad_deal", N_("%(side)s took no tricks, so cannot have won the highest trump"), field="high_trump",
+                at="high_trump", side=high,
             )
         taken = {s: BID_STEP * tricks[s] + (HIGH_TRUMP if s == high else 0) for s in seating.sides}
         made = taken[side] >= bid

@@ -40,7 +40,7 @@ def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
     sheet = ScoreSheet.objects.get()
     # and enter a deal that misses a heart: the server's refusal is shown, nothing recorded
     fill_hearts(page, {"bob": 12}, "cy")
-    expect(page.locator("#error")).to_contain_text("the players took 12 hearts: all 13 must be accounted for")
+    expect(page.locator("#error")).to_contain_text("The players took 12 hearts: all 13 must be accounted for")
     assert SheetDeal.objects.count() == 0
     # then two good deals: the running totals, and the winner once bob reaches 26
     fill_hearts(page, {"bob": 13}, "cy")

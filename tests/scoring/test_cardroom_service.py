@@ -106,7 +106,8 @@ def test_a_deal_that_does_not_account_for_the_pack_is_refused_and_nothing_is_wri
         "code": "hearts_unaccounted",
         "event": 1,
         "field": "taken",
-        "message": "the players took 12 hearts: all 13 must be accounted for",
+        "message": "Deal 2: The players took 12 hearts: all 13 must be accounted for",  # in the reader's words
+        "params": {"n": 12, "high": 13},
         "request_id": answer["X-Request-ID"],
     }
     assert unchanged(sheet["id"]) == before

@@ -137,7 +137,8 @@ def test_euchre_an_impossible_deal_is_a_400_naming_the_field_and_nothing_is_writ
         "code": "tricks_unaccounted",
         "event": 1,
         "field": "tricks",
-        "message": "tricks: 4 tricks entered, the deal has 5",
+        "message": "Deal 2: 4 tricks entered, the deal has 5",  # in the reader's words: the field is the pointer
+        "params": {"n": 4, "high": 5},
         "request_id": bad["X-Request-ID"],
     }
     sheet.refresh_from_db()

@@ -178,7 +178,9 @@
         if (!resp.ok) {
           pending = null; // refused: nothing was written, a new try is a new request
           const err = answer.error || {};
-          showError(`${err.message || resp.statusText}${err.field ? ` (${err.field})` : ""}${err.event !== undefined && err.event !== null ? ` — deal ${err.event + 1}` : ""}`);
+          // the message is in the reader's words and names the place and the deal (cardroom/wording.py); the
+          // field is the machine's pointer, not shown
+          showError(err.message || resp.statusText);
           return;
         }
         pending = null;

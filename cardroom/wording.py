@@ -1,0 +1,186 @@
+"""A score sheet's refusal in the reader's words.
+
+The games (``tables.scoring``, pure Python) refuse an entry with a sentence template and its facts
+(:class:`~tables.scoring.refusals.ScoringError`: ``template``, ``params``), never a finished sentence.
+Here the template is translated into the reader's language (``make locale`` extracts the templates, marked
+``N_``) and the params are filled in worded for the reader, each by its kind
+(:data:`tables.scoring.refusals.KINDS`): a place in the entry as what it holds and whose (``tricks.ann`` →
+"tricks of ann"), cards and suits as the card room says them, bids in words, players by their names. The
+refusal's ``code`` and ``field`` (the machine's pointer) are left as the game gave them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.utils.translation import gettext, pgettext_lazy
+
+from tables.engines.errors import EngineError
+from tables.scoring.refusals import BID_NAMES, KINDS, ScoringError
+from tables.wording import SUIT_SIGNS, SUIT_WORDS, card_text, game_title
+
+# the parts of a deal's entry, the games' rule settings and the sheet's own fields, in words
+ENTRY_WORDS: dict[str, Any] = {
+    # the sheet
+    "players": pgettext_lazy("score sheet", "players"), "deals": pgettext_lazy("score sheet", "deals"), "config": pgettext_lazy("score sheet", "settings"), "check": pgettext_lazy("score sheet", "check"),
+    # what was taken and won
+    "taken": pgettext_lazy("score sheet", "taken"), "tricks": pgettext_lazy("score sheet", "tricks"), "hearts": pgettext_lazy("score sheet", "hearts"), "queen": pgettext_lazy("score sheet", "queen of spades"),
+    "queens": pgettext_lazy("score sheet", "queens of spades"), "plus": pgettext_lazy("score sheet", "plus card"), "cards": pgettext_lazy("score sheet", "cards"), "counts": pgettext_lazy("score sheet", "counting points"),
+    "count": pgettext_lazy("score sheet", "count"), "captured": pgettext_lazy("score sheet", "captures"), "sweeps": pgettext_lazy("score sheet", "sweeps"), "spades": pgettext_lazy("score sheet", "spades"), "aces": pgettext_lazy("score sheet", "aces"),
+    "big_casino": pgettext_lazy("score sheet", "big casino"), "little_casino": pgettext_lazy("score sheet", "little casino"),
+    # bids, makers and partners
+    "bid": pgettext_lazy("score sheet", "bid"), "player": pgettext_lazy("score sheet", "player"), "chips": pgettext_lazy("score sheet", "chips"), "suit": pgettext_lazy("score sheet", "suit"), "trump": pgettext_lazy("score sheet", "trump"),
+    "maker": pgettext_lazy("score sheet", "maker"), "bidder": pgettext_lazy("score sheet", "bidder"), "contractor": pgettext_lazy("score sheet", "contractor"), "partners": pgettext_lazy("score sheet", "partners"),
+    "partner": pgettext_lazy("score sheet", "partner"), "alone": pgettext_lazy("score sheet", "alone"), "defended_alone": pgettext_lazy("score sheet", "defended alone"), "forced": pgettext_lazy("score sheet", "forced bid"),
+    "passed": pgettext_lazy("score sheet", "passed"), "dealer": pgettext_lazy("score sheet", "dealer"), "penalty": pgettext_lazy("score sheet", "penalty"), "revoke": pgettext_lazy("score sheet", "revoke"),
+    "first_out": pgettext_lazy("score sheet", "first out"), "out_of_turn": pgettext_lazy("score sheet", "out of turn"), "garnet": pgettext_lazy("score sheet", "Sir Garnet"), "peeped": pgettext_lazy("score sheet", "peeped"),
+    # the All Fours family
+    "high": pgettext_lazy("score sheet", "high"), "low": pgettext_lazy("score sheet", "low"), "jack": pgettext_lazy("score sheet", "jack"), "game": pgettext_lazy("score sheet", "game"), "joker": pgettext_lazy("score sheet", "joker"),
+    "right_pedro": pgettext_lazy("score sheet", "right pedro"), "left_pedro": pgettext_lazy("score sheet", "left pedro"), "pitcher": pgettext_lazy("score sheet", "pitcher"), "sold_by": pgettext_lazy("score sheet", "sold by"),
+    "refused": pgettext_lazy("score sheet", "refused"), "turned_jacks": pgettext_lazy("score sheet", "jacks turned"), "ran": pgettext_lazy("score sheet", "ran the cards"), "gift": pgettext_lazy("score sheet", "gift"),
+    # Loo, Spoil Five
+    "stood": pgettext_lazy("score sheet", "stood"), "miss": pgettext_lazy("score sheet", "miss"), "defend": pgettext_lazy("score sheet", "defend"), "flush": pgettext_lazy("score sheet", "flush"), "jinx": pgettext_lazy("score sheet", "jinx"),
+    "dead": pgettext_lazy("score sheet", "dead hands"), "high_trump": pgettext_lazy("score sheet", "highest trump"),
+    # rummy and the checks
+    "knocker": pgettext_lazy("score sheet", "knocker"), "hands": pgettext_lazy("score sheet", "hands"), "deadwood": pgettext_lazy("score sheet", "deadwood"), "melds": pgettext_lazy("score sheet", "melds"), "hand": pgettext_lazy("score sheet", "hand"),
+    "before": pgettext_lazy("score sheet", "before"), "after": pgettext_lazy("score sheet", "after"), "items": pgettext_lazy("score sheet", "items"), "match": pgettext_lazy("score sheet", "match"),
+    # the rule settings
+    "all_melded_bonus": pgettext_lazy("score sheet", "all-melded bonus"), "ante": pgettext_lazy("score sheet", "ante"), "bid_values": pgettext_lazy("score sheet", "bid values"),
+    "box_bonus": pgettext_lazy("score sheet", "box bonus"), "card_points": pgettext_lazy("score sheet", "card points"), "defend_alone": pgettext_lazy("score sheet", "defending alone"),
+    "defenders_score": pgettext_lazy("score sheet", "defenders' score"), "game_bonus": pgettext_lazy("score sheet", "game bonus"), "game_to": pgettext_lazy("score sheet", "game to"),
+    "knock_below": pgettext_lazy("score sheet", "knock below"), "laps": pgettext_lazy("score sheet", "laps"), "loo": pgettext_lazy("score sheet", "loo"), "lose": pgettext_lazy("score sheet", "loss"),
+    "lowest_bid": pgettext_lazy("score sheet", "lowest bid"), "moon": pgettext_lazy("score sheet", "shooting the moon"), "nullo": pgettext_lazy("score sheet", "nullo"), "passed_deal": pgettext_lazy("score sheet", "passed deal"),
+    "peep": pgettext_lazy("score sheet", "peep"), "plus_card": pgettext_lazy("score sheet", "plus card"), "pool": pgettext_lazy("score sheet", "pool"), "queen_scores": pgettext_lazy("score sheet", "queen scores"),
+    "scoring": pgettext_lazy("score sheet", "scoring"), "setback_payments": pgettext_lazy("score sheet", "setback payments"), "settlement": pgettext_lazy("score sheet", "settlement"),
+    "sir_garnet": pgettext_lazy("score sheet", "Sir Garnet"), "slam": pgettext_lazy("score sheet", "slam"), "stakes": pgettext_lazy("score sheet", "stakes"), "undercut_bonus": pgettext_lazy("score sheet", "undercut bonus"),
+    "wellington_blucher": pgettext_lazy("score sheet", "Wellington and Blücher"), "win": pgettext_lazy("score sheet", "win"),
+}
+BID_WORDS: dict[str, Any] = {
+    "nullo": pgettext_lazy("score sheet", "nullo"), "nap": pgettext_lazy("score sheet", "nap"), "wellington": pgettext_lazy("score sheet", "wellington"), "blucher": pgettext_lazy("score sheet", "blücher"),
+    "moon": pgettext_lazy("score sheet", "moon"), "double_moon": pgettext_lazy("score sheet", "double moon"), "triple_moon": pgettext_lazy("score sheet", "triple moon"),
+    "quadruple_moon": pgettext_lazy("score sheet", "quadruple moon"), "notrump": pgettext_lazy("score sheet", "no trump"),
+}
+COLOURS: dict[str, Any] = {"red": pgettext_lazy("score sheet", "red"), "black": pgettext_lazy("score sheet", "black")}
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+SEGMENT = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
+CONTRACT = re.compile(r"^(\d+)(NT|[SCDH])$")
+
+
+def entry_words(path: Any) -> str:
+    """A place in the entry as the reader says it: ``tricks.ann`` → "tricks of ann", ``config.moon`` →
+    "settings › shooting the moon", ``hands.ann.melds[1]`` → "melds of ann, no. 2"."""
+    things: list[str] = []
+    names: list[str] = []
+    number: int | None = None
+    for index, key in SEGMENT.findall(str(path)):
+        if index:
+            number = int(index) + 1
+        elif key.strip() in ENTRY_WORDS:
+            things.append(str(ENTRY_WORDS[key.strip()]))
+        else:
+            names.append(key.strip())
+    if names and things:
+        words = gettext("%(what)s of %(name)s") % {"what": things[-1], "name": ", ".join(names)}
+    else:
+        words = " › ".join(things + names)
+    return gettext("%(what)s, no. %(n)s") % {"what": words, "n": number} if number is not None else words
+
+
+def bid_words(bid: Any) -> str:
+    """A bid as the reader says it: ``7H`` → 7♥, ``10NT`` → 10 no trump, ``nap``, a number as it is."""
+    if isinstance(bid, str):
+        contract = CONTRACT.match(bid.upper())
+        if contract:
+            tricks, denomination = contract.groups()
+            if denomination == "NT":
+                return f"{tricks} {BID_WORDS['notrump']}"
+            return f"{tricks}{SUIT_SIGNS[denomination]}"
+        if bid.lower() in BID_WORDS:
+            return str(BID_WORDS[bid.lower()])
+        if bid.upper() in BID_NAMES:
+            return suit_words(BID_NAMES[bid.upper()])
+    return value_words(bid) if not isinstance(bid, int) else str(bid)
+
+
+def suit_words(suit: Any) -> str:
+    return str(SUIT_WORDS.get(str(suit), BID_WORDS.get(str(suit), suit)))
+
+
+def value_words(value: Any) -> str:
+    """What was entered, as it was entered (a text in quotes)."""
+    if isinstance(value, str):
+        return f"“{value}”"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _list(words: list[str]) -> str:
+    return gettext(", ").join(words) if words else "—"
+
+
+def param_words(name: str, value: Any) -> str:
+    """One param of a refusal in the reader's words, by its kind."""
+    kind = KINDS.get(name)
+    many = value if isinstance(value, list | tuple) else [value]
+    if kind == "entry":
+        return entry_words(value)
+    if kind == "entries":
+        return _list([entry_words(v) for v in many])
+    if kind == "value":
+        return value_words(value)
+    if kind in ("card", "cards"):
+        return " ".join(card_text(str(v)) for v in many)
+    if kind in ("suit", "suits"):
+        return _list([suit_words(v) for v in many])
+    if kind in ("bid", "bids"):
+        return _list([bid_words(v) for v in many])
+    if kind == "names_and":
+        return (" " + gettext("and") + " ").join(str(v) for v in many)
+    if kind == "colour":
+        return str(COLOURS.get(str(value), value))
+    if kind == "who":
+        return gettext("nobody") if value is None else str(value)
+    if kind == "sentence":
+        return gettext(str(value))
+    if kind == "title":
+        return game_title(str(value))
+    if kind in ("checks", "choices"):  # a check's or a setting's own name: as words
+        return _list([str(v).replace("_", " ") for v in many])
+    if kind == "names":
+        return _list([str(v) for v in many])
+    return str(value)
+
+
+def refusal_words(error: EngineError) -> str:
+    """A game's refusal in the reader's language; a refusal not worded by a score sheet stays as it is."""
+    if not isinstance(error, ScoringError):
+        return error.message
+    template = gettext(error.template)
+    text = template % {name: param_words(name, value) for name, value in error.params.items()}
+    return text if _begins_with_a_name(template, error.params) else text[:1].upper() + text[1:]
+
+
+def _begins_with_a_name(template: str, params: dict[str, Any]) -> bool:
+    """The sentence begins with a name, or what was entered, as it is written (never capitalised): a player's
+    name, ``tricks.ann`` worded "ann的墩數"."""
+    first = PLACEHOLDER.match(template)
+    if first is None:
+        return False
+    name = first.group(1)
+    kind = KINDS.get(name)
+    if kind == "entry":
+        names = [key for _, key in SEGMENT.findall(str(params.get(name, ""))) if key and key not in ENTRY_WORDS]
+        return any(entry_words(params.get(name, "")).startswith(n) for n in names)
+    return kind in (None, "names", "names_and", "who", "value", "card", "cards")
+
+
+def in_reader_words(error: EngineError) -> EngineError:
+    """The same refusal (code, field, event, params) with its message in the reader's words, naming the deal at
+    fault (``event``, counted from 1) when the sheet's replay pinned one."""
+    words = refusal_words(error)
+    if isinstance(error, ScoringError) and error.event is not None:
+        words = gettext("Deal %(n)s: %(refusal)s") % {"n": error.event + 1, "refusal": words}
+    error.message = words
+    return error
