@@ -8,6 +8,7 @@ import datetime as dt
 
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
 
 
 def when_words(moment: dt.datetime | None, *, empty: str = "—") -> str:
@@ -33,3 +34,28 @@ def shift_words(shift: object | None, *, empty: str = "—") -> str:
     if day is None:
         return str(shift)
     return f"{day_words(day)} · {name}" if name else day_words(day)
+
+
+def duration_words(seconds: float, *, from_minutes: bool = False) -> str:
+    """A length of time as a person reads it, in the reader's language: ``45 s``, ``40 min``, ``2 h 05 min``,
+    ``3 days``. With ``from_minutes`` (time at a table) no seconds are shown and hours start at 60 minutes;
+    otherwise (how late a job is) seconds up to 90 s and minutes up to 90 min, as a clock is read.
+
+    >>> duration_words(45), duration_words(2400), duration_words(7500), duration_words(3 * 86400)
+    ('45 s', '40 min', '2 h 05 min', '3 days')
+    >>> duration_words(3900, from_minutes=True), duration_words(30, from_minutes=True)
+    ('1 h 05 min', '0 min')
+    """
+    total = max(0, int(seconds))
+    if not from_minutes and total < 90:
+        return gettext("%(seconds)s s") % {"seconds": total}
+    minutes = total // 60
+    if minutes < (60 if from_minutes else 90):
+        return gettext("%(minutes)s min") % {"minutes": minutes}
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48 or from_minutes:
+        if not minutes:
+            return gettext("%(hours)s h") % {"hours": hours}
+        return gettext("%(hours)s h %(minutes)02d min") % {"hours": hours, "minutes": minutes}
+    days = hours // 24
+    return ngettext("%(days)s day", "%(days)s days", days) % {"days": days}

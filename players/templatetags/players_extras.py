@@ -10,6 +10,7 @@ from django import template
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from casino.words import duration_words
 from players import labels
 from players.advantage import Advantage, chance_words, pit_advantage, player_advantage
 from players.conf import knob
@@ -24,13 +25,11 @@ register = template.Library()
 
 @register.filter
 def played(seconds: Any) -> str:
-    """Seconds as ``1 h 05 min`` (or ``12 min``)."""
+    """Seconds at a table as ``1 h 05 min`` (or ``12 min``), in the reader's language (casino.words)."""
     try:
-        minutes = int(seconds) // 60
+        return duration_words(int(seconds), from_minutes=True)
     except (TypeError, ValueError):
         return "—"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
 @register.filter

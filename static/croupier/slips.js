@@ -9,7 +9,7 @@
   if (!root) return;
   // Django's JavaScript catalog (/jsi18n/), where the page loads it: the words in the reader's language
   const gettext = window.gettext || ((t) => t);
-  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
+  const fmt = (text, values) => text.replace(/%\((\w+)\)(?:\d*)[sd]/g, (_, k) => String(values[k])); // (zero-padded numbers come padded)
   const STATUS = { open: gettext("open"), paused: gettext("paused"), closed: gettext("closed") };
   const mode = root.dataset.slipsMode; // dealer, pit or page
   const digits = Number(root.dataset.digits || 2);
@@ -57,7 +57,10 @@
   function played(seconds) {
     const minutes = Math.floor(seconds / 60);
     const h = Math.floor(minutes / 60);
-    return h ? `${h} h ${String(minutes % 60).padStart(2, "0")} min` : `${minutes} min`;
+    // the server's words for time at a table (casino.words.duration_words, from minutes)
+    return h
+      ? fmt(gettext("%(hours)s h %(minutes)02d min"), { hours: h, minutes: String(minutes % 60).padStart(2, "0") })
+      : fmt(gettext("%(minutes)s min"), { minutes });
   }
 
   function showError(message) {
