@@ -27,6 +27,7 @@ from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from casino.errors import InvalidInput
 from casino.money import money_amount
 from tables.engines import speech
 from tables.engines.errors import EngineError
@@ -289,6 +290,19 @@ def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> 
 
             return PLACEHOLDER.sub(fill, template)
     return str(FALLBACK[0])
+
+
+class EngineRefusal(InvalidInput):
+    """An engine's refusal (:class:`EngineError`) as the API answers it: the same code, field, event and params,
+    its message in the reader's words (:func:`say`) rather than the engine's English, which names bet ids and
+    amounts in minor units (the engines are pure Python and cannot translate)."""
+
+    def __init__(self, error: EngineError, *, table: str = "") -> None:
+        super().__init__(say(error.code, error.params, table=table), code=error.code, field=error.field,
+                         event=error.event, params=error.params or None)
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "event": self.event}  # an engine's refusal always says its event (or null)
 
 
 # -- the dealer's prompts ------------------------------------------------------------------------------
