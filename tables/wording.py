@@ -1,8 +1,9 @@
 """The dealer screen's words: money in the house currency, and every refusal in a dealer's words.
 
-The API answers a refusal with ``{"error": {"code", "message", "field"?, "params"?}}``: the message is
-for developers and logs (it may name fields and give amounts in minor units). The dealer screen shows
-instead the wording below for the error's ``code``, filling in the refusal's ``params``: each code has
+The API answers a refusal with ``{"error": {"code", "message", "field"?, "params"?}}``: the message is in
+the reader's language (the services word theirs through the translation system, and an engine's refusal,
+English from pure Python, is answered in the wording below: :class:`EngineRefusal`). The dealer screen
+words a refusal itself from the error's ``code`` with the wording below, filling in the refusal's ``params``: each code has
 one or more templates, tried in order, and the first whose placeholders the refusal supplies is used
 (the last has none, so there is always one). A placeholder is ``{name}``, or ``{name:kind}`` with kind
 
