@@ -284,7 +284,7 @@ def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> 
                 if kind == "money":
                     return money(int(value))
                 if kind == "bet":
-                    return str(value).replace("_", " ")
+                    return _param(value, "bet_type")  # the bet's label in the reader's language
                 if kind == "card":
                     return card_text(str(value))
                 return str(value)
