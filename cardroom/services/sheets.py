@@ -27,15 +27,17 @@ from tables.engines.errors import EngineError
 from tables.models import Table, TableStatus
 from tables.scoring.base import ScoredGame, score_sheet
 from tables.scoring.registry import all_games, get_game
+from tables.wording import game_title
 
 MAX_REASON = 500
 MAX_RAKE = 10**12  # minor units: a typo guard, far above any real rake
 
 
 def game_words(code: str) -> str:
-    """A card-room game as its sheet's title names it (``gin_rummy`` → Gin rummy), never its code."""
+    """A card-room game as its sheet's title names it (``gin_rummy`` → Gin rummy) in the reader's language,
+    never its code."""
     game = all_games().get(code)
-    return str(game.title) if game is not None else str(code).replace("_", " ").capitalize()
+    return game_title(str(game.title)) if game is not None else str(code).replace("_", " ").capitalize()
 
 
 # -- locks (always the tournament before its sheet) ------------------------------------------------
