@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -90,9 +91,9 @@ class SheetViewSet(InReaderWords, mixins.ListModelMixin, mixins.RetrieveModelMix
     def _sheet(self, pk: Any) -> ScoreSheet:
         sheet = ScoreSheet.objects.select_related("table__pit").filter(pk=pk).first() if str(pk).isdigit() else None
         if sheet is None:
-            raise NotFound(f"no score sheet {pk}", code="unknown_sheet")
+            raise NotFound(gettext("no score sheet %(sheet)s") % {"sheet": pk}, code="unknown_sheet")
         if not selectors.can_view_sheet(self.request.user, sheet):
-            raise Forbidden(f"you may not act on table {sheet.table.code}", code="not_your_table")
+            raise Forbidden(gettext("you may not act on table %(table)s") % {"table": sheet.table.code}, code="not_your_table")
         return sheet
 
     def _answer(self, sheet_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -184,7 +185,7 @@ class TournamentViewSet(InReaderWords, mixins.ListModelMixin, mixins.RetrieveMod
 
     def _id(self, pk: Any) -> int:
         if not str(pk).isdigit() or not Tournament.objects.filter(pk=int(pk)).exists():
-            raise NotFound(f"no tournament {pk}", code="unknown_tournament")
+            raise NotFound(gettext("no tournament %(tournament)s") % {"tournament": pk}, code="unknown_tournament")
         return int(pk)
 
     def _answer(self, tournament_id: int, code: int = status.HTTP_200_OK) -> Response:

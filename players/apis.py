@@ -13,6 +13,7 @@ import datetime as dt
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -41,7 +42,8 @@ def _date_param(request: Request, name: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(str(raw))
     except ValueError:
-        raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)", code="bad_parameter", field=name) from None
+        raise InvalidInput(gettext("%(field)s must be a date (YYYY-MM-DD)") % {"field": name}, code="bad_parameter",
+                           field=name) from None
 
 
 def _int_param(request: Request, name: str) -> int | None:
@@ -49,13 +51,13 @@ def _int_param(request: Request, name: str) -> int | None:
     if raw in (None, ""):
         return None
     if not str(raw).isdigit() or len(str(raw)) > 18:
-        raise InvalidInput(f"{name} must be a whole number", code="bad_parameter", field=name)
+        raise InvalidInput(gettext("%(field)s must be a whole number") % {"field": name}, code="bad_parameter", field=name)
     return int(raw)
 
 
 def _pk(pk: Any, what: str) -> int:
     if not str(pk).isdigit() or len(str(pk)) > 18:
-        raise NotFound(f"no {what} {pk}")
+        raise NotFound((gettext("no player %(id)s") if what == "player" else gettext("no rating slip %(id)s")) % {"id": pk})
     return int(str(pk))
 
 
@@ -132,7 +134,7 @@ class RatingSlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             qs = qs.filter(status__in=["open", "paused"])
         elif state:
             if state not in selectors.SLIP_STATUSES:
-                raise InvalidInput("status must be open, paused, closed or live", code="bad_parameter", field="status")
+                raise InvalidInput(gettext("the status must be open, paused, closed or live"), code="bad_parameter", field="status")
             qs = qs.filter(status=state)
         player = _int_param(self.request, "player")
         if player is not None:
@@ -145,9 +147,9 @@ class RatingSlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def _slip(self, pk: Any) -> RatingSlip:
         slip = RatingSlip.objects.select_related("table__pit", "player", "shift").filter(pk=_pk(pk, "slip")).first()
         if slip is None:
-            raise NotFound(f"no rating slip {pk}")
+            raise NotFound(gettext("no rating slip %(id)s") % {"id": pk})
         if not selectors.can_view_slip(self.request.user, slip):
-            raise Forbidden(f"you may not see the slips of table {slip.table.code}", code="not_your_table")
+            raise Forbidden(gettext("you may not see the slips of table %(table)s") % {"table": slip.table.code}, code="not_your_table")
         return slip
 
     def _answer(self, slip: RatingSlip, code: int = status.HTTP_200_OK) -> Response:
@@ -186,7 +188,7 @@ class RatingSlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if not Table.objects.filter(pk=v["table"]).exists():
-            raise NotFound(f"no table {v['table']}", code="unknown_table", field="table")
+            raise NotFound(gettext("no table %(table)s") % {"table": v["table"]}, code="unknown_table", field="table")
         slip = slips.slip_open(
             actor=request.user,
             table_id=v["table"],
@@ -288,7 +290,7 @@ class CashTransactionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
     def get_queryset(self) -> QuerySet[CashTransaction]:
         direction = str(self.request.query_params.get("direction", ""))
         if direction not in ("", "in", "out"):
-            raise InvalidInput("direction must be in or out", code="bad_parameter", field="direction")
+            raise InvalidInput(gettext("the direction must be in or out"), code="bad_parameter", field="direction")
         return selectors.cash_transactions(
             gaming_date=_date_param(self.request, "gaming_date"),
             player_id=_int_param(self.request, "player"),
@@ -333,7 +335,7 @@ class CashTransactionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         """Each player's cash in and cash out for a gaming day, largest first."""
         day = _date_param(request, "gaming_date")
         if day is None:
-            raise InvalidInput("gaming_date is required", code="missing_parameter", field="gaming_date")
+            raise InvalidInput(gettext("the gaming day is required"), code="missing_parameter", field="gaming_date")
         return Response(s.DailyTotalSerializer(selectors.daily_totals(gaming_date=day), many=True).data)
 
 

@@ -40,6 +40,14 @@ AVERAGE_BET_SOURCES = {
     "none": pgettext_lazy("average bet", "none"),
 }
 
+# the fields a refusal names (``amount must be …``), as a sentence says them
+FIELDS = {
+    "amount": _("the amount"), "estimated_average_bet": _("the estimated average bet"),
+    "walk_with": _("what the player walks with"), "first_name": _("the first name"), "last_name": _("the last name"),
+    "card_number": _("the card number"), "notes": _("the notes"), "note": _("the note"),
+    "number": _("the document number"), "issuer": _("the issuer"), "description": _("the description"),
+}
+
 
 def _words(code: Any) -> str:
     text = str(code or "").replace("_", " ").strip()
@@ -84,4 +92,10 @@ def decimal_words(value: Any, places: int = 2) -> str:
 
 def average_bet_source(code: Any) -> str:
     found = AVERAGE_BET_SOURCES.get(str(code))
+    return str(found) if found is not None else _words(code)
+
+
+def field_words(code: Any) -> str:
+    """A field a refusal names (``walk_with``) as a sentence says it (``what the player walks with``)."""
+    found = FIELDS.get(str(code))
     return str(found) if found is not None else _words(code)

@@ -21,7 +21,6 @@ from rest_framework.views import APIView
 from accounting.reports import api as report_api
 from accounting.reports.base import Report, text_cell
 from casino.core.roles import Role
-from casino.errors import NotFound
 from casino.idempotency import idempotent
 from casino.permissions import role_permission
 from slots import selectors
@@ -29,6 +28,7 @@ from slots import serializers as s
 from slots.models import BonusMeter, Machine, MeterReading, Progressive
 from slots.reports import REPORTS, SlotFilters
 from slots.services import bonus, machines, progressives
+from slots.services.common import not_found
 
 READERS = (Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 SLOTS = role_permission(Role.PIT_MANAGER, read_roles=READERS)
@@ -36,7 +36,7 @@ SLOTS = role_permission(Role.PIT_MANAGER, read_roles=READERS)
 
 def _pk(pk: Any, what: str, code: str) -> int:
     if not str(pk).isdigit():
-        raise NotFound(f"no {what} {pk}", code=code)
+        raise not_found(code, pk)
     return int(pk)
 
 
@@ -65,7 +65,7 @@ class MachineViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         """The machine, its last reading, its hold since its first reading, its progressives and bonus meters."""
         machine = Machine.objects.filter(pk=_pk(pk, "slot machine", "unknown_machine")).first()
         if machine is None:
-            raise NotFound(f"no slot machine {pk}", code="unknown_machine")
+            raise not_found("unknown_machine", pk)
         last = selectors.last_readings([machine]).get(machine.pk)
         hold = selectors.machine_hold(machine=machine.asset_number)[0]
         return Response({

@@ -56,7 +56,7 @@ class SlotFilters:
                 values[name] = str(raw).strip()[:80]
         date_range(values)
         if "machine" in values and not Machine.objects.filter(asset_number=values["machine"]).exists():
-            raise InvalidInput(f"no machine {values['machine']!r}", code="unknown_machine", field="machine")
+            raise InvalidInput(gettext("no machine %(machine)s") % {"machine": values["machine"]}, code="unknown_machine", field="machine")
         return cls(**values)
 
     def describe(self) -> str:

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from casino.context import current
 from casino.core import sql
@@ -90,14 +91,14 @@ def ensure_can_deal(user: Any, table: Table) -> None:
         return
     if Role.DEALER in roles_of(user):
         if current_assignment(user, table) is None:
-            raise Forbidden(f"you are not assigned to table {table.code} now", code="not_assigned")
+            raise Forbidden(gettext("you are not assigned to table %(table)s now") % {"table": table.code}, code="not_assigned")
         return
-    raise Forbidden("only the table's dealer or its pit manager may do this", code="role_required")
+    raise Forbidden(gettext("only the table's dealer or its pit manager may do this"), code="role_required")
 
 
 def ensure_manages(user: Any, table: Table) -> None:
     if not manages_table(user, table):
-        raise Forbidden(f"only a pit manager of {table.pit.name} may do this", code="pit_manager_required")
+        raise Forbidden(gettext("only a pit manager of %(pit)s may do this") % {"pit": table.pit.name}, code="pit_manager_required")
 
 
 def runs_the_day(user: Any) -> bool:
@@ -112,7 +113,7 @@ def runs_the_day(user: Any) -> bool:
 
 def ensure_runs_the_day(user: Any) -> None:
     if not runs_the_day(user):
-        raise Forbidden("only a shift manager may do this", code="shift_manager_required")
+        raise Forbidden(gettext("only a shift manager may do this"), code="shift_manager_required")
 
 
 def runs_the_day_at(user: Any, table: Table) -> bool:

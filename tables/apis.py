@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -22,13 +23,25 @@ from casino.signatures import SignatureRefused, signed_by
 from tables import selectors
 from tables import serializers as s
 from tables.access import can_view_table
+from tables.engines.errors import EngineError
 from tables.engines.registry import available_games, get_engine
 from tables.models import Assignment, Pit, Round, Shift, ShiftType, Table
 from tables.services import floor, pay_corrections, rounds, shoes
+from tables.wording import EngineRefusal
 
 STAFF = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 FLOOR_READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT)
 MAX_ID = 2**63 - 1  # a bigger id in a URL is no round, not a database overflow
+
+
+class EngineRefusals:
+    """An engine's refusal of a bet, a card or a choice answered in the reader's words (the same code, field,
+    event and params): :class:`tables.wording.EngineRefusal`."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, EngineError):
+            exc = EngineRefusal(exc)
+        return super().handle_exception(exc)  # type: ignore[misc]
 
 
 class GamesView(APIView):
@@ -41,7 +54,7 @@ class GamesView(APIView):
         return Response([get_engine(g).describe() for g in available_games()])
 
 
-class ShoeOpenView(APIView):
+class ShoeOpenView(EngineRefusals, APIView):
     """Mark a new shoe at a shoe table, between rounds: the table's dealer (one tap) or its pit manager."""
 
     permission_classes = [role_permission(Role.DEALER, Role.PIT_MANAGER, read_roles=STAFF)]
@@ -52,7 +65,7 @@ class ShoeOpenView(APIView):
         data = s.ShoeOpenInput(data=request.data)
         data.is_valid(raise_exception=True)
         if table_id > MAX_ID:
-            raise NotFound(f"no table {table_id}", code="unknown_table")
+            raise NotFound(gettext("no table %(table)s") % {"table": table_id}, code="unknown_table")
         shoe = shoes.shoe_open(table_id=table_id, actor=request.user, **data.validated_data)
         return Response(s.ShoeSerializer(shoe).data, status=status.HTTP_201_CREATED)
 
@@ -71,7 +84,7 @@ class TableFilter(filters.FilterSet):
         fields = ["pit", "game", "status"]
 
 
-class TableViewSet(viewsets.ReadOnlyModelViewSet):
+class TableViewSet(EngineRefusals, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.TableSerializer
     permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=FLOOR_READERS)]
     filterset_class = TableFilter
@@ -87,7 +100,7 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         table = Table.objects.filter(pk=pk).first() if pk is not None and pk.isdigit() else None  # "/tables/x/": 404, not 500
         if table is None:
-            raise NotFound(f"no table {pk}")
+            raise NotFound(gettext("no table %(table)s") % {"table": pk})
         table = floor.table_update(table_id=table.pk, actor=request.user, **data.validated_data)
         return Response(s.TableSerializer(table).data)
 
@@ -115,7 +128,7 @@ class ShiftViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(s.ShiftSerializer(shift).data, status=status.HTTP_201_CREATED)
 
 
-class AssignmentViewSet(viewsets.ReadOnlyModelViewSet):
+class AssignmentViewSet(EngineRefusals, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.AssignmentSerializer
     permission_classes = [role_permission(Role.PIT_MANAGER, read_roles=FLOOR_READERS)]
     filterset_fields = ["table", "shift", "dealer"]
@@ -132,7 +145,7 @@ class AssignmentViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if not Table.objects.filter(pk=v["table"]).exists():
-            raise NotFound(f"no table {v['table']}", field="table")
+            raise NotFound(gettext("no table %(table)s") % {"table": v["table"]}, field="table")
         assignment = floor.assignment_create(dealer_id=v["dealer"], table_id=v["table"], shift_id=v["shift"],
                                              starts_at=v.get("starts_at"), ends_at=v.get("ends_at"),
                                              actor=request.user)
@@ -166,7 +179,7 @@ class ApprovalThrottle(UserRateThrottle):
     scope = "login"
 
 
-class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class RoundViewSet(EngineRefusals, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Rounds: open, bet, close betting, post cards and choices one at a time, settle, void."""
 
     permission_classes = [role_permission(Role.DEALER, Role.PIT_MANAGER, read_roles=STAFF)]
@@ -182,9 +195,9 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def _round(self, pk: str | None) -> Round:
         rnd = Round.objects.select_related("table__pit").filter(pk=pk).first() if pk is not None and pk.isdigit() else None
         if rnd is None:
-            raise NotFound(f"no round {pk}")
+            raise NotFound(gettext("no round %(round)s") % {"round": pk})
         if not can_view_table(self.request.user, rnd.table):
-            raise Forbidden(f"you may not act on table {rnd.table.code}", code="not_your_table")
+            raise Forbidden(gettext("you may not act on table %(table)s") % {"table": rnd.table.code}, code="not_your_table")
         return rnd
 
     @staticmethod
@@ -192,7 +205,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         """The round a hot write acts on. The service finds, locks and checks it (404 for no such round,
         403 for someone else's table), so the API does not read it first."""
         if not str(pk).isdigit() or int(str(pk)) > MAX_ID:
-            raise NotFound(f"no round {pk}", code="unknown_round")
+            raise NotFound(gettext("no round %(round)s") % {"round": pk}, code="unknown_round")
         return int(str(pk))
 
     def _answer(self, rnd: Round, code: int = status.HTTP_200_OK) -> Response:
@@ -211,7 +224,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data.is_valid(raise_exception=True)
         table_id = data.validated_data["table"]
         if table_id > MAX_ID:
-            raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+            raise NotFound(gettext("no table %(table)s") % {"table": table_id}, code="unknown_table", field="table")
         rnd = rounds.round_open(table_id=table_id, actor=request.user)  # it locks the table (404 for none)
         return self._answer(rnd, status.HTTP_201_CREATED)
 

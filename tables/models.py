@@ -165,6 +165,14 @@ class RoundStatus(models.TextChoices):
     VOIDED = "voided", _("Voided")
 
 
+def status_words(code: str) -> str:
+    """A round's status (``betting_closed``) as a sentence says it (``betting closed``), in the reader's language."""
+    try:
+        return str(RoundStatus(str(code)).label).lower()
+    except ValueError:
+        return str(code).replace("_", " ")
+
+
 LIVE_STATUSES = (RoundStatus.OPEN, RoundStatus.BETTING_CLOSED, RoundStatus.DEALING)
 
 

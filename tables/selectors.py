@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Conflict, InvalidInput
@@ -101,10 +102,10 @@ def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
     answer = RoundResult.of_stored(rnd.state)
     step = answer.next.input if answer is not None and answer.next is not None else {}
     if step.get("kind") != "set_hand" or str(step.get("seat")) != str(seat):
-        raise Conflict(f"seat {seat} has no hand to set now", code="no_hand_to_set", field="seat",
+        raise Conflict(gettext("seat %(seat)s has no hand to set now") % {"seat": seat}, code="no_hand_to_set", field="seat",
                        params={"seat": seat})
     if not isinstance(hands, dict):
-        raise InvalidInput("hands must be an object of card lists by hand name", code="invalid", field="hands")
+        raise InvalidInput(gettext("hands must be an object of card lists by hand name"), code="invalid", field="hands")
     reason = get_engine(rnd.game).check_set(step["cards"], hands)
     return {"ok": reason is None, "reason": reason}
 
@@ -141,7 +142,7 @@ def open_shift_for(*, table: Table | None = None, pit: Pit | None = None, actor:
     """:func:`shift_at` now, refused when no shift is open."""
     shift = shift_at(table=table, pit=pit, actor=actor)
     if shift is None:
-        raise Conflict("no shift is open: a pit manager must open one first", code="no_open_shift")
+        raise Conflict(gettext("no shift is open: a pit manager must open one first"), code="no_open_shift")
     return shift
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from tables import wording
@@ -14,7 +15,7 @@ from tables.selectors import round_document, round_table_now
 class StrictIntegerField(serializers.IntegerField):
     """A JSON integer and nothing else: no strings, no 12.5, no true."""
 
-    default_error_messages = {"invalid": "must be a whole number (an integer in minor units, not a string or float)"}
+    default_error_messages = {"invalid": gettext_lazy("must be a whole number, not text or a fraction")}
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
@@ -110,7 +111,7 @@ class BetInput(serializers.Serializer):
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise serializers.ValidationError({"non_field_errors": ["a bet must be a JSON object"]})
+            raise serializers.ValidationError({"non_field_errors": [gettext("a bet must be a JSON object")]})
         values = super().to_internal_value(data)
         values["extra"] = bet_extra(data)
         return values
@@ -139,7 +140,7 @@ class EventInput(serializers.Serializer):
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict) or not data:
-            raise serializers.ValidationError({"non_field_errors": ["an event must be a non-empty JSON object"]})
+            raise serializers.ValidationError({"non_field_errors": [gettext("an event must be a non-empty JSON object")]})
         return dict(data)
 
     def to_representation(self, instance: Any) -> Any:
@@ -182,7 +183,7 @@ class EventUndoInput(serializers.Serializer):
 
     def validate(self, attrs: dict) -> dict:
         if not attrs.get("approver_password") and not attrs.get("approver_pin"):
-            raise serializers.ValidationError({"approver_password": "the supervisor's password or PIN is required"})
+            raise serializers.ValidationError({"approver_password": gettext("the supervisor's password or PIN is required")})
         return attrs
 
 

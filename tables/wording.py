@@ -1,8 +1,9 @@
 """The dealer screen's words: money in the house currency, and every refusal in a dealer's words.
 
-The API answers a refusal with ``{"error": {"code", "message", "field"?, "params"?}}``: the message is
-for developers and logs (it may name fields and give amounts in minor units). The dealer screen shows
-instead the wording below for the error's ``code``, filling in the refusal's ``params``: each code has
+The API answers a refusal with ``{"error": {"code", "message", "field"?, "params"?}}``: the message is in
+the reader's language (the services word theirs through the translation system, and an engine's refusal,
+English from pure Python, is answered in the wording below: :class:`EngineRefusal`). The dealer screen
+words a refusal itself from the error's ``code`` with the wording below, filling in the refusal's ``params``: each code has
 one or more templates, tried in order, and the first whose placeholders the refusal supplies is used
 (the last has none, so there is always one). A placeholder is ``{name}``, or ``{name:kind}`` with kind
 
@@ -27,6 +28,7 @@ from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from casino.errors import InvalidInput
 from casino.money import money_amount
 from tables.engines import speech
 from tables.engines.errors import EngineError
@@ -282,13 +284,26 @@ def say(code: str, params: dict[str, Any] | None = None, *, table: str = "") -> 
                 if kind == "money":
                     return money(int(value))
                 if kind == "bet":
-                    return str(value).replace("_", " ")
+                    return _param(value, "bet_type")  # the bet's label in the reader's language
                 if kind == "card":
                     return card_text(str(value))
                 return str(value)
 
             return PLACEHOLDER.sub(fill, template)
     return str(FALLBACK[0])
+
+
+class EngineRefusal(InvalidInput):
+    """An engine's refusal (:class:`EngineError`) as the API answers it: the same code, field, event and params,
+    its message in the reader's words (:func:`say`) rather than the engine's English, which names bet ids and
+    amounts in minor units (the engines are pure Python and cannot translate)."""
+
+    def __init__(self, error: EngineError, *, table: str = "") -> None:
+        super().__init__(say(error.code, error.params, table=table), code=error.code, field=error.field,
+                         event=error.event, params=error.params or None)
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "event": self.event}  # an engine's refusal always says its event (or null)
 
 
 # -- the dealer's prompts ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cardroom.models import PLAYER_NAME_MAX, ScoreSheet, SheetDeal, SheetRake, SheetStatus, Tournament, TournamentStatus
 from cardroom.services import postings
@@ -25,10 +26,18 @@ from tables.engines.base import Json
 from tables.engines.errors import EngineError
 from tables.models import Table, TableStatus
 from tables.scoring.base import ScoredGame, score_sheet
-from tables.scoring.registry import get_game
+from tables.scoring.registry import all_games, get_game
+from tables.wording import game_title
 
 MAX_REASON = 500
 MAX_RAKE = 10**12  # minor units: a typo guard, far above any real rake
+
+
+def game_words(code: str) -> str:
+    """A card-room game as its sheet's title names it (``gin_rummy`` → Gin rummy) in the reader's language,
+    never its code."""
+    game = all_games().get(code)
+    return game_title(str(game.title)) if game is not None else str(code).replace("_", " ").capitalize()
 
 
 # -- locks (always the tournament before its sheet) ------------------------------------------------
@@ -41,7 +50,7 @@ def lock_tournament(tournament_id: Any) -> Tournament:
         else None
     )
     if tournament is None:
-        raise NotFound(f"no tournament {tournament_id}", code="unknown_tournament", field="tournament")
+        raise NotFound(gettext("no tournament %(tournament)s") % {"tournament": tournament_id}, code="unknown_tournament", field="tournament")
     return tournament
 
 
@@ -66,7 +75,7 @@ def lock_sheet(sheet_id: Any, *, with_tournament: bool = False) -> ScoreSheet:
         else None
     )
     if sheet is None:
-        raise NotFound(f"no score sheet {sheet_id}", code="unknown_sheet")
+        raise NotFound(gettext("no score sheet %(sheet)s") % {"sheet": sheet_id}, code="unknown_sheet")
     return sheet
 
 
@@ -96,9 +105,9 @@ def _ended(game: ScoredGame, state: Json, previous: str, config: Mapping[str, An
 def _reason(reason: Any, *, required: bool) -> str:
     text = reason.strip() if isinstance(reason, str) else ""
     if required and not text:
-        raise InvalidInput("a reason is required", code="reason_required", field="reason")
+        raise InvalidInput(gettext("a reason is required"), code="reason_required", field="reason")
     if len(text) > MAX_REASON:
-        raise InvalidInput(f"the reason is longer than {MAX_REASON} characters", field="reason")
+        raise InvalidInput(gettext("the reason is longer than %(count)s characters") % {"count": MAX_REASON}, field="reason")
     return text
 
 
@@ -122,36 +131,42 @@ def sheet_open(
     """Start a score sheet at a table: its dealer (assigned now) or its pit manager."""
     table = Table.objects.select_related("pit").filter(pk=table_id).first() if isinstance(table_id, int) else None
     if table is None:
-        raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+        raise NotFound(gettext("no table %(table)s") % {"table": table_id}, code="unknown_table", field="table")
     tournament = lock_tournament(tournament_id) if tournament_id is not None else None
     ensure_can_deal(actor, table)
     if table.status != TableStatus.OPEN:
-        raise Conflict(f"table {table.code} is closed", code="table_closed")
+        raise Conflict(gettext("table %(table)s is closed") % {"table": table.code}, code="table_closed")
     if tournament is not None:
         if tournament.status != TournamentStatus.RUNNING:
             raise Conflict(
-                f"tournament {tournament.name} is {tournament.status}, not running", code="tournament_not_running"
+                gettext("tournament %(tournament)s is %(status)s, not running")
+                % {"tournament": tournament.name, "status": tournament.get_status_display().lower()},
+                code="tournament_not_running",
             )
         if table.pit_id != tournament.pit_id:
             raise InvalidInput(
-                f"tournament {tournament.name} is played in {tournament.pit}, not at {table.code}", field="table"
+                gettext("tournament %(tournament)s is played in %(pit)s, not at %(table)s")
+                % {"tournament": tournament.name, "pit": tournament.pit.name, "table": table.code}, field="table",
             )
         if game is not None and game != tournament.game:
-            raise InvalidInput(f"tournament {tournament.name} plays {tournament.game}", field="game")
+            raise InvalidInput(gettext("tournament %(tournament)s plays %(game)s")
+                               % {"tournament": tournament.name, "game": game_words(tournament.game)}, field="game")
         if config:
-            raise InvalidInput("a tournament sheet plays the tournament's settings", field="config")
+            raise InvalidInput(gettext("a tournament sheet plays the tournament's settings"), field="config")
         game, config = tournament.game, tournament.config
         entered = set(tournament.entries.values_list("player", flat=True))
         missing = [p for p in players if p not in entered] if isinstance(players, list) else []
         if missing:
-            raise InvalidInput(f"not entered in {tournament.name}: {', '.join(map(str, missing))}", field="players")
+            raise InvalidInput(gettext("not entered in %(tournament)s: %(players)s")
+                               % {"tournament": tournament.name, "players": ", ".join(map(str, missing))}, field="players")
     rules = get_game(game)
     if isinstance(players, list) and any(isinstance(p, str) and len(p) > PLAYER_NAME_MAX for p in players):
-        raise InvalidInput(f"a player's name is at most {PLAYER_NAME_MAX} characters", field="players")
+        raise InvalidInput(gettext("a player's name is at most %(count)s characters") % {"count": PLAYER_NAME_MAX}, field="players")
     state = score_sheet(rules, {"config": config, "players": players, "deals": []})
     busy = ScoreSheet.objects.filter(table=table, status=SheetStatus.OPEN).first()
     if busy is not None:
-        raise Conflict(f"sheet {busy.pk} ({busy.game}) is still in progress at {table.code}", code="sheet_in_progress")
+        raise Conflict(gettext("sheet %(sheet)s (%(game)s) is still in progress at %(table)s")
+                       % {"sheet": busy.pk, "game": game_words(busy.game), "table": table.code}, code="sheet_in_progress")
     sheet = ScoreSheet.objects.create(
         table=table,
         tournament=tournament,
@@ -186,11 +201,13 @@ def deal_record(*, sheet_id: Any, entry: Any, actor: Any) -> SheetDeal:
     ensure_can_deal(actor, sheet.table)
     if sheet.status != SheetStatus.OPEN:
         raise Conflict(
-            f"sheet {sheet.pk} is {sheet.status}" + (f": {sheet.winner} won" if sheet.winner else ""),
+            (gettext("sheet %(sheet)s is %(status)s: %(winner)s won") if sheet.winner
+             else gettext("sheet %(sheet)s is %(status)s"))
+            % {"sheet": sheet.pk, "status": sheet.get_status_display().lower(), "winner": sheet.winner},
             code="sheet_not_open",
         )
     if not isinstance(entry, Mapping):
-        raise InvalidInput("entry must be an object: what the rules need for the deal", field="entry")
+        raise InvalidInput(gettext("the entry must be an object: what the rules need for the deal"), field="entry")
     in_force = entries_in_force(sheet)
     state = replay(sheet, [e.entry for e in in_force] + [entry])
     row = SheetDeal.objects.create(
@@ -231,16 +248,19 @@ def deal_correct(*, sheet_id: Any, deal: Any, entry: Any, reason: Any, actor: An
         TournamentStatus.CANCELLED,
     ):
         raise Conflict(
-            f"tournament {sheet.tournament.name} is {sheet.tournament.status}: its sheets are final",
+            gettext("tournament %(tournament)s is %(status)s: its sheets are final")
+            % {"tournament": sheet.tournament.name, "status": sheet.tournament.get_status_display().lower()},
             code="tournament_ended",
         )
     why = _reason(reason, required=True)
     if isinstance(deal, bool) or not isinstance(deal, int) or not 0 <= deal < sheet.deals:
         raise NotFound(
-            f"sheet {sheet.pk} has no deal {deal} (deals 0 to {sheet.deals - 1})", code="unknown_deal", field="deal"
+            gettext("sheet %(sheet)s has no deal %(deal)s (deals 0 to %(last)s)") % {"sheet": sheet.pk, "deal": deal,
+                                                                                  "last": sheet.deals - 1},
+            code="unknown_deal", field="deal",
         )
     if not isinstance(entry, Mapping):
-        raise InvalidInput("entry must be an object: what the rules need for the deal", field="entry")
+        raise InvalidInput(gettext("the entry must be an object: what the rules need for the deal"), field="entry")
     in_force = entries_in_force(sheet)
     old = in_force[deal]
     state = replay(sheet, [dict(entry) if e.deal == deal else e.entry for e in in_force])
@@ -276,7 +296,7 @@ def sheet_close(*, sheet_id: Any, actor: Any, reason: Any = "") -> ScoreSheet:
     sheet = lock_sheet(sheet_id)
     ensure_can_deal(actor, sheet.table)
     if sheet.status != SheetStatus.OPEN:
-        raise Conflict(f"sheet {sheet.pk} is already {sheet.status}", code="sheet_not_open")
+        raise Conflict(gettext("sheet %(sheet)s is already %(status)s") % {"sheet": sheet.pk, "status": sheet.get_status_display().lower()}, code="sheet_not_open")
     why = _reason(reason, required=False)
     rules = get_game(sheet.game)
     leader = rules.leader(sheet.totals, config=sheet.config) if sheet.deals else None
@@ -285,7 +305,7 @@ def sheet_close(*, sheet_id: Any, actor: Any, reason: Any = "") -> ScoreSheet:
         status=SheetStatus.CLOSED, winner=leader or "", ended_at=timezone.now(), closed_by=actor, close_reason=why
     )
     if updated != 1:  # the row is locked: nothing else can have moved it
-        raise Conflict(f"sheet {sheet.pk} changed meanwhile; reload", code="sheet_changed")
+        raise Conflict(gettext("sheet %(sheet)s changed meanwhile; reload") % {"sheet": sheet.pk}, code="sheet_changed")
     sheet.refresh_from_db()
     audit_log(
         actor=actor,
@@ -305,10 +325,10 @@ def rake_collect(*, sheet_id: Any, amount: Any, actor: Any, memo: Any = "") -> S
     sheet = lock_sheet(sheet_id)
     ensure_can_deal(actor, sheet.table)
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_RAKE:
-        raise InvalidInput("amount must be a positive whole number of minor units", field="amount")
+        raise InvalidInput(gettext("the amount must be a whole amount of money, more than 0"), field="amount")
     text = memo.strip() if isinstance(memo, str) else ""
     if len(text) > 200:
-        raise InvalidInput("memo is at most 200 characters", field="memo")
+        raise InvalidInput(gettext("the memo is at most 200 characters"), field="memo")
     rake = SheetRake.objects.create(
         sheet=sheet, amount=amount, memo=text, collected_by=actor, collected_at=timezone.now()
     )
@@ -327,9 +347,9 @@ def rake_collect(*, sheet_id: Any, amount: Any, actor: Any, memo: Any = "") -> S
 def deal_preview(*, sheet: ScoreSheet, entry: Any) -> Json:
     """What an entry would score as the sheet's next deal, without writing anything."""
     if not isinstance(entry, Mapping):
-        raise InvalidInput("entry must be an object: what the rules need for the deal", field="entry")
+        raise InvalidInput(gettext("the entry must be an object: what the rules need for the deal"), field="entry")
     if sheet.status != SheetStatus.OPEN:
-        raise Conflict(f"sheet {sheet.pk} is {sheet.status}", code="sheet_not_open")
+        raise Conflict(gettext("sheet %(sheet)s is %(status)s") % {"sheet": sheet.pk, "status": sheet.get_status_display().lower()}, code="sheet_not_open")
     state = replay(sheet, [e.entry for e in entries_in_force(sheet)] + [entry])
     return {"deal": state["deals"][-1], "totals": state["totals"], "winner": state["winner"]}
 
@@ -364,5 +384,5 @@ def _save(sheet: ScoreSheet, state: Json, *, entries: int, previous: str) -> Non
         ended_at=ended_at,
     )
     if updated != 1:
-        raise Conflict(f"sheet {sheet.pk} changed meanwhile; reload", code="sheet_changed")
+        raise Conflict(gettext("sheet %(sheet)s changed meanwhile; reload") % {"sheet": sheet.pk}, code="sheet_changed")
     sheet.refresh_from_db()

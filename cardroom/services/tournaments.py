@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from accounting.models import LedgerTransaction
 from accounting.services.ledger import transaction_reverse
@@ -22,10 +23,15 @@ from cardroom.services.sheets import lock_tournament
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.money import money_amount
 from tables.models import Pit
 from tables.scoring.registry import get_game
 
 MAX_FEE = 10**12  # minor units: a typo guard
+# the fields a refusal names, as a sentence says them
+FIELDS = {"entry_fee": gettext_lazy("the entry fee"), "house_fee": gettext_lazy("the house fee"),
+          "name": gettext_lazy("the name"), "player": gettext_lazy("the player's name"),
+          "reason": gettext_lazy("the reason")}
 
 
 def manages_pit(user: Any, pit: Pit) -> bool:
@@ -36,19 +42,19 @@ def manages_pit(user: Any, pit: Pit) -> bool:
 
 def ensure_manages_pit(user: Any, pit: Pit) -> None:
     if not manages_pit(user, pit):
-        raise Forbidden(f"only a pit manager of {pit.name} may do this", code="pit_manager_required")
+        raise Forbidden(gettext("only a pit manager of %(pit)s may do this") % {"pit": pit.name}, code="pit_manager_required")
 
 
 def _money(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_FEE:
-        raise InvalidInput(f"{field} must be a whole number of minor units, 0 or more", field=field)
+        raise InvalidInput(gettext("%(field)s must be a whole amount of money, 0 or more") % {"field": FIELDS[field]}, field=field)
     return value
 
 
 def _name(value: Any, field: str, *, longest: int) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text or len(text) > longest:
-        raise InvalidInput(f"{field} must be 1 to {longest} characters", field=field)
+        raise InvalidInput(gettext("%(field)s must be 1 to %(count)s characters") % {"field": FIELDS[field], "count": longest}, field=field)
     return text
 
 
@@ -62,7 +68,7 @@ def tournament_create(
 ) -> Tournament:
     pit = Pit.objects.filter(pk=pit_id).first() if isinstance(pit_id, int) else None
     if pit is None:
-        raise NotFound(f"no pit {pit_id}", code="unknown_pit", field="pit")
+        raise NotFound(gettext("no pit %(pit)s") % {"pit": pit_id}, code="unknown_pit", field="pit")
     ensure_manages_pit(actor, pit)
     title = _name(name, "name", longest=100)
     rules = get_game(game)
@@ -93,10 +99,11 @@ def tournament_register(*, tournament_id: Any, player: Any, actor: Any) -> Tourn
     t = lock_tournament(tournament_id)
     ensure_manages_pit(actor, t.pit)
     if t.status != TournamentStatus.REGISTERING:
-        raise Conflict(f"tournament {t.name} is {t.status}: entries are closed", code="registration_closed")
+        raise Conflict(gettext("tournament %(tournament)s is %(status)s: entries are closed")
+                       % {"tournament": t.name, "status": t.get_status_display().lower()}, code="registration_closed")
     who = _name(player, "player", longest=40)
     if t.entries.filter(player=who).exists():
-        raise Conflict(f"{who} is already entered in {t.name}", code="already_entered", field="player")
+        raise Conflict(gettext("%(player)s is already entered in %(tournament)s") % {"player": who, "tournament": t.name}, code="already_entered", field="player")
     entry = TournamentEntry.objects.create(
         tournament=t,
         player=who,
@@ -127,10 +134,11 @@ def tournament_start(*, tournament_id: Any, actor: Any) -> Tournament:
     t = lock_tournament(tournament_id)
     ensure_manages_pit(actor, t.pit)
     if t.status != TournamentStatus.REGISTERING:
-        raise Conflict(f"tournament {t.name} is {t.status}", code="tournament_not_registering")
+        raise Conflict(gettext("tournament %(tournament)s is %(status)s") % {"tournament": t.name, "status": t.get_status_display().lower()},
+                       code="tournament_not_registering")
     fewest = get_game(t.game).min_players
     if t.entries.count() < fewest:
-        raise Conflict(f"{t.name} needs at least {fewest} entries to start", code="too_few_entries")
+        raise Conflict(gettext("%(tournament)s needs at least %(count)s entries to start") % {"tournament": t.name, "count": fewest}, code="too_few_entries")
     before = _summary(t)
     Tournament.objects.filter(pk=t.pk, status=TournamentStatus.REGISTERING).update(
         status=TournamentStatus.RUNNING, started_at=timezone.now()
@@ -150,7 +158,7 @@ def tournament_start(*, tournament_id: Any, actor: Any) -> Tournament:
 def _no_sheet_in_progress(t: Tournament) -> None:
     live = ScoreSheet.objects.filter(tournament=t, status=SheetStatus.OPEN).values_list("pk", flat=True)
     if live:
-        raise Conflict(f"sheets still in progress: {', '.join(map(str, live))}", code="sheets_in_progress")
+        raise Conflict(gettext("sheets still in progress: %(sheets)s") % {"sheets": ", ".join(map(str, live))}, code="sheets_in_progress")
 
 
 @transaction.atomic
@@ -160,33 +168,37 @@ def tournament_finish(*, tournament_id: Any, payouts: Any, actor: Any) -> Tourna
     t = lock_tournament(tournament_id)
     ensure_manages_pit(actor, t.pit)
     if t.status != TournamentStatus.RUNNING:
-        raise Conflict(f"tournament {t.name} is {t.status}, not running", code="tournament_not_running")
+        raise Conflict(gettext("tournament %(tournament)s is %(status)s, not running")
+                       % {"tournament": t.name, "status": t.get_status_display().lower()}, code="tournament_not_running")
     _no_sheet_in_progress(t)
     if not isinstance(payouts, list):
-        raise InvalidInput("payouts must be a list of {player, amount}, first place first", field="payouts")
+        raise InvalidInput(gettext("the payouts must be a list of {player, amount}, first place first"), field="payouts")
     entered = set(t.entries.values_list("player", flat=True))
     seen: set[str] = set()
     rows = []
     for i, p in enumerate(payouts):
         where = f"payouts[{i}]"
         if not isinstance(p, dict) or set(p) != {"player", "amount"}:
-            raise InvalidInput(f'{where} must be {{"player": name, "amount": minor units}}', field=where)
+            raise InvalidInput(gettext("payout %(place)s must name the player and the amount") % {"place": i + 1}, field=where)
         who, amount = p["player"], p["amount"]
         if who not in entered:
-            raise InvalidInput(f"{where}.player: {who!r} is not entered in {t.name}", field=f"{where}.player")
+            raise InvalidInput(gettext("payout %(place)s: %(player)s is not entered in %(tournament)s")
+                               % {"place": i + 1, "player": who, "tournament": t.name}, field=f"{where}.player")
         if who in seen:
-            raise InvalidInput(f"{where}.player: {who} is paid twice", field=f"{where}.player")
+            raise InvalidInput(gettext("payout %(place)s: %(player)s is paid twice") % {"place": i + 1, "player": who}, field=f"{where}.player")
         seen.add(who)
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_FEE:
             raise InvalidInput(
-                f"{where}.amount must be a positive whole number of minor units", field=f"{where}.amount"
+                gettext("payout %(place)s: the amount must be a whole amount of money, more than 0") % {"place": i + 1},
+                field=f"{where}.amount",
             )
         rows.append((who, amount))
     pool = prize_pool(t)
     paid = sum(a for _, a in rows)
     if paid != pool:
         raise InvalidInput(
-            f"the prizes add up to {paid}: they must share out the prize pool of {pool} exactly",
+            gettext("the prizes add up to %(paid)s: they must share out the prize pool of %(pool)s exactly")
+            % {"paid": money_amount(paid), "pool": money_amount(pool)},
             code="prizes_not_pool",
             field="payouts",
         )
@@ -225,7 +237,8 @@ def tournament_cancel(*, tournament_id: Any, reason: Any, actor: Any) -> Tournam
     t = lock_tournament(tournament_id)
     ensure_manages_pit(actor, t.pit)
     if t.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
-        raise Conflict(f"tournament {t.name} is already {t.status}", code="tournament_ended")
+        raise Conflict(gettext("tournament %(tournament)s is already %(status)s")
+                       % {"tournament": t.name, "status": t.get_status_display().lower()}, code="tournament_ended")
     why = _name(reason, "reason", longest=500)
     _no_sheet_in_progress(t)
     ids = [str(pk) for pk in t.entries.values_list("pk", flat=True)]

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import AlertSeverity
 from accounting.money import money_text
@@ -23,6 +24,7 @@ from accounting.services.alerts import alert_raise
 from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput
+from casino.money import money_amount
 from players.conf import knob
 from players.models import KIND_DIRECTION, CashKind, CashTransaction, CashTransactionReport, Player, RatingSlip
 from players.selectors import player_day_total
@@ -76,8 +78,10 @@ def record(
             )
         if so_far + amount > threshold:
             raise Conflict(
-                f"cash {direction} of {money_text(so_far + amount)} in a gaming day is above "
-                f"{money_text(threshold)}: identify the player first",
+                (gettext("cash in of %(amount)s in a gaming day is above %(threshold)s: identify the player first")
+                 if direction == "in" else
+                 gettext("cash out of %(amount)s in a gaming day is above %(threshold)s: identify the player first"))
+                % {"amount": money_amount(so_far + amount), "threshold": money_amount(threshold)},
                 code="identification_required",
                 field="player",
             )
@@ -187,17 +191,17 @@ def cash_transaction_record(
     """
     if not has_role(actor, *CASH_WRITERS):
         raise Forbidden(
-            "cash transactions are recorded by pit managers, accountants and compliance", code="role_required"
+            gettext("cash transactions are recorded by pit managers, accountants and compliance"), code="role_required"
         )
     if kind not in CashKind.values:
-        raise InvalidInput(f"kind must be one of {', '.join(CashKind.values)}", code="bad_kind", field="kind")
+        raise InvalidInput(gettext("the kind must be one of %(kinds)s") % {"kinds": ", ".join(str(k.label) for k in CashKind)}, code="bad_kind", field="kind")
     amount = amount_of(amount)
     description = text_of(description, field="description", max_length=120)
     note = text_of(note, field="note", max_length=200)
     table = None
     if table_id is not None:
         if isinstance(table_id, bool) or not isinstance(table_id, int):
-            raise InvalidInput("table must be a table's id", code="bad_table", field="table")
+            raise InvalidInput(gettext("the table must be a table's id"), code="bad_table", field="table")
         table = lock_table(table_id)  # table before player, as everywhere
         if not has_role(actor, Role.ACCOUNTANT, Role.COMPLIANCE):
             ensure_manages(actor, table)
@@ -206,7 +210,8 @@ def cash_transaction_record(
         player = lock_player(player.pk)
     elif not description:
         raise InvalidInput(
-            "an anonymous transaction needs a description of who", code="description_required", field="description"
+            gettext("an anonymous transaction needs a description of who"), code="description_required",
+            field="description",
         )
     shift = current_shift(actor, table)
     return record(

@@ -12,11 +12,13 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import Marker
 from casino import task_names
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput, NotFound
+from casino.money import money_amount
 from casino.outbox import enqueue
 from players import rating
 from players.advantage import slip_measured_edge
@@ -72,7 +74,7 @@ def _audit(actor: Any, action: str, slip: RatingSlip, *, before: Any = None, aft
 
 def _live(slip: RatingSlip) -> None:
     if slip.status == SlipStatus.CLOSED:
-        raise Conflict(f"rating slip {slip.pk} is closed", code="slip_closed")
+        raise Conflict(gettext("rating slip %(slip)s is closed") % {"slip": slip.pk}, code="slip_closed")
 
 
 def _estimate(value: Any, field: str = "estimated_average_bet") -> int | None:
@@ -95,9 +97,9 @@ def slip_open(
     table = lock_table(table_id)
     ensure_can_deal(actor, table)
     if table.status != TableStatus.OPEN:
-        raise Conflict(f"table {table.code} is closed", code="table_closed")
+        raise Conflict(gettext("table %(table)s is closed") % {"table": table.code}, code="table_closed")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seats:
-        raise InvalidInput(f"seat must be from 1 to {table.seats} at {table.code}", code="bad_seat", field="seat")
+        raise InvalidInput(gettext("the seat must be from 1 to %(seats)s at %(table)s") % {"seats": table.seats, "table": table.code}, code="bad_seat", field="seat")
     player = find_player(player_id=player_id, card_number=card_number)
     ensure_may_play(player)
     description = text_of(description, field="description", max_length=120)
@@ -106,7 +108,9 @@ def slip_open(
     taken = RatingSlip.objects.filter(table=table, seat=seat, status__in=LIVE_SLIP_STATUSES).first()
     if taken is not None:
         raise Conflict(
-            f"seat {seat} at {table.code} already has slip {taken.pk} ({taken.player_label}): close it first",
+            gettext("seat %(seat)s at %(table)s already has slip %(slip)s (%(player)s): close it first")
+            % {"seat": seat, "table": table.code, "slip": taken.pk,
+               "player": taken.player.name if taken.player is not None else gettext("an anonymous player")},
             code="seat_taken",
             field="seat",
         )
@@ -135,10 +139,10 @@ def slip_pause(*, actor: Any, slip_id: Any) -> RatingSlip:
     ensure_can_deal(actor, slip.table)
     _live(slip)
     if slip.status != SlipStatus.OPEN:
-        raise Conflict(f"rating slip {slip.pk} is already paused", code="slip_paused")
+        raise Conflict(gettext("rating slip %(slip)s is already paused") % {"slip": slip.pk}, code="slip_paused")
     now = timezone.now()
     if RatingSlip.objects.filter(pk=slip.pk, status=SlipStatus.OPEN).update(status=SlipStatus.PAUSED) != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     pause = SlipPause.objects.create(slip=slip, started_at=now, started_by=actor)
     slip.refresh_from_db()
     _audit(
@@ -153,12 +157,12 @@ def slip_resume(*, actor: Any, slip_id: Any) -> RatingSlip:
     ensure_can_deal(actor, slip.table)
     _live(slip)
     if slip.status != SlipStatus.PAUSED:
-        raise Conflict(f"rating slip {slip.pk} is not paused", code="slip_not_paused")
+        raise Conflict(gettext("rating slip %(slip)s is not paused") % {"slip": slip.pk}, code="slip_not_paused")
     now = timezone.now()
     if RatingSlip.objects.filter(pk=slip.pk, status=SlipStatus.PAUSED).update(status=SlipStatus.OPEN) != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     if SlipPause.objects.filter(slip=slip, ended_at__isnull=True).update(ended_at=now, ended_by=actor) != 1:
-        raise Conflict("the slip's pause changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip's pause changed meanwhile"), code="concurrent_change")
     slip.refresh_from_db()
     _audit(actor, "slip.resume", slip, before={"status": SlipStatus.PAUSED}, after={"status": slip.status})
     return slip
@@ -192,10 +196,10 @@ def slip_identify(*, actor: Any, slip_id: Any, player_id: Any = None, card_numbe
     ensure_can_deal(actor, slip.table)
     _live(slip)
     if slip.player is not None:
-        raise Conflict(f"rating slip {slip.pk} is already {slip.player.name}'s", code="slip_identified")
+        raise Conflict(gettext("rating slip %(slip)s is already %(player)s's") % {"slip": slip.pk, "player": slip.player.name}, code="slip_identified")
     player = find_player(player_id=player_id, card_number=card_number)
     if player is None:
-        raise InvalidInput("name the player by id or card number", code="player_required", field="player")
+        raise InvalidInput(gettext("name the player by id or card number"), code="player_required", field="player")
     ensure_may_play(player)
     player = lock_player(player.pk)
     RatingSlip.objects.filter(pk=slip.pk, player__isnull=True).update(player=player)
@@ -226,7 +230,7 @@ def slip_close(*, actor: Any, slip_id: Any, walk_with: Any = None, estimated_ave
         status=SlipStatus.CLOSED, closed_at=now, closed_by=actor, walk_with=walk, estimated_average_bet=estimate
     )
     if updated != 1:
-        raise Conflict("the slip changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the slip changed meanwhile"), code="concurrent_change")
     slip.refresh_from_db()
     _audit(
         actor,
@@ -343,7 +347,7 @@ def buy_in_record(*, actor: Any, slip_id: Any, method: Any, amount: Any = None, 
     now = timezone.now()
     if method == BuyInMethod.CASH:
         if marker_id is not None:
-            raise InvalidInput("a cash buy-in has no marker", code="unexpected_marker", field="marker")
+            raise InvalidInput(gettext("a cash buy-in has no marker"), code="unexpected_marker", field="marker")
         amount = amount_of(amount)
         player = lock_player(slip.player_id) if slip.player_id is not None else None
         shift = current_shift(actor, slip.table)
@@ -362,25 +366,28 @@ def buy_in_record(*, actor: Any, slip_id: Any, method: Any, amount: Any = None, 
         )
     elif method == BuyInMethod.MARKER:
         if isinstance(marker_id, bool) or not isinstance(marker_id, int):
-            raise InvalidInput("a marker buy-in names the marker (its id)", code="marker_required", field="marker")
+            raise InvalidInput(gettext("a marker buy-in names the marker (its id)"), code="marker_required", field="marker")
         marker = Marker.objects.select_for_update().filter(pk=marker_id).first()
         if marker is None:
-            raise NotFound(f"no marker {marker_id}", code="unknown_marker", field="marker")
+            raise NotFound(gettext("no marker %(marker)s") % {"marker": marker_id}, code="unknown_marker", field="marker")
         if marker.table_id != slip.table_id:
             raise InvalidInput(
-                f"{marker.reference} was issued at another table", code="marker_other_table", field="marker"
+                gettext("%(marker)s was issued at another table") % {"marker": marker.reference}, code="marker_other_table",
+                field="marker",
             )
         if amount is not None and amount != marker.amount:
             raise InvalidInput(
-                f"{marker.reference} is for {marker.amount}, not {amount}", code="marker_amount", field="amount"
+                gettext("%(marker)s is for %(amount)s, not %(given)s")
+                % {"marker": marker.reference, "amount": money_amount(marker.amount), "given": money_amount(amount)},
+                code="marker_amount", field="amount",
             )
         if BuyIn.objects.filter(marker=marker).exists():
-            raise Conflict(f"{marker.reference} is already a buy-in", code="marker_used", field="marker")
+            raise Conflict(gettext("%(marker)s is already a buy-in") % {"marker": marker.reference}, code="marker_used", field="marker")
         buy_in = BuyIn.objects.create(
             slip=slip, method=method, amount=marker.amount, marker=marker, recorded_by=actor, recorded_at=now
         )
     else:
-        raise InvalidInput("method must be cash or marker", code="bad_method", field="method")
+        raise InvalidInput(gettext("the method must be cash or marker"), code="bad_method", field="method")
     _audit(
         actor,
         "slip.buy_in",

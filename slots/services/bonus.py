@@ -23,12 +23,14 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import Account
 from casino.audit.services import audit_log
 from casino.core.roles import Role
 from casino.errors import Conflict, InvalidInput
 from casino.signatures import signed_by
+from slots.labels import count_words, field_words
 from slots.models import (
     BONUS,
     METER_MAX,
@@ -73,7 +75,7 @@ def _event(
         value=value_after, events=seq, hits=meter.hits + (1 if hit else 0)
     )
     if changed != 1:
-        raise Conflict(f"{meter.label} changed meanwhile; retry", code="bonus_meter_changed")
+        raise Conflict(gettext("%(meter)s changed meanwhile; retry") % {"meter": meter.label}, code="bonus_meter_changed")
     event = BonusMeterEvent.objects.create(
         meter=meter, seq=seq, kind=kind, value_before=meter.value, value_after=value_after, transaction=txn,
         recorded_by=actor, recorded_at=timezone.now(), **fields,
@@ -85,7 +87,8 @@ def _event(
 def _value(value: Any, *, field: str, target: int | None) -> int:
     value = whole(value, field=field)
     if target is not None and value > target:
-        raise InvalidInput(f"{field} is above the meter's target ({target})", code="above_target", field=field)
+        raise InvalidInput(gettext("%(field)s is above the meter's target (%(target)s)")
+                           % {"field": field_words(field), "target": count_words(target)}, code="above_target", field=field)
     return value
 
 
@@ -106,33 +109,34 @@ def bonus_meter_create(
     ensure_writer(actor)
     name = text(name, field="name", max_length=40, required=True)
     if not NAME.match(name):
-        raise InvalidInput("name is lower-case letters, digits, - and _", code="bad_name", field="name")
+        raise InvalidInput(gettext("the name is lower-case letters, digits, - and _"), code="bad_name", field="name")
     label = text(label, field="label", max_length=80, required=True)
     unit = choice(unit, field="unit", choices=BonusUnit)
     if target is not None:
         if unit == BonusUnit.CREDITS:
-            raise InvalidInput("a target is for count meters (clicks, spins, a level)", code="target_for_counts",
+            raise InvalidInput(gettext("a target is for count meters (clicks, spins, a level)"), code="target_for_counts",
                                field="target")
         target = whole(target, field="target", minimum=1)
     reset_value = _value(reset_value, field="reset_value", target=target)
     value = reset_value if value is None else _value(value, field="value", target=target)
     machine = lock_machine(machine_id)
     if machine.status == MachineStatus.RETIRED:
-        raise Conflict(f"{machine.asset_number} is retired", code="machine_retired", field="machine")
+        raise Conflict(gettext("%(machine)s is retired") % {"machine": machine.asset_number}, code="machine_retired", field="machine")
     if len(bonus_account_code(machine, name)) > postings.CODE_MAX:
         # the name is part of the ledger account's code, which also carries the asset number
         room = postings.CODE_MAX - len(bonus_account_code(machine, ""))
-        raise InvalidInput(f"on {machine.asset_number} a meter's name is at most {room} characters",
+        raise InvalidInput(gettext("on %(machine)s a meter's name is at most %(count)s characters")
+                           % {"machine": machine.asset_number, "count": room},
                            code="name_too_long", field="name")
     if BonusMeter.objects.filter(machine=machine, name=name).exists():
-        raise Conflict(f"{machine.asset_number} already has a meter {name}", code="bonus_meter_exists", field="name")
+        raise Conflict(gettext("%(machine)s already has a meter %(name)s") % {"machine": machine.asset_number, "name": name}, code="bonus_meter_exists", field="name")
     meter = BonusMeter.objects.create(
         machine=machine, name=name, label=label, unit=unit, reset_value=reset_value, value=0, target=target,
         created_by=actor, created_at=timezone.now(),
     )
     funded = value * machine.denomination if unit == BonusUnit.CREDITS else 0
     if funded > METER_MAX:
-        raise InvalidInput("value × denomination is too large", code="out_of_range", field="value")
+        raise InvalidInput(gettext("the value times the denomination is too large"), code="out_of_range", field="value")
     _event(
         meter, kind=BonusEventKind.CREATE, value_after=value, actor=actor, funded=funded, memo="starting value",
         lines=[(postings.machine_seed_account(machine), funded), (postings.bonus_account(meter), -funded)],
@@ -151,19 +155,20 @@ def bonus_meter_update(*, meter_id: Any, value: Any, actor: Any, note: Any = "")
     meter = lock_bonus_meter(meter_id)
     value = _value(value, field="value", target=meter.target)
     if value == meter.value:
-        raise Conflict(f"{meter.label} is already at {value}", code="unchanged", field="value")
+        raise Conflict(gettext("%(meter)s is already at %(value)s") % {"meter": meter.label, "value": count_words(value)}, code="unchanged", field="value")
     before = meter_snapshot(meter)
     lines: list[tuple[Account, int]] = []
     accrued = 0
     if meter.unit == BonusUnit.CREDITS:
         if value < meter.value:
             raise Conflict(
-                f"{meter.label} owes {meter.value} credits: credits owed go down only by a hit or a reset",
+                gettext("%(meter)s owes %(value)s credits: credits owed go down only by a hit or a reset")
+                % {"meter": meter.label, "value": count_words(meter.value)},
                 code="credits_only_grow", field="value",
             )
         accrued = (value - meter.value) * meter.machine.denomination
         if value * meter.machine.denomination > METER_MAX:
-            raise InvalidInput("value × denomination is too large", code="out_of_range", field="value")
+            raise InvalidInput(gettext("the value times the denomination is too large"), code="out_of_range", field="value")
         lines = [(postings.contributions_account(meter.machine), accrued), (postings.bonus_account(meter), -accrued)]
     event = _event(meter, kind=BonusEventKind.UPDATE, value_after=value, actor=actor, lines=lines, accrued=accrued,
                    reason=note, memo="grew with play")
@@ -186,7 +191,8 @@ def bonus_meter_hit(
         expected_value = whole(expected_value, field="expected_value")
     meter = lock_bonus_meter(meter_id)
     if expected_value is not None and expected_value != meter.value:
-        raise Conflict(f"{meter.label} stands at {meter.value}, not {expected_value}", code="value_changed",
+        raise Conflict(gettext("%(meter)s stands at %(value)s, not %(expected)s")
+                       % {"meter": meter.label, "value": count_words(meter.value), "expected": count_words(expected_value)}, code="value_changed",
                        field="expected_value")
     before = meter_snapshot(meter)
     if meter.unit == BonusUnit.COUNT:
@@ -194,7 +200,7 @@ def bonus_meter_hit(
                        reason=note)
     else:
         if meter.value == 0:
-            raise Conflict(f"{meter.label} owes nothing", code="nothing_owed")
+            raise Conflict(gettext("%(meter)s owes nothing") % {"meter": meter.label}, code="nothing_owed")
         machine, liability = meter.machine, postings.bonus_account(meter)
         paid = meter.value * machine.denomination
         event = _event(
@@ -226,7 +232,7 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
     reason = text(reason, field="reason", max_length=200, required=True)
     meter = lock_bonus_meter(meter_id)
     if meter.value == meter.reset_value:
-        raise Conflict(f"{meter.label} is already at its reset value", code="unchanged")
+        raise Conflict(gettext("%(meter)s is already at its reset value") % {"meter": meter.label}, code="unchanged")
     before = meter_snapshot(meter)
     signature = None
     lines: list[tuple[Account, int]] = []
@@ -237,7 +243,7 @@ def bonus_meter_reset(*, meter_id: Any, actor: Any, reason: Any, supervisor: Any
         if change < 0:
             signature = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
             if signature.user_id == getattr(actor, "pk", None):
-                raise InvalidInput("releasing credits owed is signed by a supervisor other than the person recording",
+                raise InvalidInput(gettext("releasing credits owed is signed by a supervisor other than the person recording"),
                                    code="same_signer", field="supervisor")
             fields["released"] = -change
         else:

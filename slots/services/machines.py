@@ -7,11 +7,14 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from casino.audit.services import audit_log
 from casino.core.roles import Role
 from casino.errors import Conflict, InvalidInput
 from casino.signatures import signed_by
+from slots.labels import field_words, meter_words
 from slots.models import (
     BASIS_POINTS,
     METERS,
@@ -50,7 +53,7 @@ def machine_create(*, asset_number: Any, game: Any, denomination: Any, location:
     denomination = whole(denomination, field="denomination", minimum=1, maximum=DENOMINATION_MAX)
     location = text(location, field="location", max_length=80)
     if Machine.objects.filter(asset_number=asset_number).exists():
-        raise Conflict(f"asset number {asset_number} is already on the floor", code="asset_number_taken",
+        raise Conflict(gettext("asset number %(asset)s is already on the floor") % {"asset": asset_number}, code="asset_number_taken",
                        field="asset_number")
     now = timezone.now()
     try:
@@ -60,7 +63,7 @@ def machine_create(*, asset_number: Any, game: Any, denomination: Any, location:
                 created_by=actor, created_at=now, updated_at=now,
             )
     except IntegrityError:  # a concurrent request took the number between the check and the insert
-        raise Conflict(f"asset number {asset_number} is already on the floor", code="asset_number_taken",
+        raise Conflict(gettext("asset number %(asset)s is already on the floor") % {"asset": asset_number}, code="asset_number_taken",
                        field="asset_number") from None
     audit_log(actor=actor, action="slots.machine.create", object_type="slot_machine", object_id=machine.pk,
               after=machine_snapshot(machine))
@@ -79,7 +82,7 @@ def machine_update(
     machine = lock_machine(machine_id, field=None)
     before = machine_snapshot(machine)
     if machine.status == MachineStatus.RETIRED:
-        raise Conflict(f"{machine.asset_number} is retired", code="machine_retired")
+        raise Conflict(gettext("%(machine)s is retired") % {"machine": machine.asset_number}, code="machine_retired")
     fields = {}
     if game is not None:
         fields["game"] = text(game, field="game", max_length=80, required=True)
@@ -88,15 +91,17 @@ def machine_update(
     if status is not None:
         fields["status"] = choice(status, field="status", choices=MachineStatus)
     if not fields:
-        raise InvalidInput("give a game, a location or a status to change", code="nothing_to_change")
+        raise InvalidInput(gettext("give a game, a location or a status to change"), code="nothing_to_change")
     if fields.get("status") == MachineStatus.RETIRED:
         linked = list(machine.progressives.values_list("code", flat=True))
         if linked:
-            raise Conflict(f"{machine.asset_number} is linked to {', '.join(linked)}: unlink it first",
+            raise Conflict(gettext("%(machine)s is linked to %(progressives)s: unlink it first")
+                           % {"machine": machine.asset_number, "progressives": ", ".join(linked)},
                            code="machine_linked", field="status")
         owing = BonusMeter.objects.filter(machine=machine, unit=BonusUnit.CREDITS, value__gt=0)
         if owing.exists():
-            raise Conflict(f"{machine.asset_number}'s bonus meters still owe credits: pay or reset them first",
+            raise Conflict(gettext("%(machine)s's bonus meters still owe credits: pay or reset them first")
+                           % {"machine": machine.asset_number},
                            code="bonus_owed", field="status")
     for name, value in fields.items():
         setattr(machine, name, value)
@@ -112,10 +117,10 @@ def _read_at(value: Any) -> dt.datetime:
     if value is None:
         return now
     if not isinstance(value, dt.datetime) or timezone.is_naive(value):
-        raise InvalidInput("read_at must be a date and time with its time zone", code="bad_datetime",
+        raise InvalidInput(gettext("the reading's time must be a date and time with its time zone"), code="bad_datetime",
                            field="read_at")
     if value > now + CLOCK_SKEW:
-        raise InvalidInput("read_at is in the future", code="read_in_future", field="read_at")
+        raise InvalidInput(gettext("the reading's time is in the future"), code="read_in_future", field="read_at")
     return value
 
 
@@ -158,45 +163,48 @@ def meter_reading_record(
     ensure_writer(actor)
     values = {m: whole(v, field=m) for m, v in zip(METERS, (coin_in, coin_out, jackpots, games_played, drop))}
     if not isinstance(ram_clear, bool):
-        raise InvalidInput("ram_clear must be true or false", code="bad_boolean", field="ram_clear")
+        raise InvalidInput(gettext("a RAM clear is said yes or no"), code="bad_boolean", field="ram_clear")
     reason = text(reason, field="reason", max_length=200)
     read_at = _read_at(read_at)
     signature = None
     if ram_clear:
         if not reason:
-            raise InvalidInput("a RAM clear is recorded with its reason", code="reason_required", field="reason")
+            raise InvalidInput(gettext("a RAM clear is recorded with its reason"), code="reason_required", field="reason")
         signature = signed_by(supervisor, actor=actor, field="supervisor", roles=(Role.PIT_MANAGER,))
         if signature.user_id == getattr(actor, "pk", None):
-            raise InvalidInput("a RAM clear is signed by a supervisor other than the person recording it",
+            raise InvalidInput(gettext("a RAM clear is signed by a supervisor other than the person recording it"),
                                code="same_signer", field="supervisor")
     elif supervisor not in (None, "", {}):
-        raise InvalidInput("a supervisor signs a RAM clear only (ram_clear: true)", code="supervisor_unexpected",
+        raise InvalidInput(gettext("a supervisor signs a RAM clear only"), code="supervisor_unexpected",
                            field="supervisor")
 
     machine = lock_machine(machine_id)
     if machine.status == MachineStatus.RETIRED:
-        raise Conflict(f"{machine.asset_number} is retired: no more readings", code="machine_retired")
+        raise Conflict(gettext("%(machine)s is retired: no more readings") % {"machine": machine.asset_number}, code="machine_retired")
     previous = MeterReading.objects.filter(machine=machine, seq=machine.readings).first()
     if previous is None:
         if ram_clear:
-            raise InvalidInput("the first reading is the baseline: there is nothing to clear",
+            raise InvalidInput(gettext("the first reading is the baseline: there is nothing to clear"),
                                code="ram_clear_without_reading", field="ram_clear")
         deltas = dict.fromkeys(METERS, 0)  # the baseline: nothing before it is the back office's
     else:
         if read_at < previous.read_at:
-            raise Conflict(f"read_at is before the previous reading's ({previous.read_at.isoformat()})",
+            raise Conflict(gettext("the reading's time is before the previous reading's (%(when)s)")
+                           % {"when": date_format(timezone.localtime(previous.read_at), "DATETIME_FORMAT")},
                            code="reading_out_of_order", field="read_at")
         backwards = [m for m in METERS if values[m] < getattr(previous, m)]
         if ram_clear:
             if not backwards:
-                raise Conflict("no meter is lower than at the previous reading: that is not a RAM clear",
+                raise Conflict(gettext("no meter is lower than at the previous reading: that is not a RAM clear"),
                                code="not_a_ram_clear", field="ram_clear")
             deltas = dict(values)  # cleared to zero, counted again from there
         elif backwards:
             m = backwards[0]
             raise Conflict(
-                f"{m} went backwards ({values[m]} after {getattr(previous, m)}): a meter only goes down across "
-                "a RAM clear, recorded with ram_clear, a supervisor and a reason",
+                gettext("%(meter)s went backwards (%(value)s after %(before)s): a meter only goes down across a RAM "
+                        "clear, recorded as one, with a supervisor and a reason")
+                % {"meter": field_words(m), "value": meter_words(m, values[m]),
+                   "before": meter_words(m, getattr(previous, m))},
                 code="meter_backwards", field=m,
             )
         else:
@@ -216,14 +224,14 @@ def meter_reading_record(
             changed = type(p).objects.filter(pk=p.pk, amount=p.amount, remainder=p.remainder).update(
                 amount=p.amount + amount, remainder=remainder)
             if changed != 1:
-                raise Conflict(f"progressive {p.code} changed meanwhile; retry", code="progressive_changed")
+                raise Conflict(gettext("progressive %(progressive)s changed meanwhile; retry") % {"progressive": p.code}, code="progressive_changed")
     txn = postings.post(
         kind=READING, source_id=f"{machine.pk}:{seq}", lines=lines, actor=actor,
         memo=f"{machine.asset_number} reading {seq}: progressive contributions",
     )
     now = timezone.now()
     if Machine.objects.filter(pk=machine.pk, readings=seq - 1).update(readings=seq, updated_at=now) != 1:
-        raise Conflict(f"{machine.asset_number} was read meanwhile; retry", code="reading_changed")
+        raise Conflict(gettext("%(machine)s was read meanwhile; retry") % {"machine": machine.asset_number}, code="reading_changed")
     reading = MeterReading.objects.create(
         machine=machine, seq=seq, read_at=read_at, **values, **{f"d_{m}": v for m, v in deltas.items()},
         ram_clear=ram_clear, supervisor=signature, reason=reason, transaction=txn,

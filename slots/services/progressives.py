@@ -10,10 +10,12 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import Account, Entry
 from casino.audit.services import audit_log
 from casino.errors import Conflict, InvalidInput
+from casino.money import money_amount
 from slots.models import (
     BASIS_POINTS,
     METER_MAX,
@@ -45,16 +47,16 @@ def _machine_ids(value: Any) -> list[int]:
     if value is None:
         return []
     if not isinstance(value, list | tuple):
-        raise InvalidInput("machines must be a list of machine ids", code="bad_machines", field="machines")
+        raise InvalidInput(gettext("the machines must be a list of machine ids"), code="bad_machines", field="machines")
     ids = [whole(v, field="machines", minimum=1, maximum=2**63 - 1) for v in value]
     if len(set(ids)) != len(ids):
-        raise InvalidInput("a machine is listed twice", code="duplicate_machine", field="machines")
+        raise InvalidInput(gettext("a machine is listed twice"), code="duplicate_machine", field="machines")
     return sorted(ids)
 
 
 def _ensure_linkable(machine: Machine, field: str = "machine") -> None:
     if machine.status == MachineStatus.RETIRED:
-        raise Conflict(f"{machine.asset_number} is retired", code="machine_retired", field=field)
+        raise Conflict(gettext("%(machine)s is retired") % {"machine": machine.asset_number}, code="machine_retired", field=field)
 
 
 @transaction.atomic
@@ -77,7 +79,7 @@ def progressive_create(
     ensure_writer(actor)
     code = text(code, field="code", max_length=40, required=True)
     if not CODE.match(code):
-        raise InvalidInput("code is lower-case letters, digits, - and _ (it names the ledger account)",
+        raise InvalidInput(gettext("the code is lower-case letters, digits, - and _ (it names the ledger account)"),
                            code="bad_code", field="code")
     name = text(name, field="name", max_length=80, required=True)
     scope = choice(scope, field="scope", choices=ProgressiveScope)
@@ -85,20 +87,20 @@ def progressive_create(
     contribution_bp = whole(contribution_bp, field="contribution_bp", minimum=0, maximum=BASIS_POINTS)
     amount = reset_value if amount is None else whole(amount, field="amount", minimum=1, maximum=METER_MAX)
     if amount < reset_value:
-        raise InvalidInput(f"amount must be at least the reset value ({reset_value})", code="below_reset",
+        raise InvalidInput(gettext("the amount must be at least the reset value (%(reset)s)") % {"reset": money_amount(reset_value)}, code="below_reset",
                            field="amount")
     ids = _machine_ids(machines)
     if scope == ProgressiveScope.MACHINE and len(ids) != 1:
-        raise InvalidInput("a machine's own progressive is linked to exactly one machine", code="one_machine",
+        raise InvalidInput(gettext("a machine's own progressive is linked to exactly one machine"), code="one_machine",
                            field="machines")
     linked = [lock_machine(pk, field="machines") for pk in ids]  # machines first, in id order
     for m in linked:
         _ensure_linkable(m, "machines")
     if Progressive.objects.filter(code=code).exists():
-        raise Conflict(f"progressive {code} already exists", code="progressive_code_taken", field="code")
+        raise Conflict(gettext("progressive %(progressive)s already exists") % {"progressive": code}, code="progressive_code_taken", field="code")
     account_code = f"progressive:{code}"
     if Entry.objects.filter(account__in=Account.objects.filter(code=account_code)).exists():
-        raise Conflict(f"the ledger account {account_code} already has entries", code="account_in_use", field="code")
+        raise Conflict(gettext("the ledger account %(account)s already has entries") % {"account": account_code}, code="account_in_use", field="code")
     try:
         with transaction.atomic():
             p = Progressive.objects.create(
@@ -106,7 +108,7 @@ def progressive_create(
                 amount=amount, created_by=actor, created_at=timezone.now(),
             )
     except IntegrityError:
-        raise Conflict(f"progressive {code} already exists", code="progressive_code_taken", field="code") from None
+        raise Conflict(gettext("progressive %(progressive)s already exists") % {"progressive": code}, code="progressive_code_taken", field="code") from None
     p.machines.set(linked)
     postings.post(
         kind=PROGRESSIVE_SEED, source_id=p.pk, actor=actor, memo=f"{name}: starting amount from the house",
@@ -126,10 +128,10 @@ def progressive_link(*, progressive_id: Any, machine_id: Any, actor: Any) -> Pro
     _ensure_linkable(machine)
     before = progressive_snapshot(p)
     if p.machines.filter(pk=machine.pk).exists():
-        raise Conflict(f"{machine.asset_number} is already linked to {p.code}", code="already_linked",
+        raise Conflict(gettext("%(machine)s is already linked to %(progressive)s") % {"machine": machine.asset_number, "progressive": p.code}, code="already_linked",
                        field="machine")
     if p.scope == ProgressiveScope.MACHINE and p.machines.exists():
-        raise Conflict(f"{p.code} is one machine's own progressive", code="one_machine", field="machine")
+        raise Conflict(gettext("%(progressive)s is one machine's own progressive") % {"progressive": p.code}, code="one_machine", field="machine")
     p.machines.add(machine)
     audit_log(actor=actor, action="slots.progressive.link", object_type="slot_progressive", object_id=p.pk,
               before=before, after={**progressive_snapshot(p), "linked": machine.asset_number})
@@ -144,7 +146,8 @@ def progressive_unlink(*, progressive_id: Any, machine_id: Any, actor: Any) -> P
     p = lock_progressive(progressive_id)
     before = progressive_snapshot(p)
     if not p.machines.filter(pk=machine.pk).exists():
-        raise Conflict(f"{machine.asset_number} is not linked to {p.code}", code="not_linked", field="machine")
+        raise Conflict(gettext("%(machine)s is not linked to %(progressive)s") % {"machine": machine.asset_number, "progressive": p.code},
+                       code="not_linked", field="machine")
     p.machines.remove(machine)
     audit_log(actor=actor, action="slots.progressive.unlink", object_type="slot_progressive", object_id=p.pk,
               before=before, after={**progressive_snapshot(p), "unlinked": machine.asset_number})
@@ -176,11 +179,13 @@ def progressive_hit(
     machine = lock_machine(machine_id)
     p = lock_progressive(progressive_id)
     if not p.machines.filter(pk=machine.pk).exists():
-        raise Conflict(f"{machine.asset_number} is not linked to {p.code}: it cannot win it", code="not_linked",
+        raise Conflict(gettext("%(machine)s is not linked to %(progressive)s: it cannot win it")
+                       % {"machine": machine.asset_number, "progressive": p.code}, code="not_linked",
                        field="machine")
     amount = p.amount
     if expected_amount is not None and expected_amount != amount:
-        raise Conflict(f"{p.code} stands at {amount}, not {expected_amount}", code="amount_changed",
+        raise Conflict(gettext("%(progressive)s stands at %(amount)s, not %(expected)s")
+                       % {"progressive": p.code, "amount": money_amount(amount), "expected": money_amount(expected_amount)}, code="amount_changed",
                        field="expected_amount")
     seq = p.hits + 1
     source = f"{p.pk}:{seq}"
@@ -197,7 +202,7 @@ def progressive_hit(
     )
     changed = Progressive.objects.filter(pk=p.pk, amount=amount, hits=seq - 1).update(amount=p.reset_value, hits=seq)
     if changed != 1:
-        raise Conflict(f"progressive {p.code} changed meanwhile; retry", code="progressive_changed")
+        raise Conflict(gettext("progressive %(progressive)s changed meanwhile; retry") % {"progressive": p.code}, code="progressive_changed")
     hit = ProgressiveHit.objects.create(  # type: ignore[misc]  # post() returns None only for all-zero lines
         progressive=p, seq=seq, machine=machine, amount=amount, reset_value=p.reset_value, paid_by=paid_by,
         payout_transaction=payout, reset_transaction=reset, note=note, recorded_by=actor, hit_at=timezone.now(),

@@ -7,6 +7,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from casino.audit.services import audit_log
 from casino.core.roles import Role, roles_of
@@ -31,16 +33,16 @@ def table_update(*, table_id: int, actor: Any, **changes: Any) -> Table:
     ensure_manages(actor, table)
     unknown = set(changes) - set(TABLE_FIELDS)
     if unknown:
-        raise InvalidInput(f"cannot change {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
+        raise InvalidInput(gettext("cannot change %(fields)s") % {"fields": ", ".join(sorted(unknown))}, field=sorted(unknown)[0])
     if table.rounds.filter(status__in=LIVE_STATUSES).exists() and set(changes) - {"name"}:
-        raise Conflict(f"a round is live at {table.code}: change rules between rounds", code="round_in_progress")
+        raise Conflict(gettext("a round is live at %(table)s: change rules between rounds") % {"table": table.code}, code="round_in_progress")
     before = _table_state(table)
     for name, value in changes.items():
         setattr(table, name, value)
     if table.min_bet < 1 or table.max_bet < table.min_bet:
-        raise InvalidInput("limits must satisfy 1 ≤ min_bet ≤ max_bet", code="bad_limits", field="max_bet")
+        raise InvalidInput(gettext("the table minimum must be at least 1 and at most the table maximum"), code="bad_limits", field="max_bet")
     if table.status not in TableStatus.values:
-        raise InvalidInput("status must be open or closed", field="status")
+        raise InvalidInput(gettext("the status must be open or closed"), field="status")
     try:
         get_engine(table.game).resolve_config(table.engine_config())
     except EngineError as exc:
@@ -67,9 +69,10 @@ def shift_open(*, shift_type_id: int, gaming_date: dt.date, actor: Any) -> Shift
     ensure_runs_the_day(actor)
     shift_type = ShiftType.objects.filter(pk=shift_type_id).first()
     if shift_type is None:
-        raise InvalidInput(f"no shift type {shift_type_id}", code="unknown_shift_type", field="shift_type")
+        raise InvalidInput(gettext("no shift type %(shift_type)s") % {"shift_type": shift_type_id}, code="unknown_shift_type", field="shift_type")
     if Shift.objects.filter(shift_type=shift_type, gaming_date=gaming_date).exists():
-        raise Conflict(f"the {shift_type.name} shift of {gaming_date} already exists", code="shift_exists")
+        raise Conflict(gettext("the %(shift)s shift of %(date)s already exists")
+                       % {"shift": shift_type.name, "date": date_format(gaming_date)}, code="shift_exists")
     starts, ends = planned_period(shift_type, gaming_date)
     shift = Shift.objects.create(shift_type=shift_type, gaming_date=gaming_date, starts_at=starts, ends_at=ends,
                                  opened_by=actor)
@@ -88,11 +91,11 @@ def assignment_create(*, dealer_id: int, table_id: int, shift_id: int, starts_at
     ensure_manages(actor, table)
     dealer = get_user_model().objects.filter(pk=dealer_id, is_active=True).first()
     if dealer is None or Role.DEALER not in roles_of(dealer):
-        raise InvalidInput("dealer must be an active member of staff with the dealer role", code="not_a_dealer",
-                           field="dealer")
+        raise InvalidInput(gettext("the dealer must be an active member of staff with the dealer role"),
+                           code="not_a_dealer", field="dealer")
     shift = Shift.objects.filter(pk=shift_id, status=ShiftStatus.OPEN).first()
     if shift is None:
-        raise InvalidInput("shift must be an open shift", code="shift_not_open", field="shift")
+        raise InvalidInput(gettext("the shift must be an open shift"), code="shift_not_open", field="shift")
     return assignment_make(dealer=dealer, table=table, shift=shift, starts_at=starts_at, ends_at=ends_at, actor=actor)
 
 
@@ -103,13 +106,13 @@ def assignment_make(*, dealer: Any, table: Table, shift: Shift, starts_at: dt.da
     starts_at = starts_at or shift.starts_at
     ends_at = ends_at or shift.ends_at
     if ends_at <= starts_at:
-        raise InvalidInput("ends_at must be after starts_at", code="bad_period", field="ends_at")
+        raise InvalidInput(gettext("the end must be after the start"), code="bad_period", field="ends_at")
     overlapping = Assignment.objects.filter(dealer=dealer, relieved_at__isnull=True, starts_at__lt=ends_at,
                                             ends_at__gt=starts_at, shift__status=ShiftStatus.OPEN)
     if overlapping.exists():
         other = overlapping.select_related("table").first()
-        where = other.table.code if other is not None else "another table"  # (relieved meanwhile)
-        raise Conflict(f"{dealer.username} is already assigned to {where} then", code="dealer_busy")
+        where = other.table.code if other is not None else gettext("another table")  # (relieved meanwhile)
+        raise Conflict(gettext("%(dealer)s is already assigned to %(table)s then") % {"dealer": dealer.username, "table": where}, code="dealer_busy")
     assignment = Assignment.objects.create(dealer=dealer, table=table, shift=shift, starts_at=starts_at,
                                            ends_at=ends_at, assigned_by=actor)
     audit_log(actor=actor, action="assignment.create", object_type="assignment", object_id=assignment.pk,
@@ -125,10 +128,11 @@ def assignment_relieve(*, assignment_id: int, actor: Any) -> Assignment:
     ensure_manages(actor, assignment.table)
     shift = Shift.objects.get(pk=assignment.shift_id)
     if shift.status != ShiftStatus.OPEN:  # the database refuses it too (tables/migrations/0008)
-        raise Conflict(f"the shift {shift} is closed: its assignments are sealed, nobody is relieved in it any more",
+        raise Conflict(gettext("the shift %(shift)s is closed: its assignments are sealed, nobody is relieved in it any more")
+                       % {"shift": f"{date_format(shift.gaming_date)} {shift.shift_type.name}"},
                        code="shift_closed")
     if assignment.relieved_at is not None:
-        raise Conflict("this dealer was already relieved", code="already_relieved")
+        raise Conflict(gettext("this dealer was already relieved"), code="already_relieved")
     now = timezone.now()
     Assignment.objects.filter(pk=assignment.pk).update(relieved_at=now)
     assignment.refresh_from_db()
@@ -153,7 +157,7 @@ def dealer_rotate(*, pit_id: int, actor: Any, incoming_dealer_id: int | None = N
     move is a relief and a new assignment (audited), and ``pit.rotate`` records the whole rotation."""
     tables = list(Table.objects.select_related("pit").filter(pit_id=pit_id, status=TableStatus.OPEN).order_by("code"))
     if not tables:
-        raise Conflict("the pit has no open table to rotate", code="nothing_to_rotate")
+        raise Conflict(gettext("the pit has no open table to rotate"), code="nothing_to_rotate")
     for table in tables:
         lock_table(table.pk)
         ensure_manages(actor, table)
@@ -161,18 +165,18 @@ def dealer_rotate(*, pit_id: int, actor: Any, incoming_dealer_id: int | None = N
     on_duty = _on_duty([t.pk for t in tables], now)
     staffed = [t for t in tables if t.pk in on_duty]
     if not staffed or (incoming_dealer_id is None and len(staffed) < 2):
-        raise Conflict("a rotation needs two dealers on the pit's tables, or one coming back from a break",
+        raise Conflict(gettext("a rotation needs two dealers on the pit's tables, or one coming back from a break"),
                        code="nothing_to_rotate")
     dealers = [on_duty[t.pk].dealer for t in staffed]
     if incoming_dealer_id is not None:
         if any(d.pk == incoming_dealer_id for d in dealers):
-            raise Conflict("that dealer is already dealing at this pit", code="dealer_busy")
+            raise Conflict(gettext("that dealer is already dealing at this pit"), code="dealer_busy")
         from django.contrib.auth import get_user_model
 
         incoming = get_user_model().objects.filter(pk=incoming_dealer_id, is_active=True).first()
         if incoming is None or Role.DEALER not in roles_of(incoming):
-            raise InvalidInput("dealer must be an active member of staff with the dealer role", code="not_a_dealer",
-                               field="dealer")
+            raise InvalidInput(gettext("the dealer must be an active member of staff with the dealer role"),
+                               code="not_a_dealer", field="dealer")
         order = [incoming, *dealers[:-1]]  # the last dealer goes on a break
         off = [dealers[-1]]
     else:

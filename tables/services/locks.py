@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 
 from casino.core import sql
 from casino.errors import NotFound
@@ -31,7 +32,7 @@ def lock_table(table_id: int, *, actor: Any = None) -> Table:
         params += assignment_params(actor.pk, table_id)
     rows = sql.fetch_each(statements, params)
     if rows[0] is None:  # an id from a request: a clear 404, never a DoesNotExist 500
-        raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+        raise NotFound(gettext("no table %(table)s") % {"table": table_id}, code="unknown_table", field="table")
     table = sql.instance(Table, rows[0])
     if dealer:
         remember_assignment(actor, table.pk, assignment_of(rows[1]))
@@ -63,11 +64,11 @@ def lock_round(round_id: int, *, actor: Any = None) -> Round:
         params += assignment_params(actor.pk, round_id)
     rows = sql.fetch_each(statements, params)
     if rows[0] is None:
-        raise NotFound(f"no round {round_id}", code="unknown_round")
+        raise NotFound(gettext("no round %(round)s") % {"round": round_id}, code="unknown_round")
     table = sql.instance(Table, rows[0])
     row = rows[1]
     if row is None:  # gone between the two statements: rounds are never deleted, but say it clearly
-        raise NotFound(f"no round {round_id}", code="unknown_round")
+        raise NotFound(gettext("no round %(round)s") % {"round": round_id}, code="unknown_round")
     rnd = sql.instance(Round, row)
     rnd.table = table
     rnd.dealer = sql.instance(user, row, sql.width(Round), ANSWER_USER_FIELDS)

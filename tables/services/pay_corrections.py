@@ -15,12 +15,13 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from casino.audit.services import audit_log
 from casino.errors import Conflict, Forbidden, InvalidInput
 from tables import listeners
 from tables.access import ensure_manages
-from tables.models import PayCorrection, RoundStatus, Settlement
+from tables.models import PayCorrection, RoundStatus, Settlement, status_words
 from tables.services.locks import lock_round
 
 NET_LIMIT = 10**15  # minor units: far beyond any bet, within what the ledger's integers hold
@@ -42,17 +43,18 @@ def pay_correct(*, round_id: int, actor: Any, lines: Sequence[Any], reason: Any)
     rnd = lock_round(round_id)
     ensure_manages(actor, rnd.table)
     if rnd.status != RoundStatus.SETTLED:
-        raise Conflict(f"round #{rnd.number} is {rnd.status}: only a settled round's pay list can be corrected",
+        raise Conflict(gettext("round #%(round)s is %(status)s: only a settled round's pay list can be corrected")
+                       % {"round": rnd.number, "status": status_words(rnd.status)},
                        code=f"round_{rnd.status}")
     settlement = Settlement.objects.get(round=rnd)
     if settlement.settled_by_id == actor.pk:
-        raise Forbidden("a pay list is corrected by someone other than the dealer who confirmed it",
+        raise Forbidden(gettext("a pay list is corrected by someone other than the dealer who confirmed it"),
                         code="same_person")
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
-        raise InvalidInput("a correction needs a written reason", code="reason_required", field="reason")
+        raise InvalidInput(gettext("a correction needs a written reason"), code="reason_required", field="reason")
     if len(text) > 200:
-        raise InvalidInput("the reason is at most 200 characters", code="reason_too_long", field="reason")
+        raise InvalidInput(gettext("the reason is at most 200 characters"), code="reason_too_long", field="reason")
     listeners.pay_correcting(table=rnd.table, shift=rnd.shift)
     nets = paid_nets(settlement)
     seats = {b.client_id: (b.seat, b.type) for b in rnd.bets.filter(client_id__in=list(nets))}
@@ -73,26 +75,26 @@ def pay_correct(*, round_id: int, actor: Any, lines: Sequence[Any], reason: Any)
 def _changed_lines(lines: Any, nets: dict[str, int], seats: dict[str, tuple[int, str]]) -> list[dict[str, Any]]:
     """The lines given, checked: each names a bet of the pay list once, with a whole net; those that change."""
     if not isinstance(lines, list | tuple) or not lines:
-        raise InvalidInput("name at least one bet and its corrected net", code="lines_required", field="lines")
+        raise InvalidInput(gettext("name at least one bet and its corrected net"), code="lines_required", field="lines")
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for i, line in enumerate(lines):
         bet = line.get("bet") if isinstance(line, dict) else None
         net = line.get("net") if isinstance(line, dict) else None
         if not isinstance(bet, str) or bet not in nets:
-            raise InvalidInput(f"line {i + 1}: no bet {bet!r} on this round's pay list", code="unknown_bet",
+            raise InvalidInput(gettext("line %(line)s: no bet %(bet)s on this round's pay list") % {"line": i + 1, "bet": bet}, code="unknown_bet",
                                field=f"lines[{i}].bet")
         if bet in seen:
-            raise InvalidInput(f"line {i + 1}: the bet {bet} is named twice", code="duplicate_bet",
+            raise InvalidInput(gettext("line %(line)s: the bet %(bet)s is named twice") % {"line": i + 1, "bet": bet}, code="duplicate_bet",
                                field=f"lines[{i}].bet")
         seen.add(bet)
         if isinstance(net, bool) or not isinstance(net, int) or abs(net) > NET_LIMIT:
-            raise InvalidInput(f"line {i + 1}: the net is a whole amount in minor units", code="bad_net",
+            raise InvalidInput(gettext("line %(line)s: the net is a whole amount of money, paid or collected") % {"line": i + 1}, code="bad_net",
                                field=f"lines[{i}].net")
         if net != nets[bet]:
             seat, kind = seats.get(bet, (0, ""))
             out.append({"bet": bet, "seat": seat, "type": kind, "was": nets[bet], "net": net})
     if not out:
-        raise InvalidInput("nothing to correct: every net given is the pay list's", code="nothing_changed",
+        raise InvalidInput(gettext("nothing to correct: every net given is the pay list's"), code="nothing_changed",
                            field="lines")
     return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from casino.audit.services import audit_log
 from casino.core import sql
@@ -37,10 +38,12 @@ from tables.models import (
     SettlementLine,
     Table,
     TableStatus,
+    status_words,
 )
 from tables.selectors import current_shoe, open_shift_for, played, round_document, stored_document
 from tables.services.locks import lock_round, lock_table
 from tables.services.shoes import ensure_shoe_holds
+from tables.wording import prompt
 
 TAKE_BETS = {"expect": "bets", **said(speech("place_bets")), "input": {"kind": "bets"}}
 
@@ -64,10 +67,11 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     table = lock_table(table_id, actor=actor)
     ensure_can_deal(actor, table)
     if table.status != TableStatus.OPEN:
-        raise Conflict(f"table {table.code} is closed", code="table_closed")
+        raise Conflict(gettext("table %(table)s is closed") % {"table": table.code}, code="table_closed")
     live, last, previous = _table_rounds(table)
     if live is not None:
-        raise Conflict(f"round #{live[0]} at {table.code} is still {live[1]}", code="round_in_progress")
+        raise Conflict(gettext("round #%(round)s at %(table)s is still %(status)s")
+                       % {"round": live[0], "table": table.code, "status": status_words(live[1])}, code="round_in_progress")
     shift = open_shift_for(actor=actor, table=table)
     listeners.round_opening(table=table, shift=shift)  # accounting refuses a table closed for the shift
     engine = get_engine(table.game)
@@ -78,7 +82,7 @@ def round_open(*, table_id: int, actor: Any) -> Round:
     try:
         config = engine.resolve_config(config)
     except EngineError as exc:
-        raise Conflict(f"table {table.code} is misconfigured: {exc.message}", code="table_misconfigured") from None
+        raise Conflict(gettext("table %(table)s is misconfigured: %(why)s") % {"table": table.code, "why": exc.message}, code="table_misconfigured") from None
     state: Json = {"status": "awaiting", "next": TAKE_BETS}
     if players:
         state["carried_players"] = players
@@ -145,7 +149,7 @@ def _bet_checked_at_placement(engine: Engine, rnd: Round, raw: Json, *, without:
 
 def _ensure_betting_open(rnd: Round) -> None:
     if rnd.status != RoundStatus.OPEN:
-        raise Conflict(f"betting is closed for round #{rnd.number}", code="betting_closed")
+        raise Conflict(gettext("betting is closed for round #%(round)s") % {"round": rnd.number}, code="betting_closed")
 
 
 def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, extra: Json | None,
@@ -153,12 +157,12 @@ def _record_bet(rnd: Round, *, actor: Any, seat: int, type: str, amount: int, ex
     """Check one bet as close-betting would and write its row and audit record (the caller writes the
     round's document)."""
     if not 1 <= seat <= rnd.table.seats:
-        raise InvalidInput(f"seat must be from 1 to {rnd.table.seats} at {rnd.table.code}", code="bad_seat",
+        raise InvalidInput(gettext("the seat must be from 1 to %(seats)s at %(table)s") % {"seats": rnd.table.seats, "table": rnd.table.code}, code="bad_seat",
                            field="seat", params={"seat": seat, "seats": rnd.table.seats})
     taken = set(rnd.bets.values_list("client_id", flat=True))  # every bet row of the round, withdrawn or not: one read
     client_id = client_id or f"b{len(taken) + 1}"
     if client_id in taken:
-        raise Conflict(f"bet id {client_id} is already used in this round", code="duplicate_bet", field="id")
+        raise Conflict(gettext("bet id %(bet)s is already used in this round") % {"bet": client_id}, code="duplicate_bet", field="id")
     raw = EngineBet(client_id, seat, type, amount, extra or {}).to_json()
     engine = get_engine(rnd.game)
     parsed = _bet_checked_at_placement(engine, rnd, raw, without=without)
@@ -200,12 +204,12 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
     _ensure_betting_open(rnd)
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidInput("taking a bet back needs a reason", code="reason_required", field="reason")
+        raise InvalidInput(gettext("taking a bet back needs a reason"), code="reason_required", field="reason")
     bet = rnd.bets.filter(client_id=bet_id, event_index__isnull=True).first()
     if bet is None:
-        raise NotFound(f"round #{rnd.number} has no bet {bet_id}", code="no_such_bet", field="bet")
+        raise NotFound(gettext("round #%(round)s has no bet %(bet)s") % {"round": rnd.number, "bet": bet_id}, code="no_such_bet", field="bet")
     if BetWithdrawal.objects.filter(bet=bet).exists():
-        raise Conflict(f"bet {bet_id} was already taken back", code="bet_withdrawn", field="bet")
+        raise Conflict(gettext("bet %(bet)s was already taken back") % {"bet": bet_id}, code="bet_withdrawn", field="bet")
     kept = [b for b in stored_document(rnd)["bets"] if b["id"] != bet.client_id]
     new = None
     if replacement is not None:
@@ -229,7 +233,7 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status != RoundStatus.OPEN:
-        raise Conflict(f"round #{rnd.number} is {rnd.status}, not open for bets", code="not_open")
+        raise Conflict(gettext("round #%(round)s is %(status)s, not open for bets") % {"round": rnd.number, "status": status_words(rnd.status)}, code="not_open")
     now = timezone.now()
     players = (rnd.state or {}).get("carried_players")
     document = stored_document(rnd)
@@ -260,9 +264,10 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status == RoundStatus.OPEN:
-        raise Conflict("betting is still open: close betting before the first card", code="betting_open")
+        raise Conflict(gettext("betting is still open: close betting before the first card"), code="betting_open")
     if rnd.status not in (RoundStatus.BETTING_CLOSED, RoundStatus.DEALING):
-        raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
+        raise Conflict(gettext("round #%(round)s is %(status)s") % {"round": rnd.number, "status": status_words(rnd.status)},
+                       code=f"round_{rnd.status}")
     doc = round_document(rnd, extra_events=[event])
     seq = len(doc["events"]) - 1
     result = _play(doc)
@@ -303,7 +308,7 @@ def _withdraw_corrected(rnd: Round, event: Json, new: Bet | None, *, actor: Any,
         return
     bet = rnd.bets.filter(client_id=bet_id, event_index__isnull=False, withdrawal__isnull=True).first()
     if bet is None:  # the engine found it in play: its row must be there
-        raise Conflict(f"round #{rnd.number} has no bet {bet_id} in play", code="no_such_bet", field="bet")
+        raise Conflict(gettext("round #%(round)s has no bet %(bet)s in play") % {"round": rnd.number, "bet": bet_id}, code="no_such_bet", field="bet")
     BetWithdrawal.objects.create(bet=bet, reason=reason, replaced_by=new, withdrawn_by=actor, withdrawn_at=now)
     listeners.bet_withdrawn(bet=bet)  # in this transaction: it no longer counts among the big bets
     audit_log(actor=actor, action="bet.withdraw", object_type="bet", object_id=bet.pk, table_code=rnd.table.code,
@@ -318,21 +323,21 @@ def round_settle(*, round_id: int, actor: Any) -> Settlement:
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status == RoundStatus.SETTLED:
-        raise Conflict(f"round #{rnd.number} is already settled", code="already_settled")
+        raise Conflict(gettext("round #%(round)s is already settled") % {"round": rnd.number}, code="already_settled")
     if rnd.status == RoundStatus.VOIDED:
-        raise Conflict(f"round #{rnd.number} was voided", code="round_voided")
+        raise Conflict(gettext("round #%(round)s was voided") % {"round": rnd.number}, code="round_voided")
     if rnd.status == RoundStatus.OPEN:
-        raise Conflict("betting is still open: nothing has been dealt", code="betting_open")
+        raise Conflict(gettext("betting is still open: nothing has been dealt"), code="betting_open")
     result = _play(round_document(rnd))
     if not result.settled:
-        say = (result.next.say if result.next is not None else "") or "more is needed"
-        raise Conflict(f"the round is not complete: {say}", code="round_incomplete")
+        say = (prompt(result.next.said()) if result.next is not None else "") or gettext("more is needed")
+        raise Conflict(gettext("the round is not complete: %(next)s") % {"next": say}, code="round_incomplete")
     state = result.to_json()
     now = timezone.now()
     updated = Round.objects.filter(pk=rnd.pk, status__in=[RoundStatus.BETTING_CLOSED, RoundStatus.DEALING]).update(
         status=RoundStatus.SETTLED, settled_at=now, state=state)
     if updated != 1:
-        raise Conflict(f"round #{rnd.number} is already settled", code="already_settled")
+        raise Conflict(gettext("round #%(round)s is already settled") % {"round": rnd.number}, code="already_settled")
     engine = get_engine(rnd.game)
     bets = {b.client_id: b for b in rnd.bets.all()}
     bets.update(_stakes_taken_by_choices(rnd, engine, result.lines, bets))
@@ -372,7 +377,7 @@ def _stakes_taken_by_choices(rnd: Round, engine: Engine, lines: Sequence[Line], 
     listeners.bets_recorded(bets=list(taken.values()))
     for line in lines:
         if line.id not in bets and line.id not in taken:
-            raise Conflict(f"the engine settles a bet {line.id} that no bet or choice placed", code="unknown_bet")
+            raise Conflict(gettext("the engine settles a bet %(bet)s that no bet or choice placed") % {"bet": line.id}, code="unknown_bet")
     return taken
 
 
@@ -382,55 +387,62 @@ def round_void_request(*, round_id: int, actor: Any, reason: str) -> Round:
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status not in LIVE_STATUSES:
-        raise Conflict(f"round #{rnd.number} is {rnd.status}: only a live round can be voided",
+        raise Conflict(gettext("round #%(round)s is %(status)s: only a live round can be voided")
+                       % {"round": rnd.number, "status": status_words(rnd.status)},
                        code=f"round_{rnd.status}")
     if rnd.void_refused_at is not None:
-        raise Conflict(f"a void of round #{rnd.number} was already asked for and refused: finish the round",
+        raise Conflict(gettext("a void of round #%(round)s was already asked for and refused: finish the round")
+                       % {"round": rnd.number},
                        code="void_refused")
     if rnd.void_requested_by_id is not None:
         # one request per round: a second would put another name on it, and the first requester could then
         # approve their own void
-        raise Conflict(f"a void of round #{rnd.number} is already requested: a supervisor approves it",
+        raise Conflict(gettext("a void of round #%(round)s is already requested: a supervisor approves it")
+                       % {"round": rnd.number},
                        code="void_already_requested")
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
-        raise InvalidInput("a void needs a written reason", code="reason_required", field="reason")
+        raise InvalidInput(gettext("a void needs a written reason"), code="reason_required", field="reason")
     updated = Round.objects.filter(pk=rnd.pk, void_requested_by__isnull=True).update(
         void_reason=reason, void_requested_by=actor, void_requested_at=timezone.now())
     if updated != 1:
-        raise Conflict("the round changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the round changed meanwhile"), code="concurrent_change")
     rnd.refresh_from_db()
     audit_log(actor=actor, action="round.void_request", object_type="round", object_id=rnd.pk,
               table_code=rnd.table.code, after={"reason": reason})
     return rnd
 
 
-def _void_to_decide(round_id: int, actor: Any, *, refused: str, decides: str) -> Round:
+def _void_to_decide(round_id: int, actor: Any, *, approving: bool) -> Round:
     """The round locked, once its void may be decided by ``actor``: a pit manager of its table, not the one who
-    asked, while the round is live, a void asked for and not yet refused (``refused``, ``decides``: the words
-    of those two refusals)."""
+    asked, while the round is live, a void asked for and not yet refused (``approving``: whether the actor
+    approves it, which the words of those two refusals say)."""
     rnd = lock_round(round_id)
     ensure_manages(actor, rnd.table)
     if rnd.status not in LIVE_STATUSES:
-        raise Conflict(f"round #{rnd.number} is {rnd.status}", code=f"round_{rnd.status}")
+        raise Conflict(gettext("round #%(round)s is %(status)s") % {"round": rnd.number, "status": status_words(rnd.status)},
+                       code=f"round_{rnd.status}")
     if rnd.void_requested_by_id is None:
-        raise Conflict("no void was requested for this round", code="no_void_request")
+        raise Conflict(gettext("no void was requested for this round"), code="no_void_request")
     if rnd.void_refused_at is not None:
-        raise Conflict(f"the void of round #{rnd.number} {refused}", code="void_refused")
+        raise Conflict((gettext("the void of round #%(round)s was refused") if approving
+                        else gettext("the void of round #%(round)s was already refused")) % {"round": rnd.number},
+                       code="void_refused")
     if rnd.void_requested_by_id == actor.pk:
-        raise Forbidden(f"a void must be {decides} by someone other than who requested it", code="same_person")
+        raise Forbidden(gettext("a void must be approved by someone other than who requested it") if approving
+                        else gettext("a void must be decided by someone other than who requested it"), code="same_person")
     return rnd
 
 
 @transaction.atomic
 def round_void_approve(*, round_id: int, actor: Any) -> Round:
     """A pit manager, never the one who asked, approves a void; the bets are returned unsettled."""
-    rnd = _void_to_decide(round_id, actor, refused="was refused", decides="approved")
+    rnd = _void_to_decide(round_id, actor, approving=True)
     before = rnd.status
     updated = Round.objects.filter(pk=rnd.pk, status__in=LIVE_STATUSES).update(
         status=RoundStatus.VOIDED, voided_by=actor, voided_at=timezone.now())
     if updated != 1:
-        raise Conflict("the round changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the round changed meanwhile"), code="concurrent_change")
     rnd.refresh_from_db()
     audit_log(actor=actor, action="round.void", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
               before={"status": before}, after={"status": rnd.status, "reason": rnd.void_reason,
@@ -442,14 +454,14 @@ def round_void_approve(*, round_id: int, actor: Any) -> Round:
 def round_void_refuse(*, round_id: int, actor: Any, reason: str) -> Round:
     """A pit manager, never the one who asked, refuses a requested void with a reason; the round goes on. The
     request stays on record beside the refusal, both written once."""
-    rnd = _void_to_decide(round_id, actor, refused="was already refused", decides="decided")
+    rnd = _void_to_decide(round_id, actor, approving=False)
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
-        raise InvalidInput("a refusal needs a written reason", code="reason_required", field="reason")
+        raise InvalidInput(gettext("a refusal needs a written reason"), code="reason_required", field="reason")
     updated = Round.objects.filter(pk=rnd.pk, status__in=LIVE_STATUSES, void_refused_at__isnull=True).update(
         void_refused_by=actor, void_refused_at=timezone.now(), void_refusal_reason=reason)
     if updated != 1:
-        raise Conflict("the round changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the round changed meanwhile"), code="concurrent_change")
     rnd.refresh_from_db()
     audit_log(actor=actor, action="round.void_refuse", object_type="round", object_id=rnd.pk,
               table_code=rnd.table.code, after={"reason": reason, "requested_by": rnd.void_requested_by_id,
@@ -471,29 +483,30 @@ def event_undo(*, round_id: int, actor: Any, approver: Any) -> tuple[RoundEvent,
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status not in (RoundStatus.BETTING_CLOSED, RoundStatus.DEALING):
-        raise Conflict(f"round #{rnd.number} is {rnd.status}: only a card of a round being dealt can be undone",
+        raise Conflict(gettext("round #%(round)s is %(status)s: only a card of a round being dealt can be undone")
+                       % {"round": rnd.number, "status": status_words(rnd.status)},
                        code=f"round_{rnd.status}")
     last = rnd.events.filter(undone_at__isnull=True).order_by("-seq").first()
     if last is None:
-        raise Conflict("no card has been dealt in this round: nothing to undo", code="nothing_to_undo")
+        raise Conflict(gettext("no card has been dealt in this round: nothing to undo"), code="nothing_to_undo")
     if isinstance(last.payload.get("bet"), dict) or "withdraw" in last.payload:
         # a between-stage bet is a financial record (a Bet row); a wrong one is voided with the round
-        raise Conflict("the last entry is a bet, which cannot be undone: void the round instead",
+        raise Conflict(gettext("the last entry is a bet, which cannot be undone: void the round instead"),
                        code="cannot_undo_bet")
     if approver is None or not approver.is_active:
-        raise Forbidden("an undo needs the approval of an active supervisor", code="approval_refused",
+        raise Forbidden(gettext("an undo needs the approval of an active supervisor"), code="approval_refused",
                         field="approver_username")
     if approver.pk == actor.pk:
-        raise Forbidden("an undo must be approved by a supervisor other than who asks for it", code="same_person",
+        raise Forbidden(gettext("an undo must be approved by a supervisor other than who asks for it"), code="same_person",
                         field="approver_username")
     if not manages_table(approver, rnd.table):
-        raise Forbidden(f"{approver.get_username()} is not a pit manager of {rnd.table.pit.name}",
+        raise Forbidden(gettext("%(user)s is not a pit manager of %(pit)s") % {"user": approver.get_username(), "pit": rnd.table.pit.name},
                         code="pit_manager_required", field="approver_username")
     now = timezone.now()
     updated = RoundEvent.objects.filter(pk=last.pk, undone_at__isnull=True).update(
         undone_at=now, undone_by=actor, undo_approved_by=approver)
     if updated != 1:
-        raise Conflict("the round changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the round changed meanwhile"), code="concurrent_change")
     stored = stored_document(rnd)
     rnd.document = {"bets": stored["bets"], "events": stored["events"][:last.seq]}
     result = _play(round_document(rnd))

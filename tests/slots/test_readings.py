@@ -113,7 +113,7 @@ def test_a_meter_going_backwards_is_refused_and_nothing_changes(floor):
         read(m, floor.manager, 120_000, 98_000, 0, 120, 60_000)
     # then it is refused naming the meter, and nothing was written
     assert (refused.value.code, refused.value.field) == ("meter_backwards", "coin_out")
-    assert "98000 after 99000" in refused.value.message
+    assert "coin-out went backwards (€980.00 after €990.00)" in refused.value.message  # money, as the reader writes it
     assert _state(p) == before
     m.refresh_from_db()
     assert m.readings == 2

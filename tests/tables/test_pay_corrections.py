@@ -139,7 +139,7 @@ def test_the_api_and_the_pit_round_page_record_a_correction(floor, settled, mana
     # a bad line is a 400 naming it
     bad = manager_api.post(url, {"lines": [{"bet": "x", "net": 0}], "reason": "push"}, format="json")
     assert bad.status_code == 400
-    assert "no bet 'x'" in str(bad.json())
+    assert "no bet x on this round's pay list" in str(bad.json())
     # the pit manager records it through the API
     done = manager_api.post(url, {"lines": [{"bet": bet, "net": 0}], "reason": "push"}, format="json")
     assert done.status_code == 201
