@@ -93,7 +93,7 @@ def test_a_refused_reading_shows_the_servers_words_and_records_nothing(screens, 
     reading.get_by_label("Games played").fill("1500")
     reading.get_by_label("Drop").fill("4000")
     reading.get_by_role("button", name="Record reading").click()
-    expect(page.locator("#error")).to_contain_text("coin_in went backwards (400000 after 500000)")
+    expect(page.locator("#error")).to_contain_text("coin-in went backwards (€4,000.00 after €5,000.00)")
     assert MeterReading.objects.count() == 1
 
 

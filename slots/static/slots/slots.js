@@ -9,6 +9,11 @@
 (() => {
   "use strict";
 
+  // Django's JavaScript catalog (/jsi18n/, loaded by the page): the words in the reader's language
+  const gettext = window.gettext || ((t) => t);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
+  // a field as its form names it (the label's words before the input), never its code
+  const fieldWords = (el) => ((el.closest("label") || {}).firstChild?.textContent || el.name).trim();
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const errorBox = document.getElementById("error");
   const key = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
@@ -24,7 +29,7 @@
     try { // the one parser of typed money (static/croupier/money.js), the server's rules
       return window.CroupierMoney.parse(text, { ...window.CroupierMoney.conf(), digits });
     } catch (e) {
-      throw new Error(`${label}: ${e.message}`);
+      throw new Error(fmt(gettext("%(field)s: %(why)s"), { field: label, why: e.message }));
     }
   }
 
@@ -45,10 +50,10 @@
       const text = el.value.trim();
       if (text === "") continue;
       if (el.dataset.type === "int") {
-        if (!/^\d+$/.test(text)) throw new Error(`${el.name.replace(/_/g, " ")}: a whole number`);
+        if (!/^\d+$/.test(text)) throw new Error(fmt(gettext("%(field)s: type a whole number."), { field: fieldWords(el) }));
         body[el.name] = Number(text);
       } else if (el.dataset.type === "money") {
-        body[el.name] = minorUnits(text, digits, el.name.replace(/_/g, " "));
+        body[el.name] = minorUnits(text, digits, fieldWords(el));
       } else {
         body[el.name] = text;
       }
@@ -94,12 +99,12 @@
         pending = null; // answered: refused (nothing written) or done; a new try is a new request
         if (!resp.ok) {
           const err = answer.error || {};
-          showError(`${err.message || resp.statusText}${err.field ? ` (${err.field})` : ""}`);
+          showError(err.message || resp.statusText); // the server's sentence, in the reader's language
           return;
         }
         window.location.reload();
       } catch (e) {
-        showError("No answer from the server: send again (the same entry is not recorded twice).");
+        showError(gettext("No answer from the server: send again (the same entry is not recorded twice)."));
       } finally {
         if (button) button.disabled = false;
       }
