@@ -56,7 +56,9 @@ def reconciliation_findings(now: dt.datetime, beats: dict[str, Any]) -> Iterator
     if (now - since).total_seconds() > late:
         yield Finding("reconciliation_overdue", "Shift reconciliation", since, late,
                       f"Shift {shift} has waited {status.ago(since, now)} for its reconciliation (due every "
-                      f"{status.duration_text(period)}): the reconciliation job is failing or not running. Tell IT.")
+                      f"{status.duration_text(period)}): the reconciliation job is failing or not running. Tell IT.",
+                      facts={"period": period, "gaming_date": shift.gaming_date.isoformat(),
+                             "shift_name": shift.shift_type.name})
 
 
 def stale_job_alert(finding: Finding) -> None:

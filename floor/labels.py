@@ -2,17 +2,25 @@
 from its kind and its figures (``Alert.data``), not from the English sentence stored when it was raised (which
 stays the record: the API's ``message``, the audit).
 
-Money is written in the one money format, a cash direction, a flag or a reconciliation's cause by its label; an
-alert of a kind not worded here (or whose figures are missing) is shown as it was stored."""
+Money is written in the one money format, a cash direction, a flag, a running figure, a late job or a
+reconciliation's cause by its label, a day or a time in the reader's date format. Every kind the code raises
+(``accounting.services.alerts.KINDS``) is worded here; only a row written by an older version without its figures
+is shown as it was stored."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from accounting.money import money_words
 from accounting.reports import labels as report_labels
+from casino.money import number_words
+from casino.ops.words import finding_words
+from casino.words import day_words, shift_words
+from players import labels as player_labels
 from players.models import Player
 
 # the causes a reconciliation raises an alert for, in short (the alert names the table and the shift)
@@ -25,11 +33,24 @@ CAUSE_KINDS = {
     "hold_outside_interval": gettext_lazy("the hold is outside the interval the games' odds allow for (95 %)"),
 }
 DIRECTIONS = {"in": gettext_lazy("cash in"), "out": gettext_lazy("cash out")}
-FLAGS = {
-    "bets_follow_count": gettext_lazy("bets follow the count"),
-    "back_counting": gettext_lazy("enters high, leaves low"),
-    "pair_bets_at_positive_ev": gettext_lazy("pair bets where the cards favour them"),
+# the running figures a nightly check compares with the records (accounting.services.running)
+RUNNING_FIGURES = {
+    "rounds": gettext_lazy("rounds settled"),
+    "handle": gettext_lazy("handle"),
+    "rounds_win": gettext_lazy("rounds win"),
+    "commission": gettext_lazy("commission"),
+    "rake": gettext_lazy("rake"),
+    "pool_change": gettext_lazy("pool change"),
+    "fills": gettext_lazy("fills"),
+    "credits": gettext_lazy("credits"),
+    "marker_payments": gettext_lazy("marker payments at the table"),
+    "markers_issued": gettext_lazy("markers issued"),
+    "big_bets": gettext_lazy("big bets"),
+    "opener": gettext_lazy("opening count"),
+    "closer": gettext_lazy("closing count"),
+    "drop": gettext_lazy("drop"),
 }
+RUNNING_COUNTS = frozenset({"rounds", "big_bets"})  # the running figures that are counts, not money
 
 
 def _money(data: dict[str, Any], key: str) -> str:
@@ -39,6 +60,24 @@ def _money(data: dict[str, Any], key: str) -> str:
 def _player(pk: Any) -> str:
     found = Player.objects.filter(pk=pk).only("first_name", "last_name").first()
     return found.name if found is not None else "?"
+
+
+def _running_value(figure: str, value: Any) -> str:
+    if value is None:
+        return gettext("no count")
+    return number_words(int(value), 0) if figure in RUNNING_COUNTS else money_words(int(value))
+
+
+def _running_text(alert: Any, data: dict[str, Any]) -> str:
+    figure = str(data["figure"])
+    words = {"figure": RUNNING_FIGURES[figure], "running": _running_value(figure, data["running"]),
+             "records": _running_value(figure, data["records"]), "shift": shift_words(alert.shift)}
+    if data.get("hour"):
+        hour = timezone.localtime(dt.datetime.fromisoformat(str(data["hour"])))
+        return gettext("Shift %(shift)s: the running %(figure)s of the hour from %(hour)s shows %(running)s but the "
+                       "records add up to %(records)s.") % {**words, "hour": f"{hour:%H:%M}"}
+    return gettext("Shift %(shift)s: the running %(figure)s shows %(running)s but the records add up to "
+                   "%(records)s.") % words
 
 
 def alert_text(alert: Any) -> str:
@@ -65,14 +104,21 @@ def alert_text(alert: Any) -> str:
             return gettext("%(player)s: %(direction)s of %(total)s on gaming day %(date)s is above %(threshold)s; "
                            "a cash transaction report line was made.") % {
                 "player": _player(data["player"]), "direction": DIRECTIONS[data["direction"]],
-                "total": _money(data, "total"), "date": data["gaming_date"], "threshold": _money(data, "threshold")}
+                "total": _money(data, "total"), "date": day_words(dt.date.fromisoformat(str(data["gaming_date"]))),
+                "threshold": _money(data, "threshold")}
         if kind == "advantage_play":
-            flags = ", ".join(str(FLAGS.get(f, report_labels.words(f))) for f in data.get("flags") or ())
+            flags = player_labels.flags(data.get("flags"))
             return gettext("Advantage play to watch: %(player)s over %(rounds)s rounds: %(flags)s. A flag, not an "
-                           "accusation.") % {"player": _player(data["player"]), "rounds": data["rounds"],
+                           "accusation.") % {"player": _player(data["player"]),
+                                             "rounds": number_words(int(data["rounds"])
+                                                                    + int(data.get("baccarat_rounds") or 0), 0),
                                              "flags": flags}
         if kind in CAUSE_KINDS:
             return gettext("Reconciliation: %(cause)s.") % {"cause": CAUSE_KINDS[kind]}
+        if kind == "running_figures":
+            return _running_text(alert, data)
+        if kind == "stale_job" and data.get("key"):
+            return finding_words(data)
     except (KeyError, TypeError, ValueError):
         pass
     text = str(alert.message)

@@ -30,7 +30,12 @@ KINDS = (
     "stale_job",  # a background job is late (casino/ops/status.py, raised through accounting/ops.py)
     "advantage_play",  # a rated player's bets or comings and goings follow the count, or their baccarat side bets
     # fall where the cards left favour them (players/services/advantage.py)
+    "cash_threshold",  # a player's cash in or out over a gaming day is above the reporting threshold
+    # (players/services/cash.py)
+    "running_figures",  # a table's running figure differs from its records (accounting/services/running.py)
 )
+# Every kind above is raised with its facts in ``data`` (amounts in minor units, codes, ids, ISO times) and worded
+# from them in the reader's language (floor.labels.alert_text); ``message`` is the English record (the audit's).
 
 
 def alert_raise(

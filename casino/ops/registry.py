@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -23,10 +23,14 @@ class Finding:
     late_after: int  # seconds without success after which it is late
     message: str  # in the staff's words: what is not happening and what to do
     severity: str = "warning"  # warning or critical (the accounting alert's severity)
+    # what the words are made of, typed (casino.ops.words): ``period`` (seconds), ``count``, ``gaming_date`` and
+    # ``shift_name`` (a shift waiting for its reconciliation); ``message`` is the English record
+    facts: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"key": self.key, "title": self.title, "since": self.since.isoformat() if self.since else None,
-                "late_after_seconds": self.late_after, "message": self.message, "severity": self.severity}
+                "late_after_seconds": self.late_after, "message": self.message, "severity": self.severity,
+                **self.facts}
 
 
 StaleCheck = Callable[[dt.datetime, dict[str, Any]], Iterable[Finding | None]]  # (now, heartbeats by name)

@@ -183,7 +183,8 @@ def _broker_finding(now: dt.datetime, beats: dict[str, JobHeartbeat], late: list
     return Finding("broker", "Job queue", last, max(f.late_after for f in late),
                    f"The job queue (Redis) cannot be reached, so no background job has run {since}: rounds still "
                    f"settle and their jobs wait in the database, none lost, but exports, shift reconciliations and "
-                   f"audit checks wait until it is back. Tell IT: Croupier's Redis is not reachable.", "critical")
+                   f"audit checks wait until it is back. Tell IT: Croupier's Redis is not reachable.", "critical",
+                   {"jobs": [f.key for f in late]})
 
 
 def _outbox_finding(now: dt.datetime) -> Finding | None:
@@ -193,7 +194,8 @@ def _outbox_finding(now: dt.datetime) -> Finding | None:
         return None
     return Finding("outbox", "Job queue", oldest, limit,
                    f"{count} job{'s' if count != 1 else ''} waiting since {_when(oldest, now)} ({ago(oldest, now)}) "
-                   f"to be handed to the job queue: the broker (Redis) may be down. Tell IT.", "critical")
+                   f"to be handed to the job queue: the broker (Redis) may be down. Tell IT.", "critical",
+                   {"count": count})
 
 
 def _verification_finding(now: dt.datetime, beats: dict[str, JobHeartbeat]) -> Finding | None:
@@ -208,7 +210,7 @@ def _verification_finding(now: dt.datetime, beats: dict[str, JobHeartbeat]) -> F
         else "has not been verified yet"
     return Finding("audit_verification", "Audit trail verification", beat.last, beat.late_after,
                    f"The audit trail {when}; it is due every {duration_text(period)}. "
-                   f"Tell IT: the audit verification job is not running.")
+                   f"Tell IT: the audit verification job is not running.", facts={"period": period})
 
 
 def job_finding(*, key: str, title: str, task_name: str, what: str, now: dt.datetime,
@@ -222,7 +224,7 @@ def job_finding(*, key: str, title: str, task_name: str, what: str, now: dt.date
         else "has not run yet"
     return Finding(key, title, beat.last, beat.late_after,
                    f"{what} {when}; it is due every {duration_text(period)}. "
-                   f"Tell IT: the job is failing or not running.")
+                   f"Tell IT: the job is failing or not running.", facts={"period": period})
 
 
 def stale_findings(now: dt.datetime | None = None) -> list[Finding]:

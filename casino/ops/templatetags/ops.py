@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from casino.ops.status import stale_findings
+from casino.ops.words import finding_words
 
 register = template.Library()
 
@@ -15,5 +16,5 @@ register = template.Library()
 def jobs_banner() -> dict[str, Any]:
     findings = stale_findings()
     missing = any(f.key in ("worker", "beat", "outbox") for f in findings)
-    return {"findings": findings, "missing": missing,
+    return {"findings": findings, "lines": [finding_words(f) for f in findings], "missing": missing,
             "critical": any(f.severity == "critical" for f in findings)}
