@@ -5,6 +5,9 @@ active language's catalog."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from accounting.models import ReconciliationStatus
@@ -40,3 +43,13 @@ def reconciliation_label(code: str) -> str:
         return ""
     found = RECONCILIATION.get(code)  # type: ignore[call-overload]
     return str(found) if found is not None else str(code)
+
+
+# how an alert reads in the reader's language (the API's ``text``): the floor words every area's alerts
+# (floor.labels.alert_text, plugged in by floor.apps); without it, the English record
+alert_wording: list[Callable[[Any], str]] = []
+
+
+def alert_words(alert: Any) -> str:
+    """An alert's sentence in the active language, as the pit's screens word it."""
+    return alert_wording[0](alert) if alert_wording else str(alert.message)

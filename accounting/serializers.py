@@ -6,6 +6,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounting import labels
 from accounting.models import (
     Alert,
     ChipSet,
@@ -460,6 +461,8 @@ class ShiftReconciliationSerializer(serializers.ModelSerializer):
 
 class AlertSerializer(serializers.ModelSerializer):
     table = TableCode(allow_null=True)
+    text = serializers.SerializerMethodField(help_text="the alert in the reader's language (``message``: the "
+                                             "English record, as raised)")
     acknowledged_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
     resolved_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
@@ -472,6 +475,7 @@ class AlertSerializer(serializers.ModelSerializer):
             "table",
             "shift",
             "message",
+            "text",
             "data",
             "created_at",
             "acknowledged_by",
@@ -481,6 +485,9 @@ class AlertSerializer(serializers.ModelSerializer):
             "resolved_at",
             "resolve_note",
         ]
+
+    def get_text(self, obj: Alert) -> str:
+        return labels.alert_words(obj)
 
 
 class ReportExportSerializer(serializers.ModelSerializer):

@@ -7,3 +7,9 @@ class FloorConfig(AppConfig):
 
     name = "floor"
     verbose_name = "Floor screens"
+
+    def ready(self) -> None:
+        from accounting import labels
+        from floor.labels import alert_text
+
+        labels.alert_wording[:] = [alert_text]  # the alerts API words an alert as the screens do

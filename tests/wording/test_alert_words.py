@@ -163,3 +163,14 @@ def test_the_pit_alerts_page_in_spanish(floor_alerts):
         for alert in alerts.values():
             if alert.table is None or alert.table.pit_id == floor.pit.pk:
                 assert str(alert_text(alert)).replace("'", "&#x27;") in html, alert.kind
+
+
+def test_the_alerts_api_words_an_alert_as_the_screen(floor_alerts):
+    floor, alerts = floor_alerts
+    StaffProfile.objects.filter(user=floor.manager).update(language="zh-hant")
+    client = Client()
+    client.force_login(floor.manager)
+    body = client.get(f"/api/accounting/alerts/{alerts['running_figures'].pk}/").json()
+    with translation.override("zh-hant"):
+        assert body["text"] == alert_text(alerts["running_figures"])
+    assert body["message"] == RECORD and body["data"]["figure"] == "rounds_win"
