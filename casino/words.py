@@ -24,6 +24,22 @@ def day_words(day: dt.date | None, *, empty: str = "—") -> str:
     return empty if day is None else date_format(day, "DATE_FORMAT")
 
 
+def short_day_words(day: dt.date | None, *, empty: str = "—") -> str:
+    """A day in the active language's short date format, for a table's cell (``11/27/2026``, ``27/11/2026`` in
+    Spanish, ``2026年11月27日`` in Chinese)."""
+    return empty if day is None else date_format(day, "SHORT_DATE_FORMAT")
+
+
+def short_when_words(moment: dt.datetime | None, *, seconds: bool = True, empty: str = "—") -> str:
+    """A moment for a table's cell: the casino's time zone, the short date format, the 24-hour clock
+    (``27/11/2026 10:27:32`` in Spanish)."""
+    if moment is None:
+        return empty
+    local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
+    return f"{short_day_words(local.date())} {local:%H:%M:%S}" if seconds else \
+        f"{short_day_words(local.date())} {local:%H:%M}"
+
+
 def shift_words(shift: object | None, *, empty: str = "—") -> str:
     """A shift as the casino names it: its gaming day and its name (``Nov. 27, 2026 · Day``), never
     ``2026-11-27 day``."""

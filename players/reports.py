@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounting.reports import labels
-from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report
+from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, Filters, Report, filter_day
 from casino.core.roles import Role
 from players import labels as player_labels
 from players.advantage import chance_words as chance
@@ -440,14 +440,15 @@ class DealersReport(Report):
     def period(self) -> tuple[dt.datetime, dt.datetime]:
         return _period(self.filters)  # the advantage report's dates, the same default week
 
-    def scope_text(self) -> str:
+    def scope_text(self, *, machine: bool = False) -> str:
         since, until = self.period()
         return gettext(
             "Rounds opened from {start} to {end} (the last {days} days unless dates are chosen), at every table of "
             "each pit; each dealer against the other dealers of the same pit and game. A chance is how often a "
             "dealer like the others would show a figure this far out; a figure that stands out is for the pit to "
             "look at, not a fault found."
-        ).format(start=since.date().isoformat(), end=(until - dt.timedelta(days=1)).date().isoformat(),
+        ).format(start=filter_day(since.date(), machine=machine),
+                 end=filter_day((until - dt.timedelta(days=1)).date(), machine=machine),
                  days=ADVANTAGE_DEFAULT_DAYS)
 
     def rows(self) -> Iterator[tuple[Any, ...]]:

@@ -27,6 +27,7 @@ from accounting.reports.base import (
     Report,
     date_param,
     date_range,
+    filter_day,
     refuse_unknown,
 )
 from casino.errors import InvalidInput
@@ -59,12 +60,14 @@ class SlotFilters:
             raise InvalidInput(gettext("no machine %(machine)s") % {"machine": values["machine"]}, code="unknown_machine", field="machine")
         return cls(**values)
 
-    def describe(self) -> str:
-        """The filters in words, for a document's header (never a parameter's name)."""
+    def describe(self, *, machine: bool = False) -> str:
+        """The filters in words, for a document's header (never a parameter's name); days as the reader's
+        language writes them, or year-month-day for ``machine`` (the CSV's first line)."""
         out = []
         if self.date_from or self.date_to:
             out.append(gettext("reading dates {start} to {end}").format(
-                start=self.date_from or gettext("the first"), end=self.date_to or gettext("today")))
+                start=filter_day(self.date_from, machine=machine) if self.date_from else gettext("the first"),
+                end=filter_day(self.date_to, machine=machine) if self.date_to else gettext("today")))
         if self.machine:
             out.append(gettext("machine {asset}").format(asset=self.machine))
         if self.game:

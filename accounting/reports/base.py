@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import IO, Any, ClassVar
 
 from django.utils import timezone
+from django.utils.formats import get_format
 from django.utils.translation import gettext, gettext_lazy
 
 from accounting.money import (
@@ -45,6 +46,7 @@ from accounting.reports import labels
 from casino.cells import neutralise
 from casino.errors import InvalidInput
 from casino.money import number_words
+from casino.words import day_words, short_day_words, short_when_words
 from tables.engines.registry import available_games
 from tables.models import Pit, Shift, Table
 
@@ -175,9 +177,10 @@ class Filters:
     def as_json(self) -> dict[str, Any]:
         return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}
 
-    def describe(self) -> str:
-        """The filters in words, for a document's header (names, never ids or codes)."""
-        return describe_filters(self.as_json())
+    def describe(self, *, machine: bool = False) -> str:
+        """The filters in words, for a document's header (names, never ids or codes); days as the reader's
+        language writes them, or year-month-day for ``machine`` (the CSV's first line)."""
+        return describe_filters(self.as_json(), machine=machine)
 
 
 GROUP_WORDS = {
@@ -186,15 +189,24 @@ GROUP_WORDS = {
 }
 
 
-def describe_filters(data: dict[str, Any]) -> str:
-    """Filters (as ``Filters.as_json`` gives them) in a reader's words."""
+def filter_day(value: Any, *, machine: bool = False) -> str:
+    """A filter's day (an ISO string or a date) in the header's words: the reader's date format, or
+    year-month-day for ``machine``."""
+    day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+    return day.isoformat() if machine else day_words(day)
+
+
+def describe_filters(data: dict[str, Any], *, machine: bool = False) -> str:
+    """Filters (as ``Filters.as_json`` gives them) in a reader's words (days year-month-day for ``machine``)."""
     out = []
     if data.get("date_from") or data.get("date_to"):
         out.append(gettext("gaming dates {start} to {end}").format(
-            start=data.get("date_from") or gettext("the first"), end=data.get("date_to") or gettext("today")))
+            start=filter_day(data["date_from"], machine=machine) if data.get("date_from") else gettext("the first"),
+            end=filter_day(data["date_to"], machine=machine) if data.get("date_to") else gettext("today")))
     if data.get("shift") is not None:
         shift = Shift.objects.select_related("shift_type").filter(pk=data["shift"]).first()
-        out.append(gettext("the {date} {shift} shift").format(date=shift.gaming_date, shift=shift.shift_type.name)
+        out.append(gettext("the {date} {shift} shift").format(date=filter_day(shift.gaming_date, machine=machine),
+                                                                shift=shift.shift_type.name)
                    if shift else gettext("a shift that does not exist"))
     if data.get("table") is not None:
         table = Table.objects.filter(pk=data["table"]).first()
@@ -260,8 +272,9 @@ class Report:
     def header(self) -> list[str]:
         return [c.header() for c in self.columns]
 
-    def scope_text(self) -> str:
-        """What the report covers, in words (a report whose scope depends on its filters overrides)."""
+    def scope_text(self, *, machine: bool = False) -> str:
+        """What the report covers, in words (a report whose scope depends on its filters overrides; days as the
+        reader's language writes them, or year-month-day for ``machine``)."""
         return str(self.scope)
 
     def preamble(self, *, machine: bool = False) -> str:
@@ -269,7 +282,8 @@ class Report:
         the currency and the time zone. ``machine=True`` (the CSV, whose figures are for programs) adds
         how its numbers are written, whatever the reader's language."""
         text = gettext("{title}. Covers: {scope} Filters: {filters}. Amounts in {currency}; times in {zone}.").format(
-            title=self.title, scope=self.scope_text(), filters=self.filters.describe(), currency=currency(),
+            title=self.title, scope=self.scope_text(machine=machine), filters=self.filters.describe(machine=machine),
+            currency=currency(),
             zone=labels.zone_name())
         return f"{text} {machine_numbers()}" if machine else text
 
@@ -322,6 +336,38 @@ def _datetime_formatter(v: Any) -> Any:
     return labels.local_time(v)  # the casino's time zone, as the preamble names it
 
 
+def _reader_datetime(v: Any) -> Any:
+    return v if v is None or isinstance(v, str) else short_when_words(v)
+
+
+def _reader_date(v: Any) -> Any:
+    return v if v is None or isinstance(v, str) else short_day_words(v)
+
+
+# Django's date format characters as a spreadsheet's number format writes them
+EXCEL_DATE = {"d": "dd", "j": "d", "m": "mm", "n": "m", "Y": "yyyy", "y": "yy", "F": "mmmm", "N": "mmm",
+              "M": "mmm", "b": "mmm"}
+
+
+def xlsx_date_format(*, time: bool = False) -> str:
+    """The active language's short date format (``SHORT_DATE_FORMAT``) as a spreadsheet number format
+    (``dd/mm/yyyy`` in Spanish, ``yyyy"年"m"月"d"日"`` in Chinese), with the 24-hour time for ``time``."""
+    fmt, out, i = str(get_format("SHORT_DATE_FORMAT")), [], 0
+    while i < len(fmt):
+        ch = fmt[i]
+        if ch == "\\" and i + 1 < len(fmt):
+            i += 1
+            out.append(f'"{fmt[i]}"')
+        elif ch in EXCEL_DATE:
+            out.append(EXCEL_DATE[ch])
+        elif ch in "/-.:, ":
+            out.append(ch)
+        else:
+            out.append(f'"{ch}"')
+        i += 1
+    return "".join(out) + (" hh:mm:ss" if time else "")
+
+
 def _text(v: Any) -> Any:
     return v if v is None else neutralise(v if isinstance(v, str) else str(v))
 
@@ -340,7 +386,9 @@ def column_formatter(c: Column, *, reader: bool = False) -> Callable[[Any], Any]
       whatever the language, which the file's first line says (``MACHINE_NUMBERS``): a point for
       decimals, no thousands separator.
 
-    Times are in the casino's time zone and dates ``YYYY-MM-DD`` in both; free text is neutralised."""
+    Times are in the casino's time zone in both: for the reader, days and times in the language's short date
+    format and the 24-hour clock (``27/11/2026 10:27:32`` in Spanish); for programs ``YYYY-MM-DD`` and
+    ``YYYY-MM-DD HH:MM:SS``. Free text is neutralised."""
     if c.kind == MONEY:
         if reader:
             return lambda v: v if v is None or isinstance(v, str) else money_words(v, symbol=False)
@@ -351,8 +399,10 @@ def column_formatter(c: Column, *, reader: bool = False) -> Callable[[Any], Any]
             return lambda v: v if v is None or isinstance(v, str) else percent_number(v, c.places)
         return lambda v: v if v is None or isinstance(v, str) else percent_text(v, c.places)
     if c.kind == DATETIME:
-        return _datetime_formatter
+        return _reader_datetime if reader else _datetime_formatter
     if c.kind == DATE:
+        if reader:
+            return _reader_date
         return lambda v: v if v is None or isinstance(v, str) else v.isoformat()
     if c.kind == INT:
         if reader and not c.identifier:
@@ -472,7 +522,8 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
     The first row is the preamble (what the report covers); then the header, frozen. Numbers are numbers
     a spreadsheet can sum (money with the currency's decimals, counts whole), shown through number formats
     (``#,##0.00``, ``0.00%``) that the spreadsheet writes with its reader's own separators; dates are dates,
-    times date-times in the casino's time zone; widths are set.
+    times date-times in the casino's time zone, shown in the report's language's short date format
+    (:func:`xlsx_date_format`); widths are set.
     """
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
@@ -502,6 +553,7 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
     sheet.append(header)
     places = digits()
     money_format = "#,##0" + ("." + "0" * places if places else "")
+    date_format, datetime_format = xlsx_date_format(), xlsx_date_format(time=True)
     columns = report.columns
 
     def cells(row: tuple[Any, ...], *, bold_row: bool = False) -> list[Any]:
@@ -521,10 +573,10 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
                 cell.number_format = "0." + "0" * c.places + "%"
             elif c.kind == DATETIME:
                 cell = WriteOnlyCell(sheet, value=timezone.localtime(value).replace(tzinfo=None))
-                cell.number_format = "yyyy-mm-dd hh:mm:ss"
+                cell.number_format = datetime_format
             elif c.kind == DATE:
                 cell = WriteOnlyCell(sheet, value=value)
-                cell.number_format = "yyyy-mm-dd"
+                cell.number_format = date_format
             elif c.kind == INT:
                 cell = WriteOnlyCell(sheet, value=int(value))
                 if not c.identifier:

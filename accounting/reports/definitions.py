@@ -106,7 +106,7 @@ class RevenueReport(Report):
               "still open is not yet counted.")
     filters_used = ("date_from", "date_to", "shift", "table", "pit", "game", "group")
 
-    def scope_text(self) -> str:
+    def scope_text(self, *, machine: bool = False) -> str:
         """The scope, with the table shifts the filters match that are still open (not yet counted)."""
         closed = TableShiftClose.objects.filter(table_id=OuterRef("table_id"), shift_id=OuterRef("shift_id"))
         still_open = _filter(TableFigures.objects.exclude(Exists(closed)), self.filters, shift="shift", table="table")

@@ -20,7 +20,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounting.conf import knob
-from accounting.reports import labels
 from accounting.reports.base import (
     CHUNK_ROWS,
     DATE,
@@ -36,6 +35,7 @@ from accounting.reports.base import (
     total_of,
 )
 from casino.pdffonts import Text, fonts
+from casino.words import short_when_words
 
 NUMERIC = (MONEY, INT, PERCENT, DATE)  # right-aligned, never wrapped
 SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0)  # body font sizes tried, largest first, until the columns fit
@@ -44,18 +44,10 @@ PAGE_TOTAL_FORM = "croupier-page-total"
 
 
 def _pdf_formatter(c: Column) -> Callable[[Any], str]:
-    """Cells as the PDF prints them: numbers as the reader's language writes them (the report screen's
-    form, ``base.column_formatter(reader=True)``), times in the casino's time zone (the header names it),
-    so a time can wrap between date and hour."""
-    if c.kind == DATETIME:
-        def when(v: Any) -> str:
-            if v is None:
-                return ""
-            if isinstance(v, str):
-                return v
-            return labels.local_time(v)
-        return when
-    if c.kind not in NUMERIC:  # a PDF runs no formula: text as it is
+    """Cells as the PDF prints them: numbers, days and times as the reader's language writes them (the report
+    screen's form, ``base.column_formatter(reader=True)``), times in the casino's time zone (the header names
+    it), so a time can wrap between date and hour."""
+    if c.kind not in NUMERIC and c.kind != DATETIME:  # a PDF runs no formula: text as it is
         return lambda v: "" if v is None else str(v)
     base = column_formatter(c, reader=True)
     return lambda v: "" if v is None else str(base(v))
@@ -154,7 +146,7 @@ def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None
     canvas.setAuthor(generated_by or casino)
     canvas.setSubject(preamble)
     by = generated_by or "Croupier"
-    generated = gettext("Generated {at} by {by}.").format(at=f"{at:%Y-%m-%d %H:%M:%S}", by=by)
+    generated = gettext("Generated {at} by {by}.").format(at=short_when_words(at), by=by)
     page = 0
 
     def start_page() -> float:
@@ -179,7 +171,7 @@ def write_pdf(report: Report, out: IO[bytes] | str, *, progress: Progress | None
         canvas.setLineWidth(0.4)
         canvas.line(margin, y, width - margin, y)
         # the foot: "page N of M", M a form defined once the last page is known
-        text.draw(canvas, margin, foot - 10, f"{casino} — {title} — {at:%Y-%m-%d %H:%M}", 6.5)
+        text.draw(canvas, margin, foot - 10, f"{casino} — {title} — {short_when_words(at, seconds=False)}", 6.5)
         label = gettext("Page {page} of ").format(page=page)
         right = width - margin - 24
         text.draw(canvas, right - text.width(label, 6.5), foot - 10, label, 6.5)

@@ -1,18 +1,22 @@
-"""Report cells by reader: the screen and the PDF write numbers as the reader's language does; the CSV keeps
-one machine form and says so first; the XLSX holds numbers with number formats (accounting/reports/base.py)."""
+"""Report cells by reader: the screen and the PDF write numbers, days and times as the reader's language does;
+the CSV keeps one machine form and says so first; the XLSX holds numbers and dates with number formats in the
+reader's form (accounting/reports/base.py)."""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from fractions import Fraction
 
+import pytest
 from django.test import Client
 from django.utils import translation
+from django.utils.formats import date_format
 from openpyxl import load_workbook
 
 from accounting.reports import Filters, get_report
-from accounting.reports.base import INT, MONEY, PERCENT, Column, column_formatter
+from accounting.reports.base import DATE, DATETIME, INT, MONEY, PERCENT, Column, column_formatter, xlsx_date_format
 from accounting.reports.pdf import _pdf_formatter
 from casino.core.models import StaffProfile
 from tests.accounting.test_reports import download, pdf_text, worked  # noqa: F401 - the fixture
@@ -99,3 +103,59 @@ def test_a_spanish_accountant_reads_the_report_screen_and_pdf_in_spanish_numbers
     cell = last[handle]
     assert cell.value * 100 == minor
     assert cell.number_format == "#,##0.00"
+
+
+DAY_COL = Column("gaming_date", "Gaming date", DATE)
+TIME_COL = Column("at", "At", DATETIME)
+
+
+def test_days_and_times_by_reader_and_for_programs():
+    day, moment = dt.date(2026, 11, 27), dt.datetime(2026, 11, 27, 10, 27, 32, tzinfo=dt.UTC)
+    expected = {"en": ("11/27/2026", 'mm/dd/yyyy'), "es": ("27/11/2026", "dd/mm/yyyy"),
+                "zh-hant": ("2026年11月27日", 'yyyy"年"m"月"d"日"'), "zh-hans": ("2026年11月27日", 'yyyy"年"m"月"d"日"')}
+    for language, (short, spreadsheet) in expected.items():
+        with translation.override(language):
+            assert column_formatter(DAY_COL, reader=True)(day) == short
+            assert column_formatter(TIME_COL, reader=True)(moment) == f"{short} 10:27:32"  # TIME_ZONE is UTC here
+            assert _pdf_formatter(DAY_COL)(day) == short
+            assert _pdf_formatter(TIME_COL)(moment) == f"{short} 10:27:32"
+            assert xlsx_date_format() == spreadsheet
+            assert xlsx_date_format(time=True) == f"{spreadsheet} hh:mm:ss"
+            # programs read one form whatever the language
+            assert column_formatter(DAY_COL)(day) == "2026-11-27"
+            assert column_formatter(TIME_COL)(moment) == "2026-11-27 10:27:32"
+
+
+@pytest.mark.parametrize("language", ["es", "zh-hant"])
+def test_a_report_writes_its_days_in_the_readers_language(worked, language):  # noqa: F811
+    # given a reader of the language and the worked shift's revenue by shift, from its gaming day
+    StaffProfile.objects.update_or_create(user=worked.accountant, defaults={"language": language})
+    day = worked.shift.gaming_date
+    with translation.override(language):
+        short, long = date_format(day, "SHORT_DATE_FORMAT"), date_format(day, "DATE_FORMAT")
+        spreadsheet = xlsx_date_format()
+    assert short != day.isoformat()
+    web = Client()
+    web.force_login(worked.accountant)
+    filters = {"group": "shift", "date_from": day.isoformat()}
+    # the screen: the day's cell in the short form, the filters' line in the long one
+    page = web.get("/accounting/reports/", {"report": "revenue", **filters}).content.decode()
+    assert f">{short}<" in page.replace("\n", "").replace(" ", "")
+    assert long in page
+    # the PDF: the same cells and header
+    text = " ".join(pdf_text(download(web, "revenue", "pdf", **filters)).split())
+    assert short in text
+    assert long in text
+    assert day.isoformat() not in text
+    # the XLSX: a real date, shown in the reader's form; its first line in their words
+    sheet = load_workbook(io.BytesIO(download(web, "revenue", "xlsx", **filters))).active
+    dated = [c for c in sheet[3] if c.is_date]
+    assert dated, [c.value for c in sheet[3]]
+    assert all(c.number_format == spreadsheet for c in dated)
+    assert dated[0].value.date() == day
+    assert long in sheet["A1"].value
+    # the CSV: year-month-day, in its cells and its first line
+    rows = list(csv.reader(io.StringIO(download(web, "revenue", "csv", **filters).decode("utf-8-sig"))))
+    assert day.isoformat() in rows[0][0]
+    assert short not in rows[0][0]
+    assert day.isoformat() in rows[2]
