@@ -46,7 +46,7 @@ from tables.models import (
 )
 from tables.protection.betting import DEFAULT_ALPHA
 from tables.protection.dealers import dealer_profiles
-from tables.selectors import current_shift, current_shoe, dealer_activity, pit_tables, shoe_decks
+from tables.selectors import current_shift, current_shoe, dealer_activity, pit_tables, shoe_decks, worded_state
 
 # -- the dealer's table ----------------------------------------------------------------------
 
@@ -179,7 +179,7 @@ class TableRow:
     @property
     def next_step(self) -> dict[str, Any]:
         """The live round's step due (its ``say`` and ``message``), or {} when nothing is due."""
-        state = (self.live.state or {}) if self.live else {}
+        state = (worded_state(self.live) or {}) if self.live else {}
         step = state.get("next")
         return step if isinstance(step, dict) and step.get("say") else {}
 

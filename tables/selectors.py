@@ -20,6 +20,7 @@ from tables.engines.errors import EngineError
 from tables.engines.profile import TableNow
 from tables.engines.registry import get_engine
 from tables.engines.result import RoundResult
+from tables.engines.speech import speech
 from tables.models import (
     Assignment,
     BetWithdrawal,
@@ -78,6 +79,75 @@ def stored_document(rnd: Round, *, from_rows: bool = False) -> Json:
     bets = [EngineBet(*row).to_json() for row in rows]
     events = list(rnd.events.filter(undone_at__isnull=True).order_by("seq").values_list("payload", flat=True))
     return {"bets": bets, "events": events}
+
+
+# -- the words of a round stored before steps carried message ids -------------------------------------------
+
+
+def _unworded(step: Any) -> bool:
+    """A step (or a settled round's state) that says something in English but carries no message id."""
+    return isinstance(step, dict) and bool(step.get("say")) and not step.get("message")
+
+
+def _with_messages(stored: Json, replayed: Json) -> Json:
+    """``stored`` with the message ids it lacks taken from ``replayed`` (the same round played again): the
+    round's own state and its step due, nothing else changed."""
+    out = dict(stored)
+    if _unworded(stored) and replayed.get("message"):
+        out["message"] = replayed["message"]
+    step, again = stored.get("next"), replayed.get("next")
+    if _unworded(step) and isinstance(again, dict) and again.get("message"):
+        out["next"] = {**step, "message": again["message"]}
+    return out
+
+
+def worded_state(rnd: Round) -> Json | None:
+    """The round's state as the screens word it. A round stored before steps carried a ``message`` (the
+    dealer's words as an id and params) has its messages re-derived by playing its document through its
+    engine again (tables.engines.registry), never read back from the English ``say``; a round still taking
+    bets is asked for them (``place_bets``). A state with its messages is returned as stored."""
+    state = rnd.state
+    if not isinstance(state, dict) or not (_unworded(state) or _unworded(state.get("next"))):
+        return state
+    cached = rnd.__dict__.get("_croupier_worded")
+    if cached is not None and cached[0] is state:
+        return cached[1]
+    if rnd.status == RoundStatus.OPEN:
+        replayed: Json = {"next": {"message": speech("place_bets").to_json()}}
+    else:
+        try:
+            engine = get_engine(rnd.game)
+            replayed = engine.play(engine.load(round_document(rnd))).to_json()
+        except EngineError:  # a round the engine now refuses keeps its English
+            replayed = {}
+    worded = _with_messages(state, replayed)
+    rnd.__dict__["_croupier_worded"] = (state, worded)
+    return worded
+
+
+def recorded_step(record: Any, step: Json) -> Json:
+    """A dealer's step as an audit record of a round recorded it (``after.next``), with its message: an older
+    record's is re-derived by playing the round as it stood when the record was written (its bets, and the
+    events posted by then and not yet undone) through its engine. The replayed step is taken only when it
+    says the same as the record (the same engine, the same words); otherwise the record stands as written."""
+    if not _unworded(step) or getattr(record, "object_type", "") != "round":
+        return step
+    rnd = Round.objects.filter(pk=str(record.object_id)).first() if str(record.object_id).isdigit() else None
+    if rnd is None:
+        return step
+    at = record.created_at
+    events = list(rnd.events.filter(posted_at__lte=at).filter(Q(undone_at__isnull=True) | Q(undone_at__gt=at))
+                  .order_by("seq", "id").values_list("payload", flat=True))
+    try:
+        engine = get_engine(rnd.game)
+        again = engine.play(engine.load({"game": rnd.game, "config": rnd.config,
+                                         "bets": stored_document(rnd)["bets"], "events": events})).to_json()
+    except EngineError:
+        return step
+    found = again.get("next")
+    if isinstance(found, dict) and found.get("say") == step.get("say") and found.get("message"):
+        return {**step, "message": found["message"]}
+    return step
 
 
 def played(rnd: Round, result: RoundResult) -> None:

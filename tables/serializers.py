@@ -9,7 +9,7 @@ from tables import wording
 from tables.engines.base import bet_extra
 from tables.engines.errors import EngineError
 from tables.models import LIVE_STATUSES, Assignment, Bet, Pit, Round, Shift, ShiftType, Table
-from tables.selectors import round_document, round_table_now
+from tables.selectors import round_document, round_table_now, worded_state
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -224,7 +224,8 @@ class RoundSerializer(serializers.ModelSerializer):
             return None
 
     def get_words(self, rnd: Round, table_now: dict[str, Any] | None = None) -> dict[str, Any]:
-        state = rnd.state if isinstance(rnd.state, dict) else {}
+        state = worded_state(rnd)  # a round stored before steps carried message ids: re-derived by its engine
+        state = state if isinstance(state, dict) else {}
         step = state.get("next")
         step = step if isinstance(step, dict) else {}
         return {"next": wording.prompt(step), "said": wording.prompt(state),

@@ -15,7 +15,7 @@ import datetime as dt
 import functools
 import io
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.apps import apps
@@ -152,8 +152,25 @@ def _field_words(path: list[str]) -> str:
     return " › ".join(p.replace("_", " ").strip().capitalize() for p in path)
 
 
+# how a dealer's step recorded on a round reads (a record's ``next``: the engine's English ``say`` and its
+# ``message``, an id and params): the tables app words it in the reader's language (tables.apps), an older
+# record's message re-derived from its round; called with the record and the step
+step_wording: list[Callable[[Any, Mapping[str, Any]], str]] = []
+
+
+def _is_step(value: Any) -> bool:
+    return isinstance(value, Mapping) and isinstance(value.get("say"), str)
+
+
+def step_words(record: Any, step: Mapping[str, Any]) -> str:
+    """A recorded dealer's step in the reader's words (its English ``say`` when no app words steps)."""
+    return step_wording[0](record, step) if step_wording else str(step.get("say") or "")
+
+
 def _flatten(value: Any, path: list[str], out: dict[tuple[str, ...], Any]) -> None:
-    if isinstance(value, Mapping) and value and not _chips_like(path, value):
+    if _is_step(value):  # a dealer's step is one sentence, not its parts
+        out[tuple(path)] = value
+    elif isinstance(value, Mapping) and value and not _chips_like(path, value):
         for k, v in value.items():
             _flatten(v, [*path, str(k)], out)
     else:
@@ -235,8 +252,10 @@ def _choice_labels() -> dict[str, Any]:
     return found
 
 
-def change_rows(before: Any, after: Any) -> list[dict[str, str]]:
-    """A record's before and after as the fields that changed: field, was, now (in words).
+def change_rows(before: Any, after: Any, record: Any = None) -> list[dict[str, str]]:
+    """A record's before and after as the fields that changed: field, was, now (in words); a dealer's step
+    (``next``) as the sentence the dealer read, in the reader's language (:func:`step_words`, ``record`` the
+    audit record it is read from).
 
     A field the same before and after is left out; a record with only an after (a creation) lists
     what was written, "was" empty. At most ``CHANGE_ROWS`` rows (the CSV export has the rest)."""
@@ -252,6 +271,10 @@ def change_rows(before: Any, after: Any) -> list[dict[str, str]]:
         if path in was and path in now and a == b:
             continue
         key = path[-1] if path else ""
-        rows.append({"field": _field_words(list(path)) or "—", "was": value_words(key, a) if path in was else "",
-                     "now": value_words(key, b) if path in now else ""})
+
+        def words(value: Any, key: str = key) -> str:
+            return step_words(record, value) if _is_step(value) else value_words(key, value)
+
+        rows.append({"field": _field_words(list(path)) or "—", "was": words(a) if path in was else "",
+                     "now": words(b) if path in now else ""})
     return rows[:CHANGE_ROWS]

@@ -122,7 +122,7 @@ def audit_index(request: HttpRequest) -> HttpResponse:
         "object_id": record_number(r.object_id),
         "role": str(ROLE_WORDS.get(r.actor_role, code_words(r.actor_role))),
         "who": names.get(r.actor_username) or r.actor_username or gettext("the system"),
-        "changes": change_rows(r.before, r.after),
+        "changes": change_rows(r.before, r.after, r),
     } for r in page.object_list]
     asked = request.GET.get("verification", "")
     verification = selectors.latest_verification()

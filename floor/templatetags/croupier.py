@@ -24,6 +24,7 @@ from floor.selectors import waiting_for
 from tables import wording
 from tables.engines.result import RoundResult
 from tables.models import GAME_CHOICES
+from tables.selectors import worded_state
 
 register = template.Library()
 GAME_LABELS = dict(GAME_CHOICES)
@@ -337,6 +338,13 @@ def state_say(state: Any) -> str:
     if said.get("say"):
         return wording.prompt(said)  # the engine's words in the reader's language (tables.wording)
     return words(state.get("status") or "")
+
+
+@register.filter
+def round_say(rnd: Any) -> str:
+    """``{{ round|round_say }}``: what a round says now (its step due, or how it ended) in the reader's words,
+    a round stored before steps carried message ids included (``tables.selectors.worded_state``)."""
+    return state_say(worded_state(rnd)) if rnd is not None else ""
 
 
 @register.filter
