@@ -12,7 +12,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from casino.words import day_words, when_words
+from casino.words import day_words, duration_words, when_words
 
 # a scheduled job's name, by its finding's key (the job itself, never its task path)
 JOBS = {
@@ -20,21 +20,6 @@ JOBS = {
     "reconciliation_overdue": gettext_lazy("Shift reconciliation"),
     "audit_verification": gettext_lazy("Audit trail verification"),
 }
-
-
-def duration_words(seconds: Any) -> str:
-    """A period in the reader's words (``90 s``, ``25 min``, ``3 h 10 min``, ``2 days``)."""
-    seconds = max(0, int(seconds))
-    if seconds < 90:
-        return gettext("%(n)s s") % {"n": seconds}
-    minutes = seconds // 60
-    if minutes < 90:
-        return gettext("%(n)s min") % {"n": minutes}
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return (gettext("%(h)s h %(m)s min") % {"h": hours, "m": minutes} if minutes
-                else gettext("%(h)s h") % {"h": hours})
-    return ngettext("%(n)s day", "%(n)s days", hours // 24) % {"n": hours // 24}
 
 
 def _moment(value: Any) -> dt.datetime | None:
