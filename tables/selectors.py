@@ -96,7 +96,7 @@ def _with_messages(stored: Json, replayed: Json) -> Json:
     if _unworded(stored) and replayed.get("message"):
         out["message"] = replayed["message"]
     step, again = stored.get("next"), replayed.get("next")
-    if _unworded(step) and isinstance(again, dict) and again.get("message"):
+    if isinstance(step, dict) and _unworded(step) and isinstance(again, dict) and again.get("message"):
         out["next"] = {**step, "message": again["message"]}
     return out
 

@@ -15,8 +15,8 @@ from casino.audit.services import audit_log
 from casino.core.models import StaffProfile
 from tables import wording
 from tables.models import Round
-from tables.services import rounds
 from tables.selectors import worded_state
+from tables.services import rounds
 from tests.fixtures import as_user
 
 CARDS = ["9S", "KH", "5D"]  # three cards dealt: the fourth (the banker's second) is due
