@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import FileResponse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -56,6 +57,10 @@ PIT = role_permission(Role.PIT_MANAGER, read_roles=READERS)
 STATISTICAL_HOLD_FILTERS = ("date_from", "date_to", "shift", "table", "pit", "game")
 ACCOUNTANTS = report_api.ACCOUNTANTS
 
+# an export not ready to download, as the refusal words its state
+EXPORT_STATUS_WORDS = {"queued": gettext_lazy("queued"), "running": gettext_lazy("being written"),
+                       "failed": gettext_lazy("failed")}
+
 
 def scoped(qs: QuerySet, user: Any, path: str = "table") -> QuerySet:
     """Accountants, auditors and admins see every table's records, and the cage and the count team those of the
@@ -68,7 +73,7 @@ def scoped(qs: QuerySet, user: Any, path: str = "table") -> QuerySet:
 def _table(pk: Any, user: Any) -> Table:
     table = Table.objects.select_related("pit").filter(pk=pk).first() if isinstance(pk, int) else None
     if table is None:
-        raise NotFound(f"no table {pk}", code="unknown_table", field="table")
+        raise NotFound(gettext("no table %(table_id)s") % {"table_id": pk}, code="unknown_table", field="table")
     return table
 
 
@@ -81,7 +86,7 @@ def _path_int(pk: str | None) -> int | None:
 def _query_int(request: Request, name: str, *, required: bool = True) -> int | None:
     value = query_number(request, name, minimum=0, maximum=MAX_OFFSET)
     if value is None and required:
-        raise InvalidInput(f"{name} is required", code="missing_parameter", field=name)
+        raise InvalidInput(gettext("%(name)s is required") % {"name": name}, code="missing_parameter", field=name)
     return value
 
 
@@ -118,7 +123,7 @@ class ChipSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         table_id = _query_int(request, "table", required=False)
         table = _table(table_id, request.user) if table_id is not None else None
         if table is not None and not can_view_table(request.user, table):
-            raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+            raise NotFound(gettext("no table %(table_id)s") % {"table_id": table_id}, code="unknown_table", field="table")
         return Response({"table": table.code if table else None, "denominations": counts.denominations_for(table)})
 
 
@@ -248,11 +253,11 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def _pit_only(self, request: Request) -> None:
         if not has_role(request.user, Role.PIT_MANAGER):
-            raise Forbidden("fills and credits are handled by the pit", code="pit_manager_required")
+            raise Forbidden(gettext("fills and credits are handled by the pit"), code="pit_manager_required")
 
     def _pit_or_cage(self, request: Request) -> None:
         if not has_role(request.user, Role.PIT_MANAGER, Role.CASHIER):
-            raise Forbidden("fills and credits are handled by the pit and the cage", code="pit_manager_required")
+            raise Forbidden(gettext("fills and credits are handled by the pit and the cage"), code="pit_manager_required")
 
     @extend_schema(request=s.SlipInput, responses={201: s.SlipSerializer})
     @idempotent
@@ -279,7 +284,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def _slip_id(self, pk: str | None) -> int:
         if not str(pk).isdigit():
-            raise NotFound(f"no slip {pk}")
+            raise NotFound(gettext("no slip %(slip_id)s") % {"slip_id": pk})
         return int(str(pk))
 
     @extend_schema(request=s.SignInput, responses=s.SlipSerializer)
@@ -323,7 +328,7 @@ class SlipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """Every number of a slip series accounted for: used, voided, outstanding, gaps (``?kind&year``)."""
         kind = request.query_params.get("kind", "fill")
         if kind not in ("fill", "credit"):
-            raise InvalidInput("kind must be fill or credit", code="bad_parameter", field="kind")
+            raise InvalidInput(gettext("kind must be fill or credit"), code="bad_parameter", field="kind")
         from django.utils import timezone
 
         year = _query_int(request, "year", required=False) or timezone.localdate().year
@@ -375,7 +380,7 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @idempotent
     def create(self, request: Request) -> Response:
         if not has_role(request.user, Role.PIT_MANAGER):
-            raise Forbidden("markers are issued by the pit", code="pit_manager_required")
+            raise Forbidden(gettext("markers are issued by the pit"), code="pit_manager_required")
         data = s.MarkerInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -399,7 +404,7 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if not str(pk).isdigit():
-            raise NotFound(f"no marker {pk}")
+            raise NotFound(gettext("no marker %(marker_id)s") % {"marker_id": pk})
         payment = slips.marker_pay(
             actor=request.user,
             marker_id=int(str(pk)),
@@ -420,7 +425,7 @@ class MarkerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         data.is_valid(raise_exception=True)
         v = data.validated_data
         if not str(pk).isdigit():
-            raise NotFound(f"no marker {pk}")
+            raise NotFound(gettext("no marker %(marker_id)s") % {"marker_id": pk})
         write_off = slips.marker_write_off(
             actor=request.user, marker_id=int(str(pk)), reason=v["reason"], accountant=v["accountant"],
             second=v["second"],
@@ -472,11 +477,11 @@ class TableShiftCloseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
         """A table's figures for a shift as they stand (``?table=<id>&shift=<id>``), and what is missing."""
         table = _table(_query_int(request, "table"), request.user)
         if not can_view_table(request.user, table):
-            raise Forbidden(f"you may not see table {table.code}", code="not_your_table")
+            raise Forbidden(gettext("you may not see table %(table)s") % {"table": table.code}, code="not_your_table")
         shift_id = _query_int(request, "shift")
         shift = Shift.objects.filter(pk=shift_id).first() if shift_id is not None else None
         if shift is None:
-            raise NotFound("no such shift", code="unknown_shift", field="shift")
+            raise NotFound(gettext("no such shift"), code="unknown_shift", field="shift")
         found = selectors.table_shift_figures(table, shift)
         return Response(
             {
@@ -579,7 +584,7 @@ class AlertViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         data = s.AckInput(data=request.data)
         data.is_valid(raise_exception=True)
         if not str(pk).isdigit():
-            raise NotFound(f"no alert {pk}")
+            raise NotFound(gettext("no alert %(alert_id)s") % {"alert_id": pk})
         alert = alerts.alert_acknowledge(alert_id=int(str(pk)), actor=request.user, note=data.validated_data["note"])
         return Response(s.AlertSerializer(alert).data)
 
@@ -604,7 +609,7 @@ class ReportView(report_api.ReportView):
     """
 
     reports = REPORTS
-    too_large_hint = "POST /api/accounting/exports/ to have the file written in the background"
+    too_large_hint = gettext_lazy("POST /api/accounting/exports/ to have the file written in the background")
 
     @extend_schema(responses={200: dict}, operation_id="accounting_report")
     def get(self, request: Request, name: str) -> Any:
@@ -638,7 +643,9 @@ class ExportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def download(self, request: Request, pk: str | None = None) -> FileResponse:
         export = self.get_object()
         if export.status != ExportStatus.DONE:
-            raise Conflict(f"export {export.pk} is {export.status} ({export.progress} %)", code="export_not_ready")
+            raise Conflict(gettext("export %(export_id)s is not ready: %(status)s (%(progress)s %%)")
+                           % {"export_id": export.pk, "status": str(EXPORT_STATUS_WORDS.get(export.status, export.status)),
+                              "progress": export.progress}, code="export_not_ready")
         return FileResponse(
             export.file.open("rb"),
             as_attachment=True,
@@ -670,12 +677,12 @@ class StatisticalHoldView(APIView):
 
     @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request) -> Response:
-        f = Filters.parse(request.query_params, allowed=STATISTICAL_HOLD_FILTERS, report="statistical hold")
+        f = Filters.parse(request.query_params, allowed=STATISTICAL_HOLD_FILTERS, report=gettext("Statistical hold"))
         table = Table.objects.filter(pk=f.table).first() if f.table is not None else None
         if table is not None and not can_view_table(request.user, table):
-            raise NotFound(f"no table {f.table}", code="unknown_table", field="table")
+            raise NotFound(gettext("no table %(table_id)s") % {"table_id": f.table}, code="unknown_table", field="table")
         if not has_role(request.user, Role.ACCOUNTANT, Role.AUDITOR) and table is None:
-            raise InvalidInput("pit managers ask per table (?table=<id>)", code="missing_parameter", field="table")
+            raise InvalidInput(gettext("pit managers ask per table (?table=<id>)"), code="missing_parameter", field="table")
         return Response(
             statistical_hold(
                 table=f.table, shift=f.shift, game=f.game, pit=f.pit, date_from=f.date_from, date_to=f.date_to

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext
+
 from accounting.conf import int_knob
 from accounting.selectors import close_of
 from casino import task_names
 from casino.errors import Conflict
 from casino.outbox import enqueue
+from casino.words import shift_words
 
 if TYPE_CHECKING:
     from tables.models import Bet, Settlement, Shift, Table
@@ -25,14 +28,15 @@ if TYPE_CHECKING:
 def round_opening(*, table: Table, shift: Shift) -> None:
     """A table closed for a shift takes no new round in it: its figures are fixed (the database refuses it too)."""
     if close_of(table, shift) is not None:
-        raise Conflict(f"{table.code} is closed for the shift {shift}: no more rounds in it", code="table_shift_closed")
+        raise Conflict(gettext("%(table)s is closed for the shift %(shift)s: no more rounds in it")
+                       % {"table": table.code, "shift": shift_words(shift)}, code="table_shift_closed")
 
 
 def pay_correcting(*, table: Table, shift: Shift) -> None:
     """A table closed for a shift takes no correction of its rounds' pay lists: reopen its close first."""
     if close_of(table, shift) is not None:
-        raise Conflict(f"{table.code} is closed for the shift {shift}: reopen the table's close to correct a pay list",
-                       code="table_shift_closed")
+        raise Conflict(gettext("%(table)s is closed for the shift %(shift)s: reopen the table's close to correct a pay list")
+                       % {"table": table.code, "shift": shift_words(shift)}, code="table_shift_closed")
 
 
 def bet_placed(*, bet: Bet) -> None:

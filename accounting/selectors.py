@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from accounting import figures
 from accounting.models import (
@@ -34,7 +34,10 @@ from accounting.models import (
 )
 from accounting.money import money_text
 from casino.core.roles import Role, has_role, roles_of
-from tables.models import LIVE_STATUSES, Bet, Pit, Round, Settlement, Shift, Table
+from tables.models import LIVE_STATUSES, Bet, Pit, Round, RoundStatus, Settlement, Shift, Table
+
+# a slip in transit (not received yet) as the close refusal words it
+SLIP_STATUS_WORDS = {"requested": gettext_lazy("requested"), "issued": gettext_lazy("issued")}
 
 
 @dataclass
@@ -108,6 +111,25 @@ class TableShiftFigures:
             what.append("soft count of the drop")
         what += [f"round #{r.number} is {r.status.replace('_', ' ')}" for r in self.live_rounds]
         what += [f"{s.kind} slip {s.reference} is {s.status}, not received" for s in self.slips_in_transit]
+        return what
+
+    def missing_words(self) -> list[str]:
+        """What :meth:`missing` names (the API's codes-as-words, stored and matched), in the reader's language:
+        a round's state and a slip's kind and status by their labels."""
+        what = []
+        if self.opener_total is None:
+            what.append(gettext("opening inventory count"))
+        if self.closer_total is None:
+            what.append(gettext("closing inventory count"))
+        if self.drop is None:
+            what.append(gettext("soft count of the drop"))
+        what += [gettext("round #%(number)s is %(status)s") % {"number": r.number,
+                                                                "status": str(RoundStatus(r.status).label).lower()}
+                 for r in self.live_rounds]
+        what += [(gettext("fill slip %(reference)s is %(status)s, not received") if s.kind == SlipKind.FILL
+                  else gettext("credit slip %(reference)s is %(status)s, not received"))
+                 % {"reference": s.reference, "status": str(SLIP_STATUS_WORDS.get(s.status, s.status))}
+                 for s in self.slips_in_transit]
         return what
 
     def as_dict(self) -> dict[str, Any]:

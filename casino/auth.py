@@ -50,7 +50,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
@@ -192,10 +192,15 @@ class Refusal:
 
     def message(self) -> str:
         if self.kind == "slowed":
-            return (f"too many failed sign-ins from this address: wait {retry_after(self.until)} seconds and try "
-                    "again")
-        return (f"too many failed sign-ins: try again in {_minutes(self.until)} minutes, or ask a supervisor to "
-                "unlock the account")
+            seconds = retry_after(self.until)
+            return ngettext("too many failed sign-ins from this address: wait %(seconds)d second and try again",
+                            "too many failed sign-ins from this address: wait %(seconds)d seconds and try again",
+                            seconds) % {"seconds": seconds}
+        minutes = _minutes(self.until)
+        return ngettext("too many failed sign-ins: try again in %(minutes)d minute, or ask a supervisor to unlock the "
+                        "account",
+                        "too many failed sign-ins: try again in %(minutes)d minutes, or ask a supervisor to unlock the "
+                        "account", minutes) % {"minutes": minutes}
 
 
 def login_refusal(*, username: str, addr: str | None) -> Refusal | None:
@@ -259,10 +264,10 @@ class LockoutAuthenticationForm(AuthenticationForm):
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": "Your username and password didn't match. Please try again.",
-        "locked_out": "Too many failed sign-ins: try again in %(minutes)s minutes, or ask a supervisor to unlock "
-                      "your account.",
-        "slowed": "Too many failed sign-ins from this terminal: wait %(seconds)s seconds and try again.",
+        "invalid_login": gettext_lazy("Your username and password didn't match. Please try again."),
+        "locked_out": gettext_lazy("Too many failed sign-ins: try again in %(minutes)s minutes, or ask a supervisor "
+                                   "to unlock your account."),
+        "slowed": gettext_lazy("Too many failed sign-ins from this terminal: wait %(seconds)s seconds and try again."),
     }
 
     def clean(self) -> dict[str, Any]:
@@ -349,27 +354,27 @@ def lockout_lift(*, actor: Any, username: str = "", address: str = "", actor_add
     lifted, and never the lifter's own counts. Returns how many counts were cleared."""
 
     if not has_role(actor, Role.PIT_MANAGER):
-        raise Forbidden("only a supervisor or an admin may unlock an account", code="supervisor_required")
+        raise Forbidden(gettext("only a supervisor or an admin may unlock an account"), code="supervisor_required")
     mine = _normal(actor.get_username())
     if address:
         where = address.strip()[:45]
         if actor_addr is not None and where == actor_addr:
-            raise Forbidden("an address is unlocked from another terminal, never from itself", code="same_address")
+            raise Forbidden(gettext("an address is unlocked from another terminal, never from itself"), code="same_address")
         rows = LoginThrottle.objects.filter(key=f"addr:{where}")
         object_type, object_id = "address", where
     elif username.strip():
         name = _normal(username)
         if name == mine:
-            raise Forbidden("an account is unlocked by someone else, never by its owner", code="same_person")
+            raise Forbidden(gettext("an account is unlocked by someone else, never by its owner"), code="same_person")
         target = get_user_model().objects.filter(username__iexact=name).first()
         if target is not None and Role.ADMIN in roles_of(target) and not has_role(actor):  # ``has_role()``: admin
-            raise Forbidden("only an admin may unlock an admin's account", code="admin_required")
+            raise Forbidden(gettext("only an admin may unlock an admin's account"), code="admin_required")
         # the account's own counts: not the counts of others' wrong signatures for it (the lifter's among them)
         rows = LoginThrottle.objects.filter(Q(key__startswith=f"user:{name}|") | Q(key__startswith=f"sign:{name}>")
                                             | Q(key=f"signby:{name}"))
         object_type, object_id = "login", name
     else:
-        raise InvalidInput("name the account or the address to unlock", code="nothing_to_unlock")
+        raise InvalidInput(gettext("name the account or the address to unlock"), code="nothing_to_unlock")
     rows = rows.exclude(Q(key__startswith=f"user:{mine}|") | Q(key__startswith=f"sign:{mine}>")
                         | Q(key=f"signby:{mine}"))  # never the lifter's own (belt and braces)
     cleared = [(r.key, r.failures, r.locked_until) for r in rows]
@@ -447,7 +452,7 @@ class ObtainTokenView(APIView):
                 code = "slowed" if refusal.kind == "slowed" else "locked_out"
                 return Response(error_body(code, refusal.message()), status=429,
                                 headers={"Retry-After": str(retry_after(refusal.until))})
-            raise InvalidInput("the username or password is wrong", code="invalid_credentials")
+            raise InvalidInput(gettext("the username or password is wrong"), code="invalid_credentials")
         with transaction.atomic():
             token = token_issue(user=user)
             user_logged_in.send(sender=type(user), request=request._request, user=user)  # audited as auth.login

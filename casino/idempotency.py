@@ -26,6 +26,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -63,7 +64,8 @@ _SECRET = re.compile(r"^(?:.*_)?(?:password|pin)$", re.I)  # password, pin, appr
 
 def _replay(record: IdempotencyRecord, request_hash: str) -> Response:
     if record.request_hash != request_hash:
-        raise Conflict(f"{HEADER} was already used for a different request", code="idempotency_key_reused",
+        raise Conflict(gettext("%(header)s was already used for a different request") % {"header": HEADER},
+                       code="idempotency_key_reused",
                        field=HEADER)
     return Response(record.response_body, status=record.status_code, headers={REPLAYED_HEADER: "true"})
 
@@ -80,10 +82,12 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
         if key is None:
-            raise InvalidInput(f"the {HEADER} header is required on every write: a fresh key per action, the "
-                               "same key when retrying it", code="idempotency_key_required", field=HEADER)
+            raise InvalidInput(gettext("the %(header)s header is required on every write: a fresh key per action, the "
+                                       "same key when retrying it") % {"header": HEADER},
+                               code="idempotency_key_required", field=HEADER)
         if not 1 <= len(key) <= 128 or not key.isprintable():
-            raise InvalidInput(f"{HEADER} must be 1 to 128 printable characters", code="bad_idempotency_key",
+            raise InvalidInput(gettext("%(header)s must be 1 to 128 printable characters") % {"header": HEADER},
+                               code="bad_idempotency_key",
                                field=HEADER)
         request_hash = _request_hash(request)
         user: Any = request.user  # signed in: a write API's permission classes have run
@@ -162,7 +166,7 @@ def once_per_form(request: Any, action: Callable[[], T]) -> tuple[T | None, bool
     if not key:
         return action(), False
     if len(key) > 64 or not key.isprintable():
-        raise InvalidInput("the form's key is malformed", code="bad_idempotency_key", field=FORM_FIELD)
+        raise InvalidInput(gettext("the form's key is malformed"), code="bad_idempotency_key", field=FORM_FIELD)
     fields = sorted((k, request.POST.getlist(k)) for k in request.POST if k not in _FORM_UNSIGNED and not _SECRET.search(k))
     request_hash = hashlib.sha256(f"POST {request.path}\n{json.dumps(fields)}".encode()).hexdigest()
     stored_key = f"form:{key}"
@@ -170,7 +174,7 @@ def once_per_form(request: Any, action: Callable[[], T]) -> tuple[T | None, bool
     def done_before() -> bool:
         record = IdempotencyRecord.objects.filter(user=request.user, key=stored_key).first()
         if record is not None and record.request_hash != request_hash:
-            raise Conflict("the form's key was already used for another form", code="idempotency_key_reused")
+            raise Conflict(gettext("the form's key was already used for another form"), code="idempotency_key_reused")
         return record is not None
 
     try:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from casino.audit.services import audit_log
 from casino.core.models import StaffProfile
@@ -25,7 +26,8 @@ def language_codes() -> list[str]:
 def language_check(language: Any) -> str:
     """A language the screens speak, or a refusal naming the ones they do."""
     if not isinstance(language, str) or language not in language_codes():
-        raise InvalidInput(f"language: one of {', '.join(language_codes())}", code="bad_language", field="language")
+        raise InvalidInput(gettext("language: one of %(languages)s") % {"languages": ", ".join(language_codes())},
+                           code="bad_language", field="language")
     return language
 
 

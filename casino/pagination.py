@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.pagination import LimitOffsetPagination
 
 from casino.errors import InvalidInput
@@ -26,8 +27,8 @@ def query_number(request: Any, name: str, *, minimum: int, maximum: int) -> int 
         return None
     text = raw.strip()
     if not text.isdigit() or len(text) > 19 or not minimum <= int(text) <= maximum:
-        raise InvalidInput(f"{name} must be a whole number from {minimum} to {maximum}", code="bad_parameter",
-                           field=name)
+        raise InvalidInput(gettext("%(name)s must be a whole number from %(minimum)s to %(maximum)s")
+                           % {"name": name, "minimum": minimum, "maximum": maximum}, code="bad_parameter", field=name)
     return int(text)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from casino.audit.services import audit_log
 from casino.auth import retry_after, signature_failure_record, signature_locked_until, signature_success_record
@@ -82,8 +82,12 @@ def signed_by(given: Any, *, actor: Any, field: str, roles: tuple[Role, ...] = (
         until = signature_locked_until(requester=actor, signer=username)
         if until is not None:
             seconds = retry_after(until)
-            raise SignatureLocked(f"{field}: too many wrong passwords or PINs for {username} from this account: try "
-                                  f"again in {max(1, seconds // 60)} minutes, or ask a supervisor to unlock it",
+            minutes = max(1, seconds // 60)
+            raise SignatureLocked(ngettext("%(field)s: too many wrong passwords or PINs for %(username)s from this "
+                                           "account: try again in %(minutes)d minute, or ask a supervisor to unlock it",
+                                           "%(field)s: too many wrong passwords or PINs for %(username)s from this "
+                                           "account: try again in %(minutes)d minutes, or ask a supervisor to unlock it",
+                                           minutes) % {"field": field, "username": username, "minutes": minutes},
                                   field=field, seconds=seconds)
         if not isinstance(secret, str) or not _proves(profile, password=password, pin=pin):
             raise SignatureRefused(gettext("%(field)s: the password or PIN of %(username)s is wrong")

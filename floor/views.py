@@ -333,15 +333,17 @@ VOID_REASONS = ("Misdeal", "Exposed card", "Wrong number of cards", "Shoe or shu
 
 # refusals the pit manager's screens word for the case at hand (the rest come from tables.wording)
 PIT_WORDS = {
-    "same_person": "You asked for this void yourself: another pit manager of this pit must approve or refuse it.",
-    "pit_manager_required": "Only a pit manager of this table's pit can do this.",
+    "same_person": gettext_lazy("You asked for this void yourself: another pit manager of this pit must approve or "
+                                "refuse it."),
+    "pit_manager_required": gettext_lazy("Only a pit manager of this table's pit can do this."),
 }
 
 
 def _words(exc: DomainError) -> str:
     if exc.code == "bad_amount_text":  # the money parser's own words: what was typed, and how to write it
         return exc.message
-    return PIT_WORDS.get(exc.code) or wording.say(exc.code, exc.params)
+    found = PIT_WORDS.get(exc.code)
+    return str(found) if found is not None else wording.say(exc.code, exc.params)
 
 
 def _not_your_pit(request: HttpRequest, table: Table) -> HttpResponse:
@@ -359,7 +361,7 @@ def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) 
     except DomainError as exc:
         messages.error(request, _words(exc))
     else:
-        messages.success(request, f"Already done: {done}" if again else done)
+        messages.success(request, gettext("Already done: %(done)s") % {"done": done} if again else done)
     return redirect(back)
 
 
@@ -389,7 +391,8 @@ def _minor(text: str, what: str) -> int:
     try:
         return money_parse(text)
     except MoneyInputError as exc:
-        raise InvalidInput(f"{what}: {exc.message}", code="bad_amount_text", field=what) from None
+        raise InvalidInput(gettext("%(what)s: %(problem)s") % {"what": what, "problem": exc.message},
+                           code="bad_amount_text", field=what) from None
 
 
 def _signed_minor(text: str, what: str) -> int:
@@ -461,7 +464,8 @@ def pit_void_approve(request: HttpRequest, pk: int) -> HttpResponse:
         return rnd
     return _act(request, reverse("pit-voids"),
                 lambda: round_services.round_void_approve(round_id=rnd.pk, actor=request.user),
-                f"{rnd.table.code} round #{rnd.number} is voided: its bets are returned.")
+                gettext("%(table)s round #%(number)s is voided: its bets are returned.")
+                % {"table": rnd.table.code, "number": rnd.number})
 
 
 @login_required
@@ -473,7 +477,8 @@ def pit_void_refuse(request: HttpRequest, pk: int) -> HttpResponse:
     reason = (request.POST.get("reason") or "").strip()
     return _act(request, reverse("pit-voids"),
                 lambda: round_services.round_void_refuse(round_id=rnd.pk, actor=request.user, reason=reason),
-                f"The void of {rnd.table.code} round #{rnd.number} is refused: the round goes on.")
+                gettext("The void of %(table)s round #%(number)s is refused: the round goes on.")
+                % {"table": rnd.table.code, "number": rnd.number})
 
 
 @login_required
@@ -505,7 +510,7 @@ def pit_alert_acknowledge(request: HttpRequest, pk: int) -> HttpResponse:
     note = request.POST.get("note") or ""
     return _act(request, reverse("pit-alerts"),
                 lambda: alert_services.alert_acknowledge(alert_id=alert.pk, actor=request.user, note=note),
-                "Alert acknowledged: resolve it once its cause is dealt with.")
+                gettext("Alert acknowledged: resolve it once its cause is dealt with."))
 
 
 @login_required
@@ -517,7 +522,7 @@ def pit_alert_resolve(request: HttpRequest, pk: int) -> HttpResponse:
     note = request.POST.get("note") or ""
     return _act(request, reverse("pit-alerts"),
                 lambda: alert_services.alert_resolve(alert_id=alert.pk, actor=request.user, note=note),
-                "Alert resolved.")
+                gettext("Alert resolved."))
 
 
 @login_required
@@ -533,7 +538,8 @@ def pit_table_status(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(reverse("pit-table", args=[table.code]))
     return _act(request, reverse("pit-table", args=[table.code]),
                 lambda: floor_services.table_update(table_id=table.pk, actor=request.user, status=status),
-                f"{table.code} is {'open' if status == TableStatus.OPEN else 'closed'}.")
+                (gettext("%(table)s is open.") if status == TableStatus.OPEN else gettext("%(table)s is closed."))
+                % {"table": table.code})
 
 
 @login_required
@@ -548,7 +554,8 @@ def pit_table_limits(request: HttpRequest, code: str) -> HttpResponse:
                                     min_bet=_minor(request.POST.get("min_bet", ""), gettext("Minimum bet")),
                                     max_bet=_minor(request.POST.get("max_bet", ""), gettext("Maximum bet")))
 
-    return _act(request, reverse("pit-table", args=[table.code]), change, f"{table.code}'s limits are changed.")
+    return _act(request, reverse("pit-table", args=[table.code]), change,
+                gettext("%(table)s's limits are changed.") % {"table": table.code})
 
 
 @login_required
@@ -562,13 +569,14 @@ def pit_table_assign(request: HttpRequest, code: str) -> HttpResponse:
 
     def assign() -> None:
         if shift is None:
-            raise InvalidInput("no open shift", code="no_open_shift")
+            raise InvalidInput(gettext("no open shift"), code="no_open_shift")
         if not dealer.isdigit():
-            raise InvalidInput("choose a dealer", code="not_a_dealer")
+            raise InvalidInput(gettext("choose a dealer"), code="not_a_dealer")
         floor_services.assignment_create(dealer_id=int(dealer), table_id=table.pk, shift_id=shift.pk,
                                          starts_at=timezone.now(), ends_at=shift.ends_at, actor=request.user)
 
-    return _act(request, reverse("pit-table", args=[table.code]), assign, f"The dealer is on {table.code} now.")
+    return _act(request, reverse("pit-table", args=[table.code]), assign,
+                gettext("The dealer is on %(table)s now.") % {"table": table.code})
 
 
 @login_required
@@ -581,7 +589,8 @@ def pit_relieve(request: HttpRequest, pk: int) -> HttpResponse:
     back = request.POST.get("back") == "dealers"
     return _act(request, reverse("pit-dealers") if back else reverse("pit-table", args=[table.code]),
                 lambda: floor_services.assignment_relieve(assignment_id=assignment.pk, actor=request.user),
-                f"{assignment.dealer.get_username()} is relieved from {table.code}.")
+                gettext("%(dealer)s is relieved from %(table)s.")
+                % {"dealer": assignment.dealer.get_username(), "table": table.code})
 
 
 @login_required
@@ -616,7 +625,7 @@ def pit_rotate(request: HttpRequest, code: str) -> HttpResponse:
     return _act(request, reverse("pit-dealers"),
                 lambda: floor_services.dealer_rotate(pit_id=pit.pk, actor=request.user,
                                                      incoming_dealer_id=int(incoming) if incoming.isdigit() else None),
-                f"The dealers of {pit.name} have rotated.")
+                gettext("The dealers of %(pit)s have rotated.") % {"pit": pit.name})
 
 
 @login_required
@@ -631,19 +640,19 @@ def pit_chips(request: HttpRequest, code: str) -> HttpResponse:
 
     def ask() -> None:
         if shift is None:
-            raise InvalidInput("no open shift", code="no_open_shift")
+            raise InvalidInput(gettext("no open shift"), code="no_open_shift")
         chips: dict[str, int] = {}
         for denomination in denominations_for(table):
             text = (request.POST.get(f"chips-{denomination}") or "").strip()
             if text:
                 if not text.isdigit():
-                    raise InvalidInput("not a number of chips", code="bad_chips")
+                    raise InvalidInput(gettext("not a number of chips"), code="bad_chips")
                 chips[str(denomination)] = int(text)
         slips.slip_request(actor=request.user, kind=kind, table_id=table.pk, shift_id=shift.pk, chips=chips)
 
-    what = "fill" if kind == "fill" else "credit"
-    return _act(request, reverse("pit-table", args=[table.code]), ask,
-                f"The {what} for {table.code} is requested: the cage issues it.")
+    done = (gettext("The fill for %(table)s is requested: the cage issues it.") if kind == "fill"
+            else gettext("The credit for %(table)s is requested: the cage issues it."))
+    return _act(request, reverse("pit-table", args=[table.code]), ask, done % {"table": table.code})
 
 
 # -- the gaming day: open the next shift, roll the tables ----------------------------------------------
@@ -665,7 +674,8 @@ DEALER_KEPT_WORDS = {
 
 
 def _signed(count: Any) -> str:
-    return f"{count.dealer_signer.display_name} and {count.supervisor_signer.display_name}"
+    return gettext("%(dealer)s and %(supervisor)s") % {"dealer": count.dealer_signer.display_name,
+                                                        "supervisor": count.supervisor_signer.display_name}
 
 
 def _day_rows(user: Any, shift: Any) -> list[dict[str, Any]]:

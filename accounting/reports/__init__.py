@@ -4,7 +4,7 @@ settled bets and statistical hold — each as JSON, CSV, XLSX and PDF (see ``bas
 
 from __future__ import annotations
 
-from accounting.reports.base import Filters, Report, csv_chunks
+from accounting.reports.base import Filters, Report, csv_chunks, unknown_report
 from accounting.reports.definitions import REPORTS
 from accounting.reports.writers import CONTENT_TYPES, FORMATS, WRITERS
 from casino.errors import NotFound
@@ -13,7 +13,7 @@ from casino.errors import NotFound
 def get_report(name: str, filters: Filters) -> Report:
     cls = REPORTS.get(name)
     if cls is None:
-        raise NotFound(f"no report {name!r} (reports: {', '.join(REPORTS)})", code="unknown_report")
+        raise NotFound(unknown_report(name, REPORTS), code="unknown_report")
     return cls(filters)
 
 
@@ -21,8 +21,8 @@ def parse_filters(name: str, params: object) -> Filters:
     """The filters for report ``name`` (refused, naming the filter, if it does not take one)."""
     cls = REPORTS.get(name)
     if cls is None:
-        raise NotFound(f"no report {name!r} (reports: {', '.join(REPORTS)})", code="unknown_report")
-    return Filters.parse(params, allowed=cls.filters_used, report=f"{cls.title.lower()} report")
+        raise NotFound(unknown_report(name, REPORTS), code="unknown_report")
+    return Filters.parse(params, allowed=cls.filters_used, report=str(cls.title))
 
 
 __all__ = [

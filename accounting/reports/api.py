@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from django.http import FileResponse, StreamingHttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -25,10 +26,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounting.conf import int_knob
-from accounting.reports.base import Filters, Report, csv_chunks, json_body
+from accounting.reports.base import Filters, Report, csv_chunks, json_body, unknown_report
 from accounting.reports.writers import CONTENT_TYPES, FORMATS, WRITERS, format_param
 from casino.audit.services import audit_export_logged
-from casino.core.roles import Role, has_role
+from casino.core.roles import Role, has_role, role_label
 from casino.dbrouter import replica_stream
 from casino.errors import Conflict, Forbidden, NotFound
 from casino.permissions import role_permission
@@ -67,7 +68,7 @@ class ReportView(APIView):
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer, PDFRenderer]
     reports: ClassVar[Mapping[str, type[Report]]] = {}
     audit_prefix: ClassVar[str] = ""  # the audit record names the export "<prefix><report>.<format>"
-    too_large_hint: ClassVar[str] = "ask for the CSV, which streams whatever its size"
+    too_large_hint: ClassVar[Any] = gettext_lazy("ask for the CSV, which streams whatever its size")
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
         # the format is the view's to judge (a 400 naming it), not content negotiation's (a bare 404)
@@ -87,17 +88,18 @@ class ReportView(APIView):
         return (Role.ACCOUNTANT,)
 
     def parse_filters(self, params: Any, report: type[Report]) -> Any:
-        return Filters.parse(params, allowed=report.filters_used, report=f"{report.title.lower()} report")
+        return Filters.parse(params, allowed=report.filters_used, report=str(report.title))
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request, name: str) -> Any:
         cls = self.reports.get(name)
         if cls is None:
-            raise NotFound(f"no report {name!r} (reports: {', '.join(self.reports)})", code="unknown_report")
+            raise NotFound(unknown_report(name, self.reports), code="unknown_report")
         readers = self.readers(name)
         if not has_role(request.user, *readers):
             raise Forbidden(
-                f"the {cls.title.lower()} report is taken by {' or '.join(r.value for r in readers)}",
+                gettext("the report “%(report)s” is taken by: %(roles)s")
+                % {"report": cls.title, "roles": gettext(" or ").join(role_label(r) for r in readers)},
                 code="role_required",
             )
         fmt = format_param(request.query_params)
@@ -113,8 +115,8 @@ class ReportView(APIView):
         rows = report.count()
         limit = int_knob("EXPORT_SYNC_MAX_ROWS")
         if rows > limit:
-            raise Conflict(f"{rows} rows is more than {limit} to build now: {self.too_large_hint}",
-                           code="export_too_large")
+            raise Conflict(gettext("%(rows)s rows is more than %(limit)s to build now: %(hint)s")
+                           % {"rows": rows, "limit": limit, "hint": self.too_large_hint}, code="export_too_large")
         audit_export_logged(request.user, label, filters.as_json(), rows=rows)
         if fmt == "json":
             return Response(json_body(report))

@@ -80,35 +80,42 @@ def refuse_unknown(params: Any, known: Collection[str], allowed: Collection[str]
         if name in NOT_FILTERS or value in (None, ""):
             continue
         if name not in known:
-            raise InvalidInput(
-                f"there is no filter {name!r}; filters are {', '.join(known)}", code="unknown_filter", field=name
-            )
+            raise InvalidInput(gettext("there is no filter “%(name)s”; filters are %(known)s")
+                               % {"name": name, "known": ", ".join(known)}, code="unknown_filter", field=name)
         if allowed is not None and name not in allowed:
-            takes = ", ".join(allowed) or "no filter"
+            takes = ", ".join(allowed) or gettext("no filter")
+            what = {"name": name, "takes": takes, "report": report}
             raise InvalidInput(
-                f"the {report or 'report'} is not filtered by {name} (it takes {takes})",
+                (gettext("the report “%(report)s” is not filtered by %(name)s (it takes %(takes)s)") if report
+                 else gettext("the report is not filtered by %(name)s (it takes %(takes)s)")) % what,
                 code="unsupported_filter",
                 field=name,
             )
+
+
+def unknown_report(name: Any, reports: Collection[str]) -> str:
+    return gettext("no report “%(name)s” (reports: %(reports)s)") % {"name": name, "reports": ", ".join(reports)}
 
 
 def date_param(name: str, raw: Any) -> dt.date:
     try:
         return dt.date.fromisoformat(str(raw))
     except ValueError:
-        raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)", code="bad_filter", field=name) from None
+        raise InvalidInput(gettext("%(name)s must be a date (YYYY-MM-DD)") % {"name": name}, code="bad_filter",
+                           field=name) from None
 
 
-def whole_param(name: str, raw: Any, what: str = "a whole number") -> int:
+def whole_param(name: str, raw: Any, what: str = "") -> int:
     text = str(raw).strip()
     if not text.isdigit() or len(text) > 18:
-        raise InvalidInput(f"{name} must be {what}", code="bad_filter", field=name)
+        raise InvalidInput(gettext("%(name)s must be %(what)s") % {"name": name, "what": what or gettext("a whole number")},
+                           code="bad_filter", field=name)
     return int(text)
 
 
 def date_range(values: dict[str, Any]) -> None:
     if values.get("date_from") and values.get("date_to") and values["date_from"] > values["date_to"]:
-        raise InvalidInput("date_from is after date_to", code="bad_filter", field="date_from")
+        raise InvalidInput(gettext("date_from is after date_to"), code="bad_filter", field="date_from")
 
 
 @dataclass(frozen=True)
@@ -146,11 +153,11 @@ class Filters:
             if name in ("date_from", "date_to"):
                 values[name] = date_param(name, raw)
             elif name == "table":
-                values[name] = whole_param(name, raw, "a table id (a whole number, as /api/tables/ lists them)")
+                values[name] = whole_param(name, raw, gettext("a table id (a whole number, as /api/tables/ lists them)"))
             elif name == "shift":
-                values[name] = whole_param(name, raw, "a shift id (a whole number)")
+                values[name] = whole_param(name, raw, gettext("a shift id (a whole number)"))
             elif name == "threshold":
-                values[name] = whole_param(name, raw, "a whole number of minor units, not negative")
+                values[name] = whole_param(name, raw, gettext("a whole number of minor units, not negative"))
             else:
                 values[name] = str(raw).strip()[:64]
         date_range(values)
@@ -164,15 +171,15 @@ class Filters:
 
 
         if self.table is not None and not Table.objects.filter(pk=self.table).exists():
-            raise InvalidInput(f"no table {self.table}", code="unknown_table", field="table")
+            raise InvalidInput(gettext("no table %(table_id)s") % {"table_id": self.table}, code="unknown_table", field="table")
         if self.shift is not None and not Shift.objects.filter(pk=self.shift).exists():
-            raise InvalidInput(f"no shift {self.shift}", code="unknown_shift", field="shift")
+            raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": self.shift}, code="unknown_shift", field="shift")
         if self.pit is not None and not Pit.objects.filter(code=self.pit).exists():
-            raise InvalidInput(f"no pit {self.pit!r}", code="unknown_pit", field="pit")
+            raise InvalidInput(gettext("no pit “%(pit)s”") % {"pit": self.pit}, code="unknown_pit", field="pit")
         if self.dealer is not None and not get_user_model().objects.filter(username=self.dealer).exists():
-            raise InvalidInput(f"no dealer {self.dealer!r}", code="unknown_dealer", field="dealer")
+            raise InvalidInput(gettext("no dealer “%(dealer)s”") % {"dealer": self.dealer}, code="unknown_dealer", field="dealer")
         if self.game is not None and self.game not in available_games():
-            raise InvalidInput(f"no game {self.game!r}", code="unknown_game", field="game")
+            raise InvalidInput(gettext("no game “%(game)s”") % {"game": self.game}, code="unknown_game", field="game")
 
     def as_json(self) -> dict[str, Any]:
         return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in asdict(self).items() if v is not None}

@@ -120,7 +120,8 @@ class RevenueReport(Report):
     def validate(self) -> None:
         self.group = self.filters.group or "shift"
         if self.group not in GROUPS:
-            raise InvalidInput(f"group must be one of {', '.join(GROUPS)}", code="bad_filter", field="group")
+            raise InvalidInput(gettext("group must be one of %(groups)s") % {"groups": ", ".join(GROUPS)},
+                               code="bad_filter", field="group")
         self.keys = GROUPS[self.group]
         self.columns = tuple(Column(k, t, kind) for k, t, kind in self.keys if t is not None) + FIGURES
         self.names = labels.Names()
@@ -221,7 +222,7 @@ class FillsCreditsReport(Report):
 
     def validate(self) -> None:
         if self.filters.kind and self.filters.kind not in SlipKind.values:
-            raise InvalidInput("kind must be fill or credit", code="bad_filter", field="kind")
+            raise InvalidInput(gettext("kind must be fill or credit"), code="bad_filter", field="kind")
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
         qs = _filter(Slip.objects.all(), self.filters, shift="shift", table="table")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext
+
 from accounting.reports.base import write_csv, write_xlsx
 from accounting.reports.pdf import write_pdf
 from casino.errors import InvalidInput
@@ -24,5 +26,6 @@ def format_param(params: Any) -> str:
     """``?format=``: json (the default), csv, xlsx or pdf; anything else is a 400 naming it."""
     fmt = params.get("format") or "json"
     if fmt not in FORMATS:
-        raise InvalidInput(f"format must be one of {', '.join(FORMATS)}", code="bad_format", field="format")
+        raise InvalidInput(gettext("format must be one of %(formats)s") % {"formats": ", ".join(FORMATS)},
+                           code="bad_format", field="format")
     return str(fmt)

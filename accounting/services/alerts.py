@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.conf import int_knob
 from accounting.models import Alert, AlertSeverity
@@ -92,18 +93,32 @@ def severity_for(amount: int, *, report: int, escalate: int) -> str | None:
     return None
 
 
+def _refusal(verb: str, *, pit: str | None) -> str:
+    """Who may ``verb`` an alert, in the reader's words: one whole sentence per action (never a verb spliced in)."""
+    if verb == "acknowledge":
+        if pit is None:
+            return gettext("only a pit manager may acknowledge alerts")
+        return gettext("only a pit manager of %(pit)s may acknowledge this alert") % {"pit": pit}
+    if verb == "accept":
+        if pit is None:
+            return gettext("only a pit manager may accept alerts")
+        return gettext("only a pit manager of %(pit)s may accept this alert") % {"pit": pit}
+    if pit is None:
+        return gettext("only a pit manager may resolve alerts")
+    return gettext("only a pit manager of %(pit)s may resolve this alert") % {"pit": pit}
+
+
 def _locked_for_pit_manager(alert_id: int, actor: Any, verb: str) -> Alert:
     """The alert, locked, once ``actor`` may ``verb`` it: a pit manager of its table's pit (any pit manager for a
     casino-wide alert)."""
 
     alert = Alert.objects.select_for_update(of=("self",)).select_related("table__pit").filter(pk=alert_id).first()
     if alert is None:
-        raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
+        raise InvalidInput(gettext("no alert %(alert_id)s") % {"alert_id": alert_id}, code="unknown_alert")
     if not has_role(actor, Role.PIT_MANAGER):
-        raise Forbidden(f"only a pit manager may {verb} alerts", code="pit_manager_required")
+        raise Forbidden(_refusal(verb, pit=None), code="pit_manager_required")
     if alert.table is not None and not manages_table(actor, alert.table):
-        raise Forbidden(f"only a pit manager of {alert.table.pit.name} may {verb} this alert",
-                        code="pit_manager_required")
+        raise Forbidden(_refusal(verb, pit=alert.table.pit.name), code="pit_manager_required")
     return alert
 
 
@@ -116,7 +131,8 @@ def alert_acknowledge(*, alert_id: int, actor: Any, note: str = "") -> Alert:
         acknowledged_by=actor, acknowledged_at=now, ack_note=(note or "")[:300]
     )
     if updated != 1:
-        raise Conflict(f"alert {alert.pk} was already acknowledged", code="already_acknowledged")
+        raise Conflict(gettext("alert %(alert_id)s was already acknowledged") % {"alert_id": alert.pk},
+                       code="already_acknowledged")
     alert.refresh_from_db()
     audit_log(
         actor=actor,
@@ -136,22 +152,23 @@ def variance_accept(*, alert_id: int, actor: Any, note: Any) -> Alert:
     manager of the table's pit. Written once, as an acknowledgement of the variance alert, and audited."""
     text = note.strip() if isinstance(note, str) else ""
     if not text:
-        raise InvalidInput("a variance is accepted with a written reason", code="reason_required", field="note")
+        raise InvalidInput(gettext("a variance is accepted with a written reason"), code="reason_required", field="note")
     if not has_role(actor, Role.ACCOUNTANT):
         alert = _locked_for_pit_manager(alert_id, actor, "accept")
     else:
         found = Alert.objects.select_for_update(of=("self",)).select_related("table").filter(pk=alert_id).first()
         if found is None:
-            raise InvalidInput(f"no alert {alert_id}", code="unknown_alert")
+            raise InvalidInput(gettext("no alert %(alert_id)s") % {"alert_id": alert_id}, code="unknown_alert")
         alert = found
     if alert.kind != "variance":
-        raise InvalidInput(f"alert {alert.pk} is not a variance", code="unknown_alert")
+        raise InvalidInput(gettext("alert %(alert_id)s is not a variance") % {"alert_id": alert.pk}, code="unknown_alert")
     now = timezone.now()
     updated = Alert.objects.filter(pk=alert.pk, acknowledged_at__isnull=True).update(
         acknowledged_by=actor, acknowledged_at=now, ack_note=text[:300]
     )
     if updated != 1:
-        raise Conflict(f"the variance of alert {alert.pk} was already accepted", code="already_acknowledged")
+        raise Conflict(gettext("the variance of alert %(alert_id)s was already accepted") % {"alert_id": alert.pk},
+                       code="already_acknowledged")
     alert.refresh_from_db()
     audit_log(
         actor=actor,
@@ -172,15 +189,15 @@ def alert_resolve(*, alert_id: int, actor: Any, note: str) -> Alert:
     alert = _locked_for_pit_manager(alert_id, actor, "resolve")
     note = (note or "").strip() if isinstance(note, str) else ""
     if not note:
-        raise InvalidInput("say what was done about the alert", code="reason_required", field="note")
+        raise InvalidInput(gettext("say what was done about the alert"), code="reason_required", field="note")
     if alert.acknowledged_at is None:
-        raise Conflict(f"alert {alert.pk} is not acknowledged yet", code="not_acknowledged")
+        raise Conflict(gettext("alert %(alert_id)s is not acknowledged yet") % {"alert_id": alert.pk}, code="not_acknowledged")
     now = timezone.now()
     updated = Alert.objects.filter(pk=alert.pk, acknowledged_at__isnull=False, resolved_at__isnull=True).update(
         resolved_by=actor, resolved_at=now, resolve_note=note[:300]
     )
     if updated != 1:
-        raise Conflict(f"alert {alert.pk} was already resolved", code="already_resolved")
+        raise Conflict(gettext("alert %(alert_id)s was already resolved") % {"alert_id": alert.pk}, code="already_resolved")
     alert.refresh_from_db()
     audit_log(
         actor=actor,

@@ -12,6 +12,7 @@ from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import ExportStatus, ReportExport
 from accounting.reports import WRITERS, Filters, get_report, parse_filters
@@ -27,7 +28,7 @@ PROGRESS_EVERY_S = 0.5
 
 def ensure_can_export(actor: Any) -> None:
     if not has_role(actor, Role.ACCOUNTANT):
-        raise Forbidden("reports are exported by accountants", code="accountant_required")
+        raise Forbidden(gettext("reports are exported by accountants"), code="accountant_required")
 
 
 def audit_export(actor: Any, *, report: str, fmt: str, filters: Filters, rows: int | None = None) -> None:
@@ -40,7 +41,8 @@ def export_request(*, actor: Any, report: str, fmt: str, filters: Any) -> Report
     """Queue an export; the job starts once this commits. ``filters``: as the report's query parameters."""
     ensure_can_export(actor)
     if fmt not in WRITERS:
-        raise InvalidInput(f"format must be one of {', '.join(WRITERS)}", code="bad_format", field="format")
+        raise InvalidInput(gettext("format must be one of %(formats)s") % {"formats": ", ".join(WRITERS)},
+                           code="bad_format", field="format")
     if not isinstance(filters, Filters):
         filters = parse_filters(report, filters if isinstance(filters, dict) else {})
     get_report(report, filters)  # an unknown report or a bad filter is refused now, not in the job
@@ -64,7 +66,7 @@ def export_run(*, export_id: int) -> ReportExport:
     )
     export = ReportExport.objects.filter(pk=export_id).first()
     if export is None:
-        raise NotFound(f"no export {export_id}", code="unknown_export")
+        raise NotFound(gettext("no export %(export_id)s") % {"export_id": export_id}, code="unknown_export")
     if not claimed:
         return export
     try:

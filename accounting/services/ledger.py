@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import Account, AccountKind, Entry, LedgerTransaction
 from casino.audit.services import audit_log
@@ -168,7 +169,8 @@ def _post(*, kind: str, source_type: str, source_id: Any, lines: Iterable[tuple[
     # is needed to refuse it and leave the caller's transaction usable (two round trips fewer on every settle)
     txn = sql.insert_or_nothing(row)
     if txn is None:
-        raise Conflict(f"{source_type} {source_id} is already posted to the ledger", code="already_posted")
+        raise Conflict(gettext("%(source)s %(source_id)s is already posted to the ledger")
+                       % {"source": str(source_type).replace("_", " "), "source_id": source_id}, code="already_posted")
     Entry.objects.bulk_create([Entry(transaction=txn, account=a, amount=amt) for a, amt in entries])
     return txn
 
@@ -255,7 +257,8 @@ def transaction_reverse(*, txn_id: int, actor: Any, reason: str) -> LedgerTransa
     """Correct a posting by a new transaction with every entry negated; the original stays."""
     original = LedgerTransaction.objects.select_for_update().get(pk=txn_id)
     if hasattr(original, "reversed_by"):
-        raise Conflict(f"ledger transaction {txn_id} is already reversed", code="already_reversed")
+        raise Conflict(gettext("ledger transaction %(txn_id)s is already reversed") % {"txn_id": txn_id},
+                       code="already_reversed")
     lines = [(e.account, -e.amount) for e in original.entries.select_related("account")]
     rev = ledger_post(
         kind="reversal",

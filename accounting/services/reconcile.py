@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.conf import int_knob
 from accounting.hold import edges_prepare, statistical_hold
@@ -47,6 +48,7 @@ from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput
 from casino.outbox import enqueue
+from casino.words import shift_words
 from tables.engines import registry
 from tables.engines.base import Json
 from tables.engines.errors import EngineError
@@ -312,7 +314,7 @@ def reconcile_shift(*, shift_id: int, actor: Any = None, force_open: bool = Fals
     without any lock; the run itself, under the shift's lock, only reads them.
     """
     if not isinstance(shift_id, int) or not Shift.objects.filter(pk=shift_id).exists():
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     if not ShiftReconciliation.objects.filter(shift_id=shift_id).exists():
         edges_prepare(Settlement.objects.filter(round__shift_id=shift_id))
     return _reconcile_locked(shift_id=shift_id, actor=actor, force_open=force_open)
@@ -322,15 +324,14 @@ def reconcile_shift(*, shift_id: int, actor: Any = None, force_open: bool = Fals
 def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftReconciliation:
     shift = Shift.objects.select_for_update().filter(pk=shift_id).first()
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     existing = ShiftReconciliation.objects.filter(shift=shift).first()
     if existing is not None:
         return existing
     now = timezone.now()
     if not force_open and not shift_is_due(shift, now):
-        raise Conflict(
-            f"the shift {shift} is still open: reconcile it once it is closed or has ended", code="shift_not_ended"
-        )
+        raise Conflict(gettext("the shift %(shift)s is still open: reconcile it once it is closed or has ended")
+                       % {"shift": shift_words(shift)}, code="shift_not_ended")
     tables = list(tables_active_in(shift))
     running.lock_rows(shift)  # the running rows hold still while the records are summed
     found = table_shift_figures_many(tables, shift, recompute=True)
@@ -356,7 +357,8 @@ def _reconcile_locked(*, shift_id: int, actor: Any, force_open: bool) -> ShiftRe
         with transaction.atomic():
             run = ShiftReconciliation.objects.create(shift=shift, created_at=now, **totals)
     except IntegrityError:  # unreachable while the shift's row is locked; the constraint stands behind it
-        raise Conflict(f"the shift {shift} was reconciled meanwhile", code="already_reconciled") from None
+        raise Conflict(gettext("the shift %(shift)s was reconciled meanwhile") % {"shift": shift_words(shift)},
+                       code="already_reconciled") from None
     audit_log(
         actor=actor,
         action="shift.reconcile",
@@ -379,17 +381,16 @@ def reconcile_request(*, actor: Any, shift_id: int) -> ShiftReconciliation | Non
     """On demand (API, pit manager or accountant): the existing result, or the job queued on commit."""
 
     if not has_role(actor, Role.PIT_MANAGER, Role.ACCOUNTANT):
-        raise Forbidden("reconciliation is run by a pit manager or an accountant", code="role_required")
+        raise Forbidden(gettext("reconciliation is run by a pit manager or an accountant"), code="role_required")
     shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     existing = ShiftReconciliation.objects.filter(shift=shift).first()
     if existing is not None:
         return existing
     if not shift_is_due(shift):
-        raise Conflict(
-            f"the shift {shift} is still open: reconcile it once it is closed or has ended", code="shift_not_ended"
-        )
+        raise Conflict(gettext("the shift %(shift)s is still open: reconcile it once it is closed or has ended")
+                       % {"shift": shift_words(shift)}, code="shift_not_ended")
     audit_log(
         actor=actor, action="shift.reconcile_request", object_type="shift", object_id=shift.pk, after={"queued": True}
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounting.models import LedgerTransaction, TableCloseReopening, TableShiftClose
 from accounting.selectors import TableShiftFigures, table_shift_figures, tables_active_in
@@ -23,6 +24,7 @@ from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.outbox import enqueue
+from casino.words import shift_words
 from tables.access import ensure_manages
 from tables.models import Shift, ShiftStatus, Table
 from tables.services.locks import lock_table
@@ -31,12 +33,19 @@ from tables.services.locks import lock_table
 class CloseRefused(Conflict):
     """A close refused, naming everything still missing."""
 
-    def __init__(self, message: str, *, missing: list[str], code: str = "close_refused") -> None:
+    def __init__(self, message: str, *, missing: list[str], code: str = "close_refused",
+                 words: list[str] | None = None) -> None:
         super().__init__(message, code=code)
-        self.missing = missing
+        self.missing = missing  # the API's list, as stored and matched (English)
+        self.words = words if words is not None else missing  # the same, in the reader's language
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "missing": self.missing}
+
+
+def _reopened_once(table: Table, shift: Shift) -> str:
+    return gettext("%(table)s's close was already reopened once in the shift %(shift)s: it is reopened once") % {
+        "table": table.code, "shift": shift_words(shift)}
 
 
 def close_lines(figures: TableShiftFigures) -> list[tuple[Any, int]]:
@@ -81,17 +90,21 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
     ensure_manages(actor, table)
     shift = Shift.objects.filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     if TableShiftClose.objects.standing().filter(table=table, shift=shift).exists():
-        raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed")
+        raise Conflict(gettext("%(table)s is already closed for the shift %(shift)s")
+                       % {"table": table.code, "shift": shift_words(shift)}, code="table_shift_closed")
     # the close fixes the records' figures, summed from the records themselves; the running row is held to
     # them before it is sealed with the close (an alert for any difference: docs/accounting.md)
     running.lock_rows(shift, [table.pk])
     figures = table_shift_figures(table, shift, recompute=True)
     missing = figures.missing()
     if missing:
+        words = figures.missing_words()
         raise CloseRefused(
-            f"{table.code} cannot close for the shift {shift}: missing {'; '.join(missing)}", missing=missing
+            gettext("%(table)s cannot close for the shift %(shift)s: missing %(missing)s")
+            % {"table": table.code, "shift": shift_words(shift), "missing": "; ".join(words)},
+            missing=missing, words=words,
         )
     assert figures.count_win is not None
     assert figures.variance is not None
@@ -128,7 +141,8 @@ def table_shift_close(*, actor: Any, table_id: int, shift_id: int) -> TableShift
                 closed_at=timezone.now(),
             )
     except IntegrityError:
-        raise Conflict(f"{table.code} is already closed for the shift {shift}", code="table_shift_closed") from None
+        raise Conflict(gettext("%(table)s is already closed for the shift %(shift)s")
+                       % {"table": table.code, "shift": shift_words(shift)}, code="table_shift_closed") from None
     txn = ledger.ledger_post(
         kind="table_close",
         source_type="table_close",
@@ -158,28 +172,28 @@ def table_close_reopen(*, actor: Any, table_id: Any, shift_id: Any, reason: Any)
     casino's shift is open. The close is kept (superseded), its ledger posting reversed, and the table's shift is
     open again: counts can be recounted and the table closed anew (docs/accounting.md, "Corrections")."""
     if not has_role(actor, Role.SHIFT_MANAGER):
-        raise Forbidden("only a shift manager may reopen a table's close", code="shift_manager_required")
+        raise Forbidden(gettext("only a shift manager may reopen a table's close"), code="shift_manager_required")
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
-        raise InvalidInput("reason: say why the close is reopened", code="reason_required", field="reason")
+        raise InvalidInput(gettext("reason: say why the close is reopened"), code="reason_required", field="reason")
     if len(text) > 500:
-        raise InvalidInput("reason: 500 characters at most", code="reason_too_long", field="reason")
+        raise InvalidInput(gettext("reason: 500 characters at most"), code="reason_too_long", field="reason")
     table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
     if table is None:
-        raise NotFound(f"no table {table_id}", code="unknown_table", field="table")
+        raise NotFound(gettext("no table %(table_id)s") % {"table_id": table_id}, code="unknown_table", field="table")
     table = lock_table(table.pk)
     shift = Shift.objects.select_for_update().filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     if shift.status != ShiftStatus.OPEN:
-        raise Conflict(f"the shift {shift} is closed: its table closes are not reopened", code="shift_closed")
+        raise Conflict(gettext("the shift %(shift)s is closed: its table closes are not reopened")
+                       % {"shift": shift_words(shift)}, code="shift_closed")
     if TableCloseReopening.objects.filter(table=table, shift=shift).exists():
-        raise Conflict(f"{table.code}'s close was already reopened once in the shift {shift}: it is reopened once",
-                       code="already_reopened")
+        raise Conflict(_reopened_once(table, shift), code="already_reopened")
     close = TableShiftClose.objects.standing().filter(table=table, shift=shift).first()
     if close is None:
-        raise Conflict(f"{table.code} is not closed for the shift {shift}: there is no close to reopen",
-                       code="table_shift_not_closed")
+        raise Conflict(gettext("%(table)s is not closed for the shift %(shift)s: there is no close to reopen")
+                       % {"table": table.code, "shift": shift_words(shift)}, code="table_shift_not_closed")
     posting = LedgerTransaction.objects.filter(source_type="table_close", source_id=str(close.pk)).first()
     reversal = None
     if posting is not None:  # the trays, drop and variance go back to where they stood before the close
@@ -195,8 +209,7 @@ def table_close_reopen(*, actor: Any, table_id: Any, shift_id: Any, reason: Any)
                 reopened_at=timezone.now(),
             )
     except IntegrityError:
-        raise Conflict(f"{table.code}'s close was already reopened once in the shift {shift}: it is reopened once",
-                       code="already_reopened") from None
+        raise Conflict(_reopened_once(table, shift), code="already_reopened") from None
     audit_log(
         actor=actor,
         action="table.close_reopen",
@@ -213,23 +226,25 @@ def table_close_reopen(*, actor: Any, table_id: Any, shift_id: Any, reason: Any)
 def shift_close(*, actor: Any, shift_id: int) -> Shift:
     """Close the casino's shift once every table that did anything in it is closed; queue reconciliation."""
     if not has_role(actor, Role.PIT_MANAGER):
-        raise Forbidden("only a pit manager may close the shift", code="pit_manager_required")
+        raise Forbidden(gettext("only a pit manager may close the shift"), code="pit_manager_required")
     shift = Shift.objects.select_for_update().filter(pk=shift_id).first() if isinstance(shift_id, int) else None
     if shift is None:
-        raise InvalidInput(f"no shift {shift_id}", code="unknown_shift", field="shift")
+        raise InvalidInput(gettext("no shift %(shift_id)s") % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     if shift.status != ShiftStatus.OPEN:
-        raise Conflict(f"the shift {shift} is already closed", code="shift_closed")
+        raise Conflict(gettext("the shift %(shift)s is already closed") % {"shift": shift_words(shift)}, code="shift_closed")
     closed = set(TableShiftClose.objects.standing().filter(shift=shift).values_list("table_id", flat=True))
     open_tables: list[Table] = [t for t in tables_active_in(shift) if t.pk not in closed]
     if open_tables:
         missing = [f"{t.code} is not closed" for t in open_tables]
-        raise CloseRefused(f"the shift {shift} cannot close: {'; '.join(missing)}", missing=missing)
+        words = [gettext("%(table)s is not closed") % {"table": t.code} for t in open_tables]
+        raise CloseRefused(gettext("the shift %(shift)s cannot close: %(missing)s")
+                           % {"shift": shift_words(shift), "missing": "; ".join(words)}, missing=missing, words=words)
     now = timezone.now()
     updated = Shift.objects.filter(pk=shift.pk, status=ShiftStatus.OPEN).update(
         status=ShiftStatus.CLOSED, closed_at=now, closed_by=actor
     )
     if updated != 1:
-        raise Conflict("the shift changed meanwhile", code="concurrent_change")
+        raise Conflict(gettext("the shift changed meanwhile"), code="concurrent_change")
     shift.refresh_from_db()
     audit_log(
         actor=actor,

@@ -38,7 +38,7 @@ def index(request: HttpRequest) -> HttpResponse:
         )
     error = None
     try:
-        filters = Filters.parse(request.GET, allowed=FILTER_FIELDS, report="accounting page")
+        filters = Filters.parse(request.GET, allowed=FILTER_FIELDS, report=gettext("the accounting page"))
     except InvalidInput as exc:
         filters, error = Filters(), exc.message
     query = {k: v for k, v in filters.as_json().items() if k in FILTER_FIELDS}

@@ -78,39 +78,62 @@ FORMAT_NAMES = {"csv": "CSV", "xlsx": "XLSX (Excel)", "pdf": "PDF"}
 
 # -- words -------------------------------------------------------------------------------------------
 
+# a live round, by its status: the sentence that keeps its table from closing
 ROUND_STATE = {
-    "open": "is still open for bets",
-    "betting_closed": "is closed for bets but not dealt",
-    "dealing": "is still being dealt",
+    "open": gettext_lazy("Round %(number)s is still open for bets: finish it or void it."),
+    "betting_closed": gettext_lazy("Round %(number)s is closed for bets but not dealt: finish it or void it."),
+    "dealing": gettext_lazy("Round %(number)s is still being dealt: finish it or void it."),
 }
 SLIP_STATE = {  # (kind, status) → what is left to do
-    ("fill", "requested"): "was asked for, and the cage has not issued it",
-    ("fill", "issued"): "left the cage, and the table has not signed for it",
-    ("credit", "requested"): "was asked for, and the table has not sent the chips",
-    ("credit", "issued"): "left the table, and the cage has not signed for it",
+    ("fill", "requested"): gettext_lazy("Fill slip %(reference)s was asked for, and the cage has not issued it."),
+    ("fill", "issued"): gettext_lazy("Fill slip %(reference)s left the cage, and the table has not signed for it."),
+    ("credit", "requested"): gettext_lazy("Credit slip %(reference)s was asked for, and the table has not sent the "
+                                          "chips."),
+    ("credit", "issued"): gettext_lazy("Credit slip %(reference)s left the table, and the cage has not signed for it."),
 }
 REFUSALS = {
-    "table_shift_closed": "That table is already closed for this shift.",
-    "already_reopened": "That table's close was already reopened once in this shift: a close is reopened once.",
-    "table_shift_not_closed": "That table is not closed: there is no close to reopen.",
-    "shift_manager_required": "Only a shift manager may do this.",
-    "shift_closed": "This shift is already closed.",
-    "pit_manager_required": "Only a pit manager of that table's pit may do this.",
-    "concurrent_change": "Someone changed this shift at the same moment: the page shows it now; try again.",
-    "shift_not_ended": "This shift is still running: it is reconciled once it is closed or has ended.",
-    "role_required": "Your account may not do this.",
-    "already_acknowledged": "Someone has already accepted that variance.",
-    "accountant_required": "Reports are exported by accountants.",
-    "bad_format": "Choose CSV, XLSX or PDF.",
-    "unknown_alert": "That is not there any more: reload the page.",
-    "unknown_shift": "That shift does not exist.",
-    "unknown_table": "That table does not exist.",
-    "unknown_report": "That report does not exist.",
-    "not_your_table": "That table is not one of yours.",
+    "table_shift_closed": gettext_lazy("That table is already closed for this shift."),
+    "already_reopened": gettext_lazy("That table's close was already reopened once in this shift: a close is "
+                                     "reopened once."),
+    "table_shift_not_closed": gettext_lazy("That table is not closed: there is no close to reopen."),
+    "shift_manager_required": gettext_lazy("Only a shift manager may do this."),
+    "shift_closed": gettext_lazy("This shift is already closed."),
+    "pit_manager_required": gettext_lazy("Only a pit manager of that table's pit may do this."),
+    "concurrent_change": gettext_lazy("Someone changed this shift at the same moment: the page shows it now; try "
+                                      "again."),
+    "shift_not_ended": gettext_lazy("This shift is still running: it is reconciled once it is closed or has ended."),
+    "role_required": gettext_lazy("Your account may not do this."),
+    "already_acknowledged": gettext_lazy("Someone has already accepted that variance."),
+    "accountant_required": gettext_lazy("Reports are exported by accountants."),
+    "bad_format": gettext_lazy("Choose CSV, XLSX or PDF."),
+    "unknown_alert": gettext_lazy("That is not there any more: reload the page."),
+    "unknown_shift": gettext_lazy("That shift does not exist."),
+    "unknown_table": gettext_lazy("That table does not exist."),
+    "unknown_report": gettext_lazy("That report does not exist."),
+    "not_your_table": gettext_lazy("That table is not one of yours."),
 }
+# a report filter's refusal, by the filter: (cannot be narrowed by it, no such one, not valid)
 FILTER_WORDS = {
-    "date_from": "start date", "date_to": "end date", "shift": "shift", "table": "table", "pit": "pit",
-    "game": "game", "dealer": "dealer", "group": "grouping", "kind": "kind of slip", "threshold": "threshold",
+    "date_from": (gettext_lazy("This report cannot be narrowed by start date."), None,
+                  gettext_lazy("The start date is not valid: check it and try again.")),
+    "date_to": (gettext_lazy("This report cannot be narrowed by end date."), None,
+                gettext_lazy("The end date is not valid: check it and try again.")),
+    "shift": (gettext_lazy("This report cannot be narrowed by shift."), gettext_lazy("There is no such shift."),
+              gettext_lazy("The shift is not valid: check it and try again.")),
+    "table": (gettext_lazy("This report cannot be narrowed by table."), gettext_lazy("There is no such table."),
+              gettext_lazy("The table is not valid: check it and try again.")),
+    "pit": (gettext_lazy("This report cannot be narrowed by pit."), gettext_lazy("There is no such pit."),
+            gettext_lazy("The pit is not valid: check it and try again.")),
+    "game": (gettext_lazy("This report cannot be narrowed by game."), gettext_lazy("There is no such game."),
+             gettext_lazy("The game is not valid: check it and try again.")),
+    "dealer": (gettext_lazy("This report cannot be narrowed by dealer."), gettext_lazy("There is no such dealer."),
+               gettext_lazy("The dealer is not valid: check it and try again.")),
+    "group": (gettext_lazy("This report cannot be narrowed by grouping."), None,
+              gettext_lazy("The grouping is not valid: check it and try again.")),
+    "kind": (gettext_lazy("This report cannot be narrowed by kind of slip."), None,
+             gettext_lazy("The kind of slip is not valid: check it and try again.")),
+    "threshold": (gettext_lazy("This report cannot be narrowed by threshold."), None,
+                  gettext_lazy("The threshold is not valid: check it and try again.")),
 }
 
 
@@ -119,17 +142,17 @@ def refusal_text(exc: DomainError) -> str:
     if exc.code in ("unknown_filter", "unsupported_filter", "bad_filter") or (
         exc.code.startswith("unknown_") and exc.field in FILTER_WORDS
     ):
-        what = FILTER_WORDS.get(exc.field or "", "filter")
+        narrowed, unknown, invalid = FILTER_WORDS.get(exc.field or "", (None, None, None))
         if exc.code == "unsupported_filter":
-            return f"This report cannot be narrowed by {what}."
-        if exc.code == "bad_filter" and exc.field == "date_from" and "after" in exc.message:
-            return "The start date is after the end date."
+            return str(narrowed or gettext("This report cannot be narrowed by that filter."))
+        if exc.code == "bad_filter" and exc.field == "date_from" and "date_to" in exc.message:
+            return gettext("The start date is after the end date.")
         if exc.code.startswith("unknown_") and exc.code != "unknown_filter":
-            return f"There is no such {what}."
-        return f"The {what} is not valid: check it and try again."
+            return str(unknown or gettext("There is no such filter."))
+        return str(invalid or gettext("The filter is not valid: check it and try again."))
     if isinstance(exc, shifts.CloseRefused):
-        return "It cannot close yet: " + "; ".join(exc.missing) + "."
-    return REFUSALS.get(exc.code, "That could not be done; if it persists, tell the IT department.")
+        return gettext("It cannot close yet: %(missing)s.") % {"missing": "; ".join(exc.words)}
+    return str(REFUSALS.get(exc.code) or gettext("That could not be done; if it persists, tell the IT department."))
 
 
 def amount(minor: int | None) -> str:
@@ -143,7 +166,7 @@ def percent(value: Any) -> str:
 
 def who(user: Any) -> str:
     if user is None:
-        return "the system"
+        return gettext("the system")
     staff = getattr(user, "staff", None)
     name = getattr(staff, "display_name", "") if staff is not None else ""
     username = user.get_username()
@@ -158,15 +181,15 @@ def missing_words(found: TableShiftFigures) -> list[str]:
     """What keeps a table's shift from closing (the same conditions as ``TableShiftFigures.missing``)."""
     words = []
     if found.opener is None:
-        words.append("No opening chip count (the opener) has been recorded.")
+        words.append(gettext("No opening chip count (the opener) has been recorded."))
     if found.closer is None:
-        words.append("No closing chip count (the closer) has been recorded.")
+        words.append(gettext("No closing chip count (the closer) has been recorded."))
     if found.drop_count is None:
-        words.append("The drop box has not been counted (no soft count).")
-    words += [f"Round {r.number} {ROUND_STATE.get(r.status, 'is not finished')}: finish it or void it."
-              for r in found.live_rounds]
-    words += [f"{SlipKind(s.kind).name.capitalize()} slip {s.reference} "
-              f"{SLIP_STATE.get((s.kind, s.status), 'is not received')}." for s in found.slips_in_transit]
+        words.append(gettext("The drop box has not been counted (no soft count)."))
+    words += [str(ROUND_STATE.get(r.status) or gettext_lazy("Round %(number)s is not finished: finish it or void it."))
+              % {"number": r.number} for r in found.live_rounds]
+    words += [str(SLIP_STATE.get((s.kind, s.status)) or gettext_lazy("Slip %(reference)s is not received."))
+              % {"reference": s.reference} for s in found.slips_in_transit]
     return words
 
 
@@ -199,7 +222,8 @@ def shift_list(request: HttpRequest) -> HttpResponse:
             "shift": s,
             "label": str(s),
             "open": s.status == ShiftStatus.OPEN,
-            "status": "open" if s.status == ShiftStatus.OPEN else f"closed {when(s.closed_at)} by {who(s.closed_by)}",
+            "status": gettext("open") if s.status == ShiftStatus.OPEN else (
+                gettext("closed %(when)s by %(who)s") % {"when": when(s.closed_at), "who": who(s.closed_by)}),
             "tables": active,
             "tables_closed": closed.get(s.pk, 0),
             "reconciliation": reconciliation_label(r.status) if r else None,
@@ -291,20 +315,21 @@ def _table_rows(user: Any, shift: Shift, tables: list[Table]) -> list[dict[str, 
             "can_close": close is None and not missing and manages_table(user, table),
             "manages": manages_table(user, table),
             "figures": [
-                ("opener", "Opening chip count", amount(values["opener"])),
-                ("closer", "Closing chip count", amount(values["closer"])),
-                ("fills", "Fills received", amount(values["fills"])),
-                ("credits", "Credits sent", amount(values["credits"])),
-                ("drop", "Drop (soft count)", amount(values["drop"])),
-                ("marker_payments", "Marker payments at the table", amount(values["marker_payments"])),
-                ("count_win", "Count win", amount(values["count_win"])),
-                ("hold", "Hold (count win ÷ drop)", percent(values["hold"])),
-                ("rounds", "Rounds settled", str(values["rounds"])),
-                ("handle", "Handle (amount wagered)", amount(values["handle"])),
-                ("rounds_win", "Rounds win", amount(values["rounds_win"])),
-                ("statistical_hold", "Statistical hold (rounds win ÷ handle)", percent(values["statistical_hold"])),
-                ("pool_change", "Pool change", amount(values["pool_change"])),
-                ("variance", "Variance", amount(values["variance"])),
+                ("opener", gettext("Opening chip count"), amount(values["opener"])),
+                ("closer", gettext("Closing chip count"), amount(values["closer"])),
+                ("fills", gettext("Fills received"), amount(values["fills"])),
+                ("credits", gettext("Credits sent"), amount(values["credits"])),
+                ("drop", gettext("Drop (soft count)"), amount(values["drop"])),
+                ("marker_payments", gettext("Marker payments at the table"), amount(values["marker_payments"])),
+                ("count_win", gettext("Count win"), amount(values["count_win"])),
+                ("hold", gettext("Hold (count win ÷ drop)"), percent(values["hold"])),
+                ("rounds", gettext("Rounds settled"), str(values["rounds"])),
+                ("handle", gettext("Handle (amount wagered)"), amount(values["handle"])),
+                ("rounds_win", gettext("Rounds win"), amount(values["rounds_win"])),
+                ("statistical_hold", gettext("Statistical hold (rounds win ÷ handle)"),
+                 percent(values["statistical_hold"])),
+                ("pool_change", gettext("Pool change"), amount(values["pool_change"])),
+                ("variance", gettext("Variance"), amount(values["variance"])),
             ],
             "short": (values["variance"] or 0) < 0,
             "counts": chains.get(table.pk, []),
@@ -360,13 +385,15 @@ def _reconciliation(user: Any, shift: Shift, tables: list[Table]) -> dict[str, A
         })
         row = rows[-1]
         if row["accepted_by"]:
-            row["acceptance"] = f"Accepted {row['accepted_at']} by {row['accepted_by']}: “{alert.ack_note if alert else ''}”"
+            row["acceptance"] = gettext("Accepted %(when)s by %(who)s: “%(note)s”") % {
+                "when": row["accepted_at"], "who": row["accepted_by"], "note": alert.ack_note if alert else ""}
         elif over:
-            row["acceptance"] = f"Over the tolerance of {amount(tolerance)}: not accepted yet."
+            row["acceptance"] = gettext("Over the tolerance of %(tolerance)s: not accepted yet.") % {
+                "tolerance": amount(tolerance)}
         elif r.count_win is None:
-            row["acceptance"] = "No count win: a count was missing."
+            row["acceptance"] = gettext("No count win: a count was missing.")
         else:
-            row["acceptance"] = f"Within the tolerance of {amount(tolerance)}."
+            row["acceptance"] = gettext("Within the tolerance of %(tolerance)s.") % {"tolerance": amount(tolerance)}
         row["details"] = bool(row["causes"] or row["can_accept"] or row["accepted_by"])
     rows.sort(key=lambda row: (not row["details"], row["table"].code))  # what needs reading first
     pending = None
@@ -414,7 +441,7 @@ def shift_detail(request: HttpRequest, shift_id: int) -> HttpResponse:
             "is_open": is_open,
             "closed_at": when(shift.closed_at),
             "closed_by": who(shift.closed_by) if shift.closed_by else "",
-            "period": f"{when(shift.starts_at)} to {when(shift.ends_at)}",
+            "period": gettext("%(start)s to %(end)s") % {"start": when(shift.starts_at), "end": when(shift.ends_at)},
             "tables": _table_rows(request.user, shift, tables),
             "hidden_tables": len(active) - len(tables),
             "still_open": still_open,
@@ -432,7 +459,7 @@ def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpRespo
     if not has_role(request.user, Role.PIT_MANAGER):
         return _forbidden(request, gettext("A table's shift is closed by a pit manager of its pit."))
     table = Table.objects.select_related("pit").filter(pk=table_id).first()
-    code = table.code if table else "The table"
+    code = table.code if table else gettext("The table")
     if table is not None and manages_table(request.user, table) and request.POST.get("confirm") != "yes":
         messages.error(request, gettext("%(table)s is not closed: tick the box to confirm the close first.")
                        % {"table": code})
@@ -440,7 +467,7 @@ def table_close(request: HttpRequest, shift_id: int, table_id: int) -> HttpRespo
     try:
         close = shifts.table_shift_close(actor=request.user, table_id=table_id, shift_id=shift_id)
     except DomainError as exc:
-        messages.error(request, f"{code}: {refusal_text(exc)}")
+        messages.error(request, gettext("%(table)s: %(why)s") % {"table": code, "why": refusal_text(exc)})
     else:
         messages.success(request, gettext("%(table)s is closed for the shift: count win %(win)s, variance %(variance)s.")
                          % {"table": code, "win": amount(close.count_win), "variance": amount(close.variance)})
@@ -463,7 +490,7 @@ def table_reopen(request: HttpRequest, shift_id: int, table_id: int) -> HttpResp
         _, again = once_per_form(request, lambda: shifts.table_close_reopen(actor=request.user, table_id=table_id,
                                                                             shift_id=shift_id, reason=reason))
     except DomainError as exc:
-        messages.error(request, f"{code}: {refusal_text(exc)}")
+        messages.error(request, gettext("%(table)s: %(why)s") % {"table": code, "why": refusal_text(exc)})
     else:
         if again:
             messages.info(request, gettext("That form was already sent and done: nothing was done twice."))
@@ -482,12 +509,12 @@ def shift_close(request: HttpRequest, shift_id: int) -> HttpResponse:
     try:
         shifts.shift_close(actor=request.user, shift_id=shift_id)
     except DomainError as exc:
-        messages.error(request, f"The shift is not closed. {refusal_text(exc)}")
+        messages.error(request, gettext("The shift is not closed. %(why)s") % {"why": refusal_text(exc)})
     else:
         done = ShiftReconciliation.objects.filter(shift_id=shift_id).exists()
-        messages.success(request, "The shift is closed. " + (
-            "It has been reconciled: the result is below." if done else
-            "Its reconciliation is queued: it appears below when it is done."))
+        messages.success(request, gettext("The shift is closed. It has been reconciled: the result is below.") if done
+                         else gettext("The shift is closed. Its reconciliation is queued: it appears below when it "
+                                      "is done."))
     return redirect(_shift_url(shift_id, "reconciliation"))
 
 
@@ -502,12 +529,12 @@ def reconcile_run(request: HttpRequest, shift_id: int) -> HttpResponse:
         messages.error(request, refusal_text(exc))
     else:
         if existing is not None:
-            messages.info(request, f"This shift was already reconciled ({when(existing.created_at)}); "
-                                   "a reconciliation is written once, and it stands as shown.")
+            messages.info(request, gettext("This shift was already reconciled (%(when)s); a reconciliation is written "
+                                           "once, and it stands as shown.") % {"when": when(existing.created_at)})
         elif ShiftReconciliation.objects.filter(shift_id=shift_id).exists():
-            messages.success(request, "The reconciliation has run: the result is below.")
+            messages.success(request, gettext("The reconciliation has run: the result is below."))
         else:
-            messages.success(request, "The reconciliation is queued: it appears below when it is done.")
+            messages.success(request, gettext("The reconciliation is queued: it appears below when it is done."))
     if request.POST.get("back") == "queue":
         return redirect(reverse("accounting-web:queue"))
     return redirect(_shift_url(shift_id, "reconciliation"))
@@ -518,7 +545,7 @@ def reconcile_run(request: HttpRequest, shift_id: int) -> HttpResponse:
 def variance_accept(request: HttpRequest, alert_id: int) -> HttpResponse:
     alert = Alert.objects.filter(pk=alert_id, kind="variance").select_related("table").first()
     if alert is None or alert.shift_id is None:
-        raise Http404("no such variance")
+        raise Http404(gettext("no such variance"))
     if not has_role(request.user, Role.PIT_MANAGER, Role.ACCOUNTANT):
         return _forbidden(request, gettext("A variance is accepted by an accountant or a pit manager of the table's pit."))
     reason = (request.POST.get("reason") or "").strip()
@@ -529,7 +556,7 @@ def variance_accept(request: HttpRequest, alert_id: int) -> HttpResponse:
         try:
             alerts.variance_accept(alert_id=alert.pk, actor=request.user, note=reason)
         except DomainError as exc:
-            messages.error(request, f"{code}: {refusal_text(exc)}")
+            messages.error(request, gettext("%(table)s: %(why)s") % {"table": code, "why": refusal_text(exc)})
         else:
             messages.success(request, gettext("%(table)s: the variance is accepted, with your reason.") % {"table": code})
     if request.POST.get("back") == "queue":
@@ -722,7 +749,7 @@ def export_download(request: HttpRequest, export_id: int) -> HttpResponseBase:
         return _forbidden(request, gettext("The reports are for accountants."))
     export = ReportExport.objects.filter(pk=export_id).first()
     if export is None or (export.requested_by_id != request.user.pk and not has_role(request.user)):
-        raise Http404("no such export")
+        raise Http404(gettext("no such export"))
     if export.status != ExportStatus.DONE:
         messages.error(request, gettext("That file is not ready yet: its progress is shown below."))
         return redirect(f"{reverse('accounting-web:reports')}#exports")
@@ -766,7 +793,7 @@ def queue_void_approve(request: HttpRequest, slip_id: int) -> HttpResponse:
         return _forbidden(request, gettext("The queue is the accountant's."))
     slip = Slip.objects.filter(pk=slip_id).first()
     if slip is None:
-        raise Http404("no such slip")
+        raise Http404(gettext("no such slip"))
     try:
         slips.slip_void_approve(actor=request.user, slip_id=slip.pk)
     except DomainError as exc:

@@ -10,6 +10,7 @@ import itertools
 from typing import Any
 
 from django.http import HttpResponse, StreamingHttpResponse
+from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -116,7 +117,8 @@ class AuditRecordExportPDF(_JSONErrors, APIView):
         records, applied = selectors.audit_records(request.query_params)
         raw = request.query_params.get("limit", str(PDF_DEFAULT_ROWS))
         if not raw.isdigit() or not 1 <= int(raw) <= PDF_MAX_ROWS:
-            raise InvalidInput(f"limit must be a whole number from 1 to {PDF_MAX_ROWS}", code="bad_limit",
+            raise InvalidInput(gettext("limit must be a whole number from 1 to %(maximum)s") % {"maximum": PDF_MAX_ROWS},
+                               code="bad_limit",
                                field="limit")
         rows = list(records.order_by("id")[: int(raw)])
         total = records.count() if len(rows) == int(raw) else len(rows)

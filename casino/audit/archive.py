@@ -29,6 +29,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from psycopg import sql
 
 from casino.audit import boundary
@@ -78,7 +79,7 @@ class ArchiveReport:
 
 def _require_postgresql() -> None:
     if connection.vendor != "postgresql":
-        raise Conflict("archiving months needs PostgreSQL: the embedded SQLite mode keeps one plain table",
+        raise Conflict(gettext("archiving months needs PostgreSQL: the embedded SQLite mode keeps one plain table"),
                        code="archive_needs_postgresql")
 
 
@@ -86,8 +87,8 @@ def _require_owner(cursor: Any) -> None:
     cursor.execute("SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class WHERE oid = %s::regclass",
                    [RECORDS])
     if not cursor.fetchone()[0]:
-        raise Conflict("archiving and restoring months change tables: run them as the tables' owner "
-                       "(DATABASE_OWNER_URL), not as the service", code="archive_needs_owner")
+        raise Conflict(gettext("archiving and restoring months change tables: run them as the tables' owner "
+                               "(DATABASE_OWNER_URL), not as the service"), code="archive_needs_owner")
 
 
 def _exists(cursor: Any, schema: str, table: str) -> bool:
@@ -208,19 +209,21 @@ def archive_month(month: str | dt.date, *, by: str = "") -> AuditArchive:
     month = parse_month(month)
     problems = month_problems(month)
     if problems:
-        raise Conflict(f"{month:%Y-%m} cannot be archived: " + "; ".join(problems), code="month_not_archivable")
+        raise Conflict(gettext("%(month)s cannot be archived: %(problems)s")
+                       % {"month": f"{month:%Y-%m}", "problems": "; ".join(problems)}, code="month_not_archivable")
     part = partitions.partition_name(RECORDS, month)
     previous = boundary.latest_archive()
     if previous is not None and not boundary.manifest_valid(previous):
-        raise Conflict(f"the manifest of {previous.month:%Y-%m} does not carry a valid signature: verify the "
-                       f"archive before archiving more", code="archive_manifest_invalid")
+        raise Conflict(gettext("the manifest of %(month)s does not carry a valid signature: verify the archive before "
+                               "archiving more") % {"month": f"{previous.month:%Y-%m}"}, code="archive_manifest_invalid")
     starts = {c: (int(s), str(h)) for c, (s, h) in (previous.heads if previous else {}).items()}
     with transaction.atomic(), connection.cursor() as cursor:
         _require_owner(cursor)
         records, month_heads, checksum, breaks = _walk_table(cursor, sql.Identifier(part), starts)
         if breaks:
-            raise Conflict(f"{month:%Y-%m} cannot be archived: its chains are broken ({breaks[0].message}); "
-                           f"a broken month stays where verification reports it", code="month_chain_broken")
+            raise Conflict(gettext("%(month)s cannot be archived: its chains are broken (%(problem)s); a broken month "
+                                   "stays where verification reports it")
+                           % {"month": f"{month:%Y-%m}", "problem": breaks[0].message}, code="month_chain_broken")
         heads = {**starts, **month_heads}
         made = _sign_heads(month_heads)
         _ensure_schema(cursor)
@@ -272,7 +275,7 @@ def _archived(month: dt.date) -> AuditArchive:
     for archive in boundary.archived_months():
         if archive.month == month:
             return archive
-    raise Conflict(f"{month:%Y-%m} is not archived", code="month_not_archived")
+    raise Conflict(gettext("%(month)s is not archived") % {"month": f"{month:%Y-%m}"}, code="month_not_archived")
 
 
 def verify_archived_month(month: str | dt.date) -> ArchiveReport:
@@ -313,12 +316,12 @@ def restore_month(month: str | dt.date, *, by: str = "") -> AuditArchive:
     archive = _archived(month)
     latest = boundary.latest_archive()
     if latest is not None and latest.month != month:
-        raise Conflict(f"{latest.month:%Y-%m} was archived after {month:%Y-%m}: months come back newest first",
-                       code="restore_out_of_order")
+        raise Conflict(gettext("%(latest)s was archived after %(month)s: months come back newest first")
+                       % {"latest": f"{latest.month:%Y-%m}", "month": f"{month:%Y-%m}"}, code="restore_out_of_order")
     report = verify_archived_month(month)
     if not report.ok:
-        raise Conflict(f"{month:%Y-%m} does not verify, it stays archived: " + "; ".join(report.problems),
-                       code="archive_broken")
+        raise Conflict(gettext("%(month)s does not verify, it stays archived: %(problems)s")
+                       % {"month": f"{month:%Y-%m}", "problems": "; ".join(report.problems)}, code="archive_broken")
     start, end = partitions.month_bounds(month)
     qualified = sql.Identifier(archive.schema, archive.table)
     with transaction.atomic(), connection.cursor() as cursor:

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django_filters import rest_framework as filters
 from django_filters.fields import IsoDateTimeField
 
@@ -22,7 +23,7 @@ class UtcIsoDateTimeField(IsoDateTimeField):
         try:
             return moment.astimezone(dt.UTC) if moment.tzinfo is not None else moment
         except OverflowError:
-            raise ValidationError("the time is out of range", code="invalid") from None
+            raise ValidationError(gettext("the time is out of range"), code="invalid") from None
 
 
 class UtcIsoDateTimeFilter(filters.IsoDateTimeFilter):

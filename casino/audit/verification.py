@@ -29,6 +29,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, 
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext
 
 from casino import task_names
 from casino.audit import boundary
@@ -160,8 +161,8 @@ def _anchors(against: list[Mapping[str, Any]] | None) -> tuple[dict[str, dict[in
             entries.append((f"digest entry {i + 1}", str(entry["chain"]), int(entry["seq"]), str(entry["hash"]),
                             str(entry["signed_at"]), str(entry["key_id"]), str(entry["signature"])))
         except (KeyError, TypeError, ValueError):
-            raise InvalidInput(f"digest entry {i + 1} needs chain, seq, hash, signed_at, key_id and signature",
-                               code="bad_digest") from None
+            raise InvalidInput(gettext("digest entry %(number)s needs chain, seq, hash, signed_at, key_id and signature")
+                               % {"number": i + 1}, code="bad_digest") from None
     for label, chain, seq, record_hash, signed_at, entry_key, signature in entries:
         count += 1
         if entry_key != kid:
@@ -630,8 +631,9 @@ def audit_digest() -> dict[str, Any]:
 def parse_digest(document: Any) -> list[Mapping[str, Any]]:
     """The checkpoint entries of a digest document (as :func:`audit_digest` wrote it)."""
     if not isinstance(document, dict) or document.get("format") != DIGEST_FORMAT:
-        raise InvalidInput(f"not an audit digest: expected format {DIGEST_FORMAT}", code="bad_digest")
+        raise InvalidInput(gettext("not an audit digest: expected format %(format)s") % {"format": DIGEST_FORMAT},
+                           code="bad_digest")
     entries = document.get("checkpoints")
     if not isinstance(entries, list):
-        raise InvalidInput("the digest has no list of checkpoints", code="bad_digest")
+        raise InvalidInput(gettext("the digest has no list of checkpoints"), code="bad_digest")
     return entries

@@ -34,6 +34,7 @@ from urllib.parse import quote, unquote, urlsplit
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from casino.audit import signing
 from casino.audit.models import AuditRecord
@@ -95,8 +96,8 @@ def database_url(database: str) -> str:
 def _tool(name: str) -> str:
     found = shutil.which(name)
     if found is None:
-        raise InvalidInput(f"{name} is not installed (the PostgreSQL client tools are needed for backups)",
-                           code="tool_missing")
+        raise InvalidInput(gettext("%(tool)s is not installed (the PostgreSQL client tools are needed for backups)")
+                           % {"tool": name}, code="tool_missing")
     return found
 
 
@@ -110,7 +111,7 @@ def _sha256(path: Path) -> str:
 
 def _require_postgresql() -> None:
     if connection.vendor != "postgresql":
-        raise InvalidInput("backups are of PostgreSQL; the embedded SQLite file is copied as it is",
+        raise InvalidInput(gettext("backups are of PostgreSQL; the embedded SQLite file is copied as it is"),
                            code="not_postgresql")
 
 
@@ -118,7 +119,7 @@ def backup_create(*, directory: Path) -> Path:
     """Dump the database and write its manifest into a new folder under ``directory``; returns the folder."""
     _require_postgresql()
     if connection.in_atomic_block:
-        raise Conflict("a backup opens its own snapshot: run it outside a transaction", code="in_transaction")
+        raise Conflict(gettext("a backup opens its own snapshot: run it outside a transaction"), code="in_transaction")
     pg_dump = _tool("pg_dump")
     started = timezone.now()
     target = directory / f"croupier-{connection.settings_dict['NAME']}-{started:%Y%m%dT%H%M%SZ}"
@@ -137,7 +138,7 @@ def backup_create(*, directory: Path) -> Path:
             done = subprocess.run([pg_dump, "--format=custom", f"--snapshot={snapshot}", "--no-password"],
                                   env=_libpq_env(), stdout=out, stderr=subprocess.PIPE, text=False)
     if done.returncode != 0:
-        raise InvalidInput(f"pg_dump failed: {done.stderr.decode(errors='replace').strip()[:500]}",
+        raise InvalidInput(gettext("pg_dump failed: %(error)s") % {"error": done.stderr.decode(errors="replace").strip()[:500]},
                            code="pg_dump_failed")
     manifest = {
         "format": FORMAT, "created_at": taken_at.isoformat(), "database": connection.settings_dict["NAME"],
@@ -192,12 +193,15 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError) as exc:
-        raise InvalidInput(f"no readable {MANIFEST} in {folder}: {exc}", code="bad_backup") from None
+        raise InvalidInput(gettext("no readable %(manifest)s in %(folder)s: %(error)s")
+                           % {"manifest": MANIFEST, "folder": folder, "error": exc}, code="bad_backup") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise InvalidInput(f"{folder / MANIFEST} is not a Croupier backup manifest ({FORMAT})", code="bad_backup")
+        raise InvalidInput(gettext("%(path)s is not a Croupier backup manifest (%(format)s)")
+                           % {"path": folder / MANIFEST, "format": FORMAT}, code="bad_backup")
     problem = manifest_signature_problem(manifest)
     if problem is not None:
-        raise InvalidInput(f"{folder / MANIFEST} is refused: {problem}", code="bad_signature")
+        raise InvalidInput(gettext("%(path)s is refused: %(problem)s") % {"path": folder / MANIFEST, "problem": problem},
+                           code="bad_signature")
     return manifest
 
 
@@ -284,12 +288,14 @@ def backup_restore(*, folder: Path, database: str, no_owner: bool = False, admin
     manifest = read_manifest(folder)
     dump = folder / manifest["dump"]["file"]
     if not dump.is_file() or _sha256(dump) != manifest["dump"]["sha256"]:
-        raise InvalidInput(f"{dump} is missing or differs from the one the manifest describes", code="bad_backup")
+        raise InvalidInput(gettext("%(path)s is missing or differs from the one the manifest describes") % {"path": dump},
+                           code="bad_backup")
     pg_restore = _tool("pg_restore")
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database])
         if cursor.fetchone():
-            raise Conflict(f"the database {database} exists: a restore goes into a new one", code="database_exists")
+            raise Conflict(gettext("the database %(database)s exists: a restore goes into a new one") % {"database": database},
+                       code="database_exists")
         cursor.execute("SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database()")
         (owner,) = cursor.fetchone()
     import psycopg
