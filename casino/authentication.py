@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
@@ -34,7 +35,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         user, token = self._credentials(key)
         if token_expired(token):
-            raise exceptions.AuthenticationFailed("The token has expired: sign in again.")
+            raise exceptions.AuthenticationFailed(gettext("The token has expired: sign in again."))
         return user, token
 
     def _credentials(self, key: str) -> tuple[Any, Token]:
@@ -49,10 +50,10 @@ class TokenAuthentication(authentication.TokenAuthentication):
             "WHERE k.key = %s",
             [key])
         if row is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(gettext("Invalid token."))
         token = sql.instance(Token, row)
         token.user = user = sql.instance(user_model, row, sql.width(Token))
         if not user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+            raise exceptions.AuthenticationFailed(gettext("User inactive or deleted."))
         remember_roles(user, row[-1])
         return user, token

@@ -82,25 +82,25 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response({"error": with_request_id(exc.as_dict())}, status=exc.status,
                         headers={"Retry-After": str(seconds)} if seconds else None)
     if isinstance(exc, RequestDataTooBig):
-        return Response(error_body("body_too_large", "the request body is too large"), status=413)
+        return Response(error_body("body_too_large", gettext("the request body is too large")), status=413)
     if isinstance(exc, DataError | OverflowError):
         # a number or a text the database cannot hold (an id past bigint in a filter, a value too long):
         # bad input, named as such, never the database's words
         log.info("value out of range: %s", exc)
-        return Response(error_body("out_of_range", "a value in the request is out of range"), status=400)
+        return Response(error_body("out_of_range", gettext("a value in the request is out of range")), status=400)
     if isinstance(exc, IntegrityError):
         log.info("integrity conflict: %s", exc)
-        return Response(error_body("conflict", "the request conflicts with the current state; reload and retry"),
+        return Response(error_body("conflict", gettext("the request conflicts with the current state; reload and retry")),
                         status=409)
     if isinstance(exc, OperationalError | InterfaceError):
         log.warning("database unavailable: %s", exc)
-        return Response(error_body("database_unavailable", "the database is unavailable; retry shortly"),
+        return Response(error_body("database_unavailable", gettext("the database is unavailable; retry shortly")),
                         status=503, headers={"Retry-After": "5"})
     if isinstance(exc, DatabaseError):
         log.warning("database refused the request: %s", exc)
-        return Response(error_body("refused", "the database refused the request"), status=409)
+        return Response(error_body("refused", gettext("the database refused the request")), status=409)
     if isinstance(exc, SuspiciousOperation):
-        return Response(error_body("bad_request", str(exc) or "bad request"), status=400)
+        return Response(error_body("bad_request", str(exc) or gettext("bad request")), status=400)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -110,10 +110,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None
     if isinstance(exc, drf.ValidationError):
         field, message = _first_message(exc.detail)
-        response.data = error_body("invalid", f"{field}: {message}" if field else message, field=field,
+        response.data = error_body("invalid", gettext("%(field)s: %(message)s") % {"field": field, "message": message}
+                                   if field else message, field=field,
                                    fields=exc.detail)
     elif isinstance(exc, drf.ParseError):
-        response.data = error_body("malformed_json", f"the body is not valid JSON: {exc.detail}")
+        response.data = error_body("malformed_json", gettext("the body is not valid JSON: %(detail)s") % {"detail": exc.detail})
     elif isinstance(exc, drf.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"
@@ -122,7 +123,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 
 def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(error_body("not_found", f"nothing at {request.path}"), status=404)
+    return JsonResponse(error_body("not_found", gettext("nothing at %(path)s") % {"path": request.path}), status=404)
 
 
 class ApiNotFoundMiddleware:
@@ -145,14 +146,14 @@ class ApiNotFoundMiddleware:
 
 
 def json_400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(error_body("bad_request", "bad request"), status=400)
+    return JsonResponse(error_body("bad_request", gettext("bad request")), status=400)
 
 
 def json_403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """A refusal: the JSON error body under ``/api/``; a screen's refusal page elsewhere, as every screen
     refuses (registration/forbidden.html), never JSON in a person's browser."""
     if request.path.startswith("/api/"):
-        return JsonResponse(error_body("forbidden", "you may not do this"), status=403)
+        return JsonResponse(error_body("forbidden", gettext("you may not do this")), status=403)
     reason = str(exception or "").strip() if isinstance(exception, PermissionDenied) else ""
     message = f"{reason[:1].upper()}{reason[1:].rstrip('.')}." if reason else gettext("Your role may not open this page.")
     return render(request, "registration/forbidden.html", {"message": message}, status=403)
@@ -162,6 +163,6 @@ def json_500(request: HttpRequest) -> JsonResponse:
     # Django calls this while handling the exception: a database that went away under a screen (or a
     # middleware) is a 503 like in the API, not a 500.
     if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
-        return JsonResponse(error_body("database_unavailable", "the database is unavailable; retry shortly"),
+        return JsonResponse(error_body("database_unavailable", gettext("the database is unavailable; retry shortly")),
                             status=503, headers={"Retry-After": "5"})
-    return JsonResponse(error_body("server_error", "unexpected error; it has been logged"), status=500)
+    return JsonResponse(error_body("server_error", gettext("unexpected error; it has been logged")), status=500)

@@ -30,6 +30,7 @@ from itertools import accumulate, repeat
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -71,10 +72,10 @@ class BoundedJSONParser(JSONParser):
             if codecs.lookup(encoding).name != "utf-8":  # measured in UTF-8, where a bracket is always a bracket
                 scanned = body.decode(encoding).encode("utf-8", "surrogatepass")  # (text codecs only)
         except (LookupError, UnicodeError):
-            raise ParseError(f"the body is not text in the charset {encoding!r}") from None
+            raise ParseError(gettext("the body is not text in the charset “%(charset)s”") % {"charset": encoding}) from None
         if json_depth(scanned, limit=limit) > limit:
-            raise ParseError(f"the JSON is nested more than {limit} levels deep")
+            raise ParseError(gettext("the JSON is nested more than %(limit)s levels deep") % {"limit": limit})
         try:
             return super().parse(BytesIO(body), media_type, parser_context)
         except RecursionError:  # only if MAX_JSON_DEPTH is set above what the interpreter's stack allows
-            raise ParseError(f"the JSON is nested too deeply (more than {limit} levels allowed)") from None
+            raise ParseError(gettext("the JSON is nested too deeply (more than %(limit)s levels allowed)") % {"limit": limit}) from None

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from accounting import signing
 from accounting.conf import int_knob, knob
 from accounting.models import ChipSet, CountKind, DropCount, InventoryCount, TableShiftClose
-from accounting.money import money_text
+from accounting.money import money_text, money_words
 from accounting.services import ledger, running
 from accounting.services.alerts import alert_raise, severity_for
 from accounting.signing import writes_for
@@ -21,6 +21,7 @@ from casino.audit.services import audit_log
 from casino.core.roles import Role, has_role
 from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
 from casino.signatures import distinct, signed_by, submitter_signs
+from casino.words import shift_words
 from tables.access import ensure_manages
 from tables.models import Shift, ShiftStatus, Table
 from tables.services.locks import lock_table
@@ -144,7 +145,7 @@ def open_shift(shift_id: Any) -> Shift:
         raise InvalidInput(gettext("no shift %(shift_id)s")
             % {"shift_id": shift_id}, code="unknown_shift", field="shift")
     if shift.status != ShiftStatus.OPEN:
-        raise Conflict(gettext("the shift %(shift)s is closed") % {"shift": shift}, code="shift_closed", field="shift")
+        raise Conflict(gettext("the shift %(shift)s is closed") % {"shift": shift_words(shift)}, code="shift_closed", field="shift")
     return shift
 
 
@@ -161,7 +162,7 @@ def recount_open(table: Table, shift: Shift) -> bool:
 def ensure_table_shift_open(table: Table, shift: Shift) -> None:
     if table_shift_closed(table, shift):
         raise Conflict(gettext("%(table)s is already closed for the shift %(shift)s")
-            % {"table": table.code, "shift": shift}, code="table_shift_closed")
+            % {"table": table.code, "shift": shift_words(shift)}, code="table_shift_closed")
 
 
 def previous_closer(table: Table, shift: Shift) -> InventoryCount | None:
@@ -187,7 +188,7 @@ def _ensure_previous_closed(table: Table, shift: Shift) -> None:
     if earlier is not None and not table_shift_closed(table, earlier.shift):
         raise Conflict(
             gettext("%(table)s is not closed for the earlier shift %(shift)s: close it first")
-                % {"table": table.code, "shift": earlier.shift},
+                % {"table": table.code, "shift": shift_words(earlier.shift)},
             code="previous_shift_not_closed",
         )
 
@@ -286,7 +287,7 @@ def _tray_signed(actor: Any, table: Any, shift: Any, *, chips: Any, tray_empty: 
     if parsed and tray_empty is True:
         raise InvalidInput(
             gettext("chips: the tray is said to be empty but the count holds %(amount)s in chips")
-                % {"amount": chips_total(parsed)},
+                % {"amount": money_words(chips_total(parsed))},
             code="tray_not_empty", field="tray_empty",
         )
     dealer = signed_by(dealer, actor=actor, field="dealer", roles=(Role.DEALER,))
