@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import parse_etags, url_has_allowed_host_and_scheme
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounting.models import Alert, CountKind, InventoryCount
@@ -329,7 +329,9 @@ def pit_round(request: HttpRequest, pk: int) -> HttpResponse:
 
 # -- the pit manager's paperwork: each form posts, calls one service, and comes back with its outcome ----------
 
-VOID_REASONS = ("Misdeal", "Exposed card", "Wrong number of cards", "Shoe or shuffle problem", "Table equipment fault")
+# stored as written (the record's words); the screen shows each in the reader's language ({% translate r %})
+VOID_REASONS = (gettext_noop("Misdeal"), gettext_noop("Exposed card"), gettext_noop("Wrong number of cards"),
+                gettext_noop("Shoe or shuffle problem"), gettext_noop("Table equipment fault"))
 
 # refusals the pit manager's screens word for the case at hand (the rest come from tables.wording)
 PIT_WORDS = {

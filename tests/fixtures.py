@@ -17,6 +17,21 @@ def _audit_anchors(request: Any, tmp_path: Any) -> None:
     request.getfixturevalue("settings").AUDIT_ANCHOR_DIR = str(tmp_path / "audit-anchors")
 
 
+@pytest.fixture(autouse=True)
+def _language_reset(request: Any) -> Any:
+    """Each test starts and ends in the default language: a request made as a person who reads Spanish leaves
+    Spanish active in the thread (the middleware activates the reader's language and nothing deactivates it), and
+    the next test would read its English words translated."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def floor(db: Any) -> Any:
     from tests.factories import build_floor
