@@ -16,7 +16,6 @@ from accounting.models import InventoryCount
 from casino.core.models import StaffProfile
 from casino.words import shift_words
 from tables.models import ShiftStatus
-from tests.accounting.test_cage_views import COUNTS, opener_form
 
 
 def reading(user, language: str) -> Client:
@@ -135,13 +134,15 @@ def test_a_wrong_signature_is_refused_in_chinese_and_the_lockout_counts_minutes_
     answer = write(client, "/api/accounting/counts/", body)
     assert answer.status_code == 403
     assert error_of(answer)["code"] == "signature_refused"
-    assert "dealer" in error_of(answer)["message"] and "is wrong" not in error_of(answer)["message"]
+    assert "dealer" in error_of(answer)["message"]
+    assert "is wrong" not in error_of(answer)["message"]
     # and again, until this account may no longer sign for them: the wait is in minutes, in Chinese
     for _ in range(6):
         answer = write(client, "/api/accounting/counts/", body)
     assert answer.status_code == 429, answer.content
     message = error_of(answer)["message"]
-    assert "分鐘後再試" in message and "minutes" not in message
+    assert "分鐘後再試" in message
+    assert "minutes" not in message
 
 
 @pytest.mark.parametrize(("language", "words"), [("es", "no existe la alerta 987654"),
