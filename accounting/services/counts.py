@@ -525,15 +525,14 @@ def _reason(reason: Any) -> str:
     return text
 
 
-def _ensure_not_superseded(record: Any, *, what: str, model: Any) -> None:
+def _ensure_not_superseded(record: Any, *, model: Any) -> None:
     """Only the count in force is recounted: a recount of a superseded one would fork the chain."""
     later = model.objects.filter(supersedes=record).select_related("recorded_by").first()
     if later is not None:
-        raise Conflict(
-            gettext("this %(what)s was already superseded by a recount (%(reason)s): recount the latest one")
-                % {"what": what, "reason": later.reason},
-            code="count_superseded",
-        )
+        said = (gettext("this soft count was already superseded by a recount (%(reason)s): recount the latest one")
+                if model is DropCount else
+                gettext("this count was already superseded by a recount (%(reason)s): recount the latest one"))
+        raise Conflict(said % {"reason": later.reason}, code="count_superseded")
 
 
 def _post_opener_recount(new: InventoryCount, old: InventoryCount, actor: Any) -> None:
@@ -584,7 +583,7 @@ def inventory_recount(
     text = _reason(reason)
     shift = open_shift(original.shift_id)
     ensure_table_shift_open(table, shift)
-    _ensure_not_superseded(original, what="count", model=InventoryCount)
+    _ensure_not_superseded(original, model=InventoryCount)
     parsed, dealer, supervisor = _tray_signed(actor, table, shift, chips=chips, tray_empty=tray_empty,
                                               dealer=dealer, supervisor=supervisor)
     net = gross = None
@@ -653,7 +652,7 @@ def drop_recount(
     text = _reason(reason)
     shift = open_shift(original.shift_id)
     ensure_table_shift_open(table, shift)
-    _ensure_not_superseded(original, what="soft count", model=DropCount)
+    _ensure_not_superseded(original, model=DropCount)
     cash, chips, markers = _amount(cash, "cash"), _amount(chips, "chips"), _amount(markers, "markers")
     one, two = _counters_signed(actor, counter_one, counter_two)
     try:
