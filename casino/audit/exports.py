@@ -19,17 +19,18 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.apps import apps
-from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
+from openpyxl.cell import WriteOnlyCell
 
+from casino.audit.labels import action_words, chain_words, field_words, object_words, origin_words, role_words
 from casino.audit.models import AuditRecord
-from casino.audit.record import FIELDS, csv_cells, json_text
+from casino.audit.record import FIELDS, csv_cells
 from casino.cells import neutralise
 from casino.core.roles import ROLE_LABELS
-from casino.money import money_formatter
+from casino.money import money_amount, number_words
 from casino.pdffonts import fonts
 
 CSV_COLUMNS = FIELDS
@@ -61,9 +62,34 @@ def csv_lines(records: QuerySet[AuditRecord]) -> Iterator[str]:
         last = batch[-1][0]
 
 
-def _short(value: Any, limit: int) -> str:
-    text = "" if value is None else json_text(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def reader_headings() -> list[str]:
+    """The columns of the exports a person reads (the PDF, the spreadsheet), in the reader's language."""
+    return [gettext("Id"), gettext("Time (UTC)"), gettext("Chain #seq"), gettext("User (role)"), gettext("From"),
+            gettext("Action"), gettext("Object"), gettext("Before"), gettext("After"), gettext("Hash")]
+
+
+def _change_text(changes: list[dict[str, str]], side: str) -> str:
+    return "; ".join(f"{c['field']}: {c[side]}" for c in changes if c[side])
+
+
+def reader_row(r: AuditRecord) -> list[str]:
+    """One record as a person reads it: its action, object, origin and chain in words, its change field by field
+    in words (money in the reader's form); the hash's first twelve characters. The CSV keeps the codes."""
+    changes = change_rows(r.before, r.after)
+    return [
+        str(r.pk), r.created_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        f"{chain_words(r.chain)} #{r.seq}", f"{r.actor_username or '—'} ({role_words(r.actor_role)})",
+        " ".join(x for x in (r.client_addr, origin_words(r.channel, r.device)) if x),
+        action_words(r.action), f"{object_words(r.object_type)} {record_number(r.object_id)}",
+        _change_text(changes, "was"), _change_text(changes, "now"), r.hash[:12],
+    ]
+
+
+def _filter_words(key: str) -> str:
+    return {"action": gettext("Action"), "object_type": gettext("Object type"), "actor_role": gettext("Role"),
+            "table_code": gettext("Table"), "actor": gettext("User"), "object_id": gettext("Object id"),
+            "request_id": gettext("Request id"), "created_after": gettext("From"),
+            "created_before": gettext("Until")}.get(key, key)
 
 
 def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str, str], generated_by: str) -> bytes:
@@ -88,26 +114,22 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
     cell = ParagraphStyle("cell", parent=styles["BodyText"], fontName=f.regular, fontSize=6.5, leading=7.5)
     title = ParagraphStyle("title", parent=styles["Title"], fontName=f.bold)
     body = ParagraphStyle("body", parent=styles["BodyText"], fontName=f.regular)
-    shown = ", ".join(f"{k} = {v}" for k, v in sorted(filters.items())) or "none"
+    shown = ", ".join(f"{_filter_words(k)} = {v}" for k, v in sorted(filters.items())) or gettext("none")
+    exported = gettext("Exported {time} UTC by {who}. Filters: {filters}.").format(
+        time=f"{now:%Y-%m-%d %H:%M:%S}", who=generated_by, filters=shown)
+    counted = gettext("Records {shown} of {total}").format(shown=number_words(len(records), 0),
+                                                            total=number_words(total, 0))
+    more = (gettext(" (the first ones, oldest first: narrow the filters or export CSV for all).")
+            if len(records) < total else ".")
     story: list[Any] = [
-        Paragraph("Croupier — audit trail", title),
-        Paragraph(text(f"Exported {now:%Y-%m-%d %H:%M:%S} UTC by {generated_by}. Filters: {shown}. "
-                       f"Records {len(records)} of {total}"
-                       + (" (the first ones, oldest first: narrow the filters or export CSV for all)."
-                          if len(records) < total else ".")), body),
+        Paragraph(text(gettext("Croupier — audit trail")), title),
+        Paragraph(text(f"{exported} {counted}{more}"), body),
         Spacer(1, 4 * mm),
     ]
-    data: list[list[Any]] = [["Id", "Time (UTC)", "Chain #seq", "User (role)", "From", "Action", "Object",
-                              "Before", "After", "Hash"]]
+    data: list[list[Any]] = [[Paragraph(text(h), cell) for h in reader_headings()]]
     for r in records:
-        data.append([
-            str(r.pk), r.created_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"), f"{r.chain} #{r.seq}",
-            Paragraph(text(f"{r.actor_username or '—'} ({r.actor_role})"), cell),
-            Paragraph(text(" ".join(x for x in (r.client_addr, r.device, r.channel) if x)), cell),
-            Paragraph(text(r.action), cell), Paragraph(text(f"{r.object_type} {record_number(r.object_id)}"), cell),
-            Paragraph(text(_short(r.before, 400)), cell), Paragraph(text(_short(r.after, 400)), cell),
-            r.hash[:12],
-        ])
+        row = reader_row(r)
+        data.append([*(Paragraph(text(v), cell) for v in row[:-1]), row[-1]])
     widths = [12, 27, 25, 27, 25, 24, 22, 51, 51, 17]
     table = LongTable(data, repeatRows=1, colWidths=[w * mm for w in widths])
     table.setStyle(TableStyle([
@@ -123,12 +145,44 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()
         canvas.setFont(f.regular, 7)
-        canvas.drawString(10 * mm, 6 * mm, f"Croupier audit trail — exported {now:%Y-%m-%d %H:%M} UTC — "
-                                           f"page {document.page}")
+        canvas.drawString(10 * mm, 6 * mm, gettext("Croupier audit trail — exported {time} UTC — page {page}").format(
+            time=f"{now:%Y-%m-%d %H:%M}", page=number_words(document.page, 0)))
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()
+
+
+def records_xlsx(records: list[AuditRecord], *, total: int, filters: Mapping[str, str], generated_by: str) -> bytes:
+    """The same bounded records as the PDF, as a spreadsheet in the reader's words: a line saying what was
+    exported, the headings, a row per record (the CSV, with the codes exactly as hashed, is for recomputing)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    now = timezone.now().astimezone(dt.UTC)
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title=gettext("Audit trail")[:31])
+    shown = ", ".join(f"{_filter_words(k)} = {v}" for k, v in sorted(filters.items())) or gettext("none")
+    exported = gettext("Exported {time} UTC by {who}. Filters: {filters}.").format(
+        time=f"{now:%Y-%m-%d %H:%M:%S}", who=generated_by, filters=shown)
+    counted = gettext("Records {shown} of {total}").format(shown=number_words(len(records), 0),
+                                                            total=number_words(total, 0))
+    more = (gettext(" (the first ones, oldest first: narrow the filters or export CSV for all).")
+            if len(records) < total else ".")
+    sheet.append([neutralise(gettext("Croupier — audit trail"))])
+    sheet.append([neutralise(f"{exported} {counted}{more}")])
+    bold = Font(bold=True)
+    headings = []
+    for heading in reader_headings():
+        cell = WriteOnlyCell(sheet, value=heading)
+        cell.font = bold
+        headings.append(cell)
+    sheet.append(headings)
+    for r in records:
+        sheet.append([neutralise(v) for v in reader_row(r)])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
 
 
 # -- a record's change, for people ------------------------------------------------------------------
@@ -149,7 +203,7 @@ def _money_field(key: str) -> bool:
 
 
 def _field_words(path: list[str]) -> str:
-    return " › ".join(p.replace("_", " ").strip().capitalize() for p in path)
+    return " › ".join(field_words(p) for p in path)
 
 
 # how a dealer's step recorded on a round reads (a record's ``next``: the engine's English ``say`` and its
@@ -182,13 +236,12 @@ def _chips_like(path: list[str], value: Mapping[str, Any]) -> bool:
 
 
 def _money(minor: int) -> str:
-    places = int(str(settings.CROUPIER["MINOR_UNIT_DIGITS"]))
-    return f"{money_formatter(places, grouping=True)(minor)} {settings.CROUPIER['CURRENCY']}"
+    return money_amount(minor)  # the reader's form: "€5,000.00", "5.000,00 €"
 
 
 def value_words(key: str, value: Any) -> str:
-    """One recorded value as a person reads it: money in major units with the currency, chips as
-    "2 × 500.00 EUR", times in the casino's time zone, yes/no, lists joined; "—" for nothing."""
+    """One recorded value as a person reads it: money in major units with the currency as the reader writes it,
+    chips as "2 × €500.00", times in the casino's time zone, yes/no, lists joined; "—" for nothing."""
     if value is None or value == "" or value == [] or value == {}:
         return "—"
     if isinstance(value, bool):

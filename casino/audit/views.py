@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.audit import selectors
 from casino.audit.exports import change_rows, record_number
 from casino.audit.filters import AuditPageFilter
+from casino.audit.labels import action_words, chain_words, object_words, origin_words, role_words
 from casino.audit.models import AuditRecord, AuditVerification
 from casino.audit.record import json_text
 from casino.audit.verification import audit_verification_request
@@ -24,14 +25,6 @@ from casino.core.roles import Role, has_role
 
 PAGE_SIZE = 25  # a page a person scrolls: each record shows its change as a few lines
 CHOICES_LISTED = 200  # the pick-lists' length (the text still matches any part of any code)
-
-ROLE_WORDS = {
-    "dealer": gettext_lazy("Dealer"), "pit_manager": gettext_lazy("Pit manager"),
-    "shift_manager": gettext_lazy("Shift manager"), "accountant": gettext_lazy("Accountant"),
-    "auditor": gettext_lazy("Auditor"), "compliance": gettext_lazy("Compliance"), "cashier": gettext_lazy("Cashier"),
-    "count_team": gettext_lazy("Count team"), "admin": gettext_lazy("Administrator"),
-    "system": gettext_lazy("The system"), "": gettext_lazy("No role"),
-}
 
 # why a chain broke (casino/audit/chain.py, ``Break.reason``), in an auditor's words
 REASON_WORDS = {
@@ -60,7 +53,7 @@ def _breaks_in_words(verification: AuditVerification | None) -> list[str]:
         record = gettext(" (record {id})").format(id=b["record_id"]) if b.get("record_id") else ""
         why = REASON_WORDS.get(str(b.get("reason")), gettext("it does not verify"))
         out.append(gettext("The chain “{chain}” is broken {where}{record}: {why}.").format(
-            chain=b["chain"], where=where, record=record, why=why))
+            chain=chain_words(b["chain"]), where=where, record=record, why=why))
     return out
 
 
@@ -75,13 +68,6 @@ def _refused(request: HttpRequest) -> HttpResponse:
                   {"message": gettext("The audit trail is for auditors.")}, status=403)
 
 
-def code_words(code: str) -> str:
-    """A code as words: ``round.void`` → "Round · void", ``pit_manager`` → "Pit manager"."""
-    parts = [p.replace("_", " ").strip() for p in str(code).split(".") if p]
-    text = " · ".join(parts)
-    return text[:1].upper() + text[1:] if text else "—"
-
-
 def _distinct(field: str) -> list[str]:
     values = AuditRecord.objects.order_by(field).values_list(field, flat=True).distinct()[:CHOICES_LISTED]
     return [v for v in values if v]
@@ -91,9 +77,9 @@ def _pick_lists() -> dict[str, list[tuple[str, str]]]:
     """The known values of the filters a person picks from, with their words."""
     roles = sorted(set(_distinct("actor_role")) | {r.value for r in Role})
     return {
-        "action": [(a, code_words(a)) for a in _distinct("action")],
-        "object_type": [(o, code_words(o)) for o in _distinct("object_type")],
-        "actor_role": [(r, str(ROLE_WORDS.get(r, code_words(r)))) for r in roles],
+        "action": sorted(((a, action_words(a)) for a in _distinct("action")), key=lambda pair: pair[1]),
+        "object_type": sorted(((o, object_words(o)) for o in _distinct("object_type")), key=lambda pair: pair[1]),
+        "actor_role": [(r, role_words(r)) for r in roles],
         "table_code": [(t, t) for t in _distinct("table_code")],
     }
 
@@ -117,10 +103,12 @@ def audit_index(request: HttpRequest) -> HttpResponse:
     ).values_list("user__username", "display_name"))
     rows = [{
         "record": r,
-        "action": code_words(r.action),
-        "object": code_words(r.object_type),
+        "action": action_words(r.action),
+        "object": object_words(r.object_type),
+        "origin": origin_words(r.channel, r.device),
+        "chain": chain_words(r.chain),
         "object_id": record_number(r.object_id),
-        "role": str(ROLE_WORDS.get(r.actor_role, code_words(r.actor_role))),
+        "role": role_words(r.actor_role),
         "who": names.get(r.actor_username) or r.actor_username or gettext("the system"),
         "changes": change_rows(r.before, r.after, r),
     } for r in page.object_list]
@@ -133,7 +121,9 @@ def audit_index(request: HttpRequest) -> HttpResponse:
         "breaks_in_words": _breaks_in_words(verification),
         "filter": filterset, "page": page, "rows": rows, "query": params.urlencode(), "values": filterset.data,
         "pick": _pick_lists(), "errors": filterset.errors if not filterset.is_valid() else {},
-        "verification": verification, "checkpoints": selectors.latest_checkpoints(),
+        "verification": verification,
+        "checkpoints": [{"chain": chain_words(cp.chain), "seq": cp.seq, "created_at": cp.created_at}
+                        for cp in selectors.latest_checkpoints()],
         "alerts": selectors.recent_alerts(10),
     })
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounting.money import chip_words, chips_words, money_words, percent_words
+from casino.audit import labels as audit_labels
 from casino.core.roles import Role, has_role, role_label, roles_of
 from casino.idempotency import FORM_FIELD, new_form_key
 from casino.money import format_conf, number_words
@@ -150,6 +151,19 @@ def words(code: Any) -> str:
     """A code the casino has no label for yet as words (``house_way`` → ``House way``): never the code."""
     text = str(code or "").replace("_", " ").replace(".", " · ").strip()
     return text[:1].upper() + text[1:]
+
+
+@register.filter
+def audit_action(code: Any) -> str:
+    """An audit record's action as the reader says it (``round.open`` → "Round opened"; casino.audit.labels)."""
+    return audit_labels.action_words(code)
+
+
+@register.filter
+def audit_origin(record: Any) -> str:
+    """Where an audit record came from: the channel's words, and the device where it adds something (the demo's
+    ``demo:BACCARAT-1`` on that table's own page reads "Demo")."""
+    return audit_labels.origin_words(record.channel, record.device, getattr(record, "table_code", ""))
 
 
 RESULTS = {"win": _("Won"), "lose": _("Lost"), "loss": _("Lost"), "push": _("Push (stake returned)"),
