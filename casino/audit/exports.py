@@ -239,29 +239,33 @@ def _money(minor: int) -> str:
     return money_amount(minor)  # the reader's form: "€5,000.00", "5.000,00 €"
 
 
-def value_words(key: str, value: Any) -> str:
+def value_words(key: str, value: Any, *, nested: bool = False) -> str:
     """One recorded value as a person reads it: money in major units with the currency as the reader writes it,
-    chips as "2 × €500.00", times in the casino's time zone, yes/no, lists joined; "—" for nothing."""
+    chips as "2 × €500.00", times in the casino's time zone, yes/no, lists joined; "—" for nothing. A name a
+    person gave (a user name, a note) is shown as written, never as a label that happens to share its spelling;
+    a number inside a group (``outcome › player``: a hand's points) is a number, not a record's."""
     if value is None or value == "" or value == [] or value == {}:
         return "—"
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, int) and _money_field(key):
         return _money(value)
-    if isinstance(value, int) and not isinstance(value, bool) and _reference_field(key):
+    if isinstance(value, int) and not isinstance(value, bool) and _reference_field(key) and not nested:
         return record_number(value)
     if isinstance(value, Mapping):
         if _chips_like([key], value):
             pairs = sorted(((int(d), q) for d, q in value.items()), reverse=True)
             return ", ".join(f"{q} × {_money(d)}" for d, q in pairs)
-        return ", ".join(f"{_field_words([str(k)])}: {value_words(str(k), v)}" for k, v in value.items())
+        return ", ".join(f"{_field_words([str(k)])}: {value_words(str(k), v, nested=True)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return ", ".join(value_words(key, v) for v in value)
+        return ", ".join(value_words(key, v, nested=nested) for v in value)
     if isinstance(value, str) and len(value) >= 19 and value[4:5] == "-" and value[10:11] == "T":
         moment = parse_datetime(value)
         if moment is not None:
             return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if timezone.is_aware(moment) else (
                 moment.strftime("%Y-%m-%d %H:%M:%S"))
+    if isinstance(value, str) and _free_text(key):
+        return value
     if isinstance(value, str):
         if CARD.fullmatch(value):
             return f"{'10' if value[0] == 'T' else value[0]}{SUITS[value[1]]}"
@@ -275,6 +279,15 @@ def value_words(key: str, value: Any) -> str:
 # the recorded values that name another record by its number (a bet's round, a change's user…)
 REFERENCES = frozenset({"id", "round", "bet", "user", "table", "shift", "slip", "player", "settlement", "count",
                         "marker", "alert", "assignment", "event", "shoe", "drop", "close", "reconciliation"})
+
+
+# the recorded values a person typed or chose as names: shown as written
+FREE_TEXT = frozenset({"username", "name", "who", "description", "note", "memo", "reason", "request_reason",
+                       "message", "object", "change", "reference", "label", "location", "asset_number"})
+
+
+def _free_text(key: str) -> bool:
+    return key in FREE_TEXT or key.endswith("_username")
 
 
 def _reference_field(key: str) -> bool:
@@ -324,9 +337,10 @@ def change_rows(before: Any, after: Any, record: Any = None) -> list[dict[str, s
         if path in was and path in now and a == b:
             continue
         key = path[-1] if path else ""
+        nested = len(path) > 1
 
-        def words(value: Any, key: str = key) -> str:
-            return step_words(record, value) if _is_step(value) else value_words(key, value)
+        def words(value: Any, key: str = key, nested: bool = nested) -> str:
+            return step_words(record, value) if _is_step(value) else value_words(key, value, nested=nested)
 
         rows.append({"field": _field_words(list(path)) or "—", "was": words(a) if path in was else "",
                      "now": words(b) if path in now else ""})

@@ -243,7 +243,7 @@ FIELDS: dict[str, Promise] = {
     "left": _("Players left"), "limit": _("Limit"), "linked": _("Linked"),
     "location": _("Location"), "locked_until": _("Locked until"),
     "machine": _("Machine"), "machines": _("Machines"), "marker": _("Marker"),
-    "markers": _("Markers"), "measured_rounds": _("Rounds measured"),
+    "markers": _("Markers"), "max_bet": _("Maximum bet"), "min_bet": _("Minimum bet"), "seats": _("Seats"), "measured_rounds": _("Rounds measured"),
     "memo": _("Memo"), "message": _("Message"), "meters": _("Meters"),
     "method": _("Paid with"), "month": _("Month"), "moves": _("Moves"),
     "name": _("Name"), "net": _("Net"), "next": pgettext_lazy("audit", "Next"),
@@ -281,6 +281,13 @@ FIELDS: dict[str, Promise] = {
     "value": _("Value"), "variance": _("Variance"), "walk_with": _("Walked with"),
     "who": _("Who"), "winner": _("Winner"), "withdrawn": _("Withdrawn"),
     "written_off": _("Written off"),
+    # accounts (the user records' fields) and a round's cards, prompts and outcome
+    "groups": _("Roles"), "is_active": _("Active"), "is_staff": _("May use the admin site"),
+    "is_superuser": _("Superuser"), "card": _("Card"), "say": _("Prompt"), "expect": _("Expected"),
+    "params": _("Details"), "banker": _("Banker"), "natural": _("Natural"), "banker_pair": _("Banker pair"),
+    "player_pair": _("Player pair"), "chip": _("Smallest chip"), "tie_pays": _("Tie pays"),
+    "pair_bets": _("Pair bets"), "pair_pays": _("Pair pays"), "commission_bp": _("Commission (basis points)"),
+    "commission_rounding": _("Commission rounding"), "commission_collection": _("Commission collected"),
 }
 
 CASINO_CHAIN = "casino"  # casino.audit.services.CASINO_CHAIN: every record not of one table
@@ -381,7 +388,7 @@ def role_words(code: Any) -> str:
     text = str(code or "")
     if text in ACTOR_ROLES:
         return str(ACTOR_ROLES[text])
-    if text in Role.values:
+    if text in {r.value for r in Role}:
         return role_label(text)
     return code_words(text)
 

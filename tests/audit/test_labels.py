@@ -190,4 +190,4 @@ def test_an_unknown_code_still_reads_as_words():
     assert labels.object_words("side_pot") == "Side pot"
     assert labels.channel_words("kiosk") == "Kiosk"
     assert labels.chain_words("table:BAC1") == "Table BAC1"
-    assert labels.field_words("max_bet") == "Max bet"
+    assert labels.field_words("side_bet_limit") == "Side bet limit"

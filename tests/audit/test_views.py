@@ -34,12 +34,13 @@ def test_the_auditor_sees_the_trail_filtered_with_export_links_and_status(floor,
     # then the page shows BAC1's record only, escaped, with export links carrying the filter
     assert response.status_code == 200
     html = response.content.decode()
-    assert [row["action"] for row in response.context["rows"]] == ["Round · open"]
-    assert "Round · open" in html
+    assert [row["action"] for row in response.context["rows"]] == ["Round opened"]
+    assert "Round opened" in html
     assert "&lt;script&gt;" in html
     assert "<script>alert" not in html
     assert 'href="/api/audit/records/export.csv?table_code=BAC1"' in html
     assert 'href="/api/audit/records/export.pdf?table_code=BAC1"' in html
+    assert 'href="/api/audit/records/export.xlsx?table_code=BAC1"' in html
     assert "chains intact" in html
     assert response.context["page"].paginator.count == 1
 
@@ -52,7 +53,7 @@ def test_a_broken_trail_is_shown_as_such(floor, trail):
                                               "message": "casino#4 (record 9) was altered"}])
     html = browser(floor.auditor).get("/audit/").content.decode()
     assert "broken" in html
-    assert "The chain “casino” is broken at record number 4 (record 9): a record no longer matches its seal" in html
+    assert "The chain “Casino-wide” is broken at record number 4 (record 9): a record no longer matches its seal" in html
 
 
 def test_a_bad_filter_shows_its_error_and_no_records(floor, trail):
@@ -115,16 +116,16 @@ def test_typed_words_match_parts_of_codes_and_the_change_reads_as_words(floor, t
     # then the void is found, named in words, its change as field / was / now
     html = response.content.decode()
     assert response.context["page"].paginator.count == 1
-    assert "Round · void" in html
+    assert "Round voided" in html
     [row] = response.context["rows"]
     assert row["changes"] == [{"field": "Status", "was": "Settled", "now": "Voided"},
                               {"field": "Reason", "was": "", "now": "misdeal"}]
     # and the table limit's change is money in major units with the currency, not minor units
     [limit] = client.get("/audit/?action=update&match=parts").context["rows"]
-    assert limit["changes"] == [{"field": "Max bet", "was": "5,000.00 EUR", "now": "1,000.00 EUR"}]
+    assert limit["changes"] == [{"field": "Maximum bet", "was": "€5,000.00", "now": "€1,000.00"}]
     # the pick-lists offer the actions, roles and tables recorded
     pick = response.context["pick"]
-    assert ("round.void", "Round · void") in pick["action"]
+    assert ("round.void", "Round voided") in pick["action"]
     assert ("BAC2", "BAC2") in pick["table_code"]
     assert ("pit_manager", "Pit manager") in pick["actor_role"]
     assert '<datalist id="pick-action">' in html
