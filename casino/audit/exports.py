@@ -31,7 +31,7 @@ from casino.audit.record import FIELDS, csv_cells
 from casino.cells import neutralise
 from casino.core.roles import ROLE_LABELS
 from casino.money import money_amount, number_words
-from casino.pdffonts import fonts
+from casino.pdffonts import Text, fonts
 
 CSV_COLUMNS = FIELDS
 CSV_BATCH = 2_000
@@ -130,7 +130,7 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
     for r in records:
         row = reader_row(r)
         data.append([*(Paragraph(text(v), cell) for v in row[:-1]), row[-1]])
-    widths = [12, 27, 25, 27, 25, 24, 22, 51, 51, 17]
+    widths = [12, 27, 25, 27, 25, 24, 22, 49, 49, 17]  # 277 mm: A4 landscape less its margins
     table = LongTable(data, repeatRows=1, colWidths=[w * mm for w in widths])
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), f.regular, 6.5),
@@ -144,9 +144,8 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
 
     def footer(canvas: Any, document: Any) -> None:
         canvas.saveState()
-        canvas.setFont(f.regular, 7)
-        canvas.drawString(10 * mm, 6 * mm, gettext("Croupier audit trail — exported {time} UTC — page {page}").format(
-            time=f"{now:%Y-%m-%d %H:%M}", page=number_words(document.page, 0)))
+        Text(f).draw(canvas, 10 * mm, 6 * mm, gettext("Croupier audit trail — exported {time} UTC — page {page}").format(
+            time=f"{now:%Y-%m-%d %H:%M}", page=number_words(document.page, 0)), 7)  # in runs: any script prints
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
