@@ -25,7 +25,15 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from openpyxl.cell import WriteOnlyCell
 
-from casino.audit.labels import action_words, chain_words, field_words, object_words, origin_words, role_words
+from casino.audit.labels import (
+    action_words,
+    chain_words,
+    field_words,
+    object_words,
+    origin_words,
+    recorded_value_label,
+    role_words,
+)
 from casino.audit.models import AuditRecord
 from casino.audit.record import FIELDS, csv_cells
 from casino.cells import neutralise
@@ -271,6 +279,9 @@ def value_words(key: str, value: Any, *, nested: bool = False) -> str:
         label = _choice_labels().get(value)
         if label is not None:
             return str(label)
+        worded = recorded_value_label(value)
+        if worded is not None:
+            return worded
         return value.replace("_", " ") if value.isidentifier() and "_" in value else value
     return str(value)
 

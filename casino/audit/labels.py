@@ -290,6 +290,19 @@ FIELDS: dict[str, Promise] = {
     "commission_rounding": _("Commission rounding"), "commission_collection": _("Commission collected"),
 }
 
+# recorded values that are codes of the games rather than of a model's choices (those read as their labels,
+# casino.audit.exports): a bet's side and its result, as the pit's screens say them (floor's RESULTS)
+VALUES: dict[str, Promise] = {
+    "player": _("Player"), "banker": _("Banker"), "tie": _("Tie"),
+    "win": _("Won"), "lose": _("Lost"), "loss": _("Lost"), "push": _("Push (stake returned)"),
+}
+
+
+def recorded_value_label(code: str) -> str | None:
+    """A recorded value's words where it is one of :data:`VALUES`; None otherwise."""
+    return str(VALUES[code]) if code in VALUES else None
+
+
 CASINO_CHAIN = "casino"  # casino.audit.services.CASINO_CHAIN: every record not of one table
 TABLE_CHAIN = "table:"  # casino.audit.services.chain_for_table
 
@@ -407,4 +420,4 @@ def field_words(key: Any) -> str:
 def all_codes() -> dict[str, dict[str, Promise]]:
     """Every code with a phrase, by kind (actions, object types, channels, fields): the test's and the docs' list."""
     return {"action": dict(ACTIONS), "object_type": dict(OBJECT_TYPES), "channel": dict(CHANNELS),
-            "actor_role": dict(ACTOR_ROLES), "field": dict(FIELDS)}
+            "actor_role": dict(ACTOR_ROLES), "field": dict(FIELDS), "value": dict(VALUES)}

@@ -86,6 +86,10 @@ def test_the_audit_page_reads_in_the_auditors_language(floor, dealt, language):
     with translation.override(LANGUAGES[language]):
         assert row["changes"][0]["now"] == money_amount(100_000)  # "1 000,00 €" in Spanish
     assert row["chain"] == {"es": "Mesa BAC1", "zh_Hant": "賭枱 BAC1"}[language]
+    # a bet's side as the pit says it (the banker: 莊 at a Macau table)
+    bets = browser(floor.auditor, language).get("/audit/?action=bet.place").context["rows"]
+    sides = {c["now"] for r in bets for c in r["changes"] if c["field"] in {"Tipo", "類別"}}
+    assert sides == {"es": {"Jugador", "Banca"}, "zh_Hant": {"閒", "莊"}}[language]
     assert not CODE_WORDS.search(html)
     assert "table:BAC1" not in html
     assert pages in html
