@@ -83,7 +83,7 @@ def _change_text(changes: list[dict[str, str]], side: str) -> str:
 def reader_row(r: AuditRecord) -> list[str]:
     """One record as a person reads it: its action, object, origin and chain in words, its change field by field
     in words (money in the reader's form); the hash's first twelve characters. The CSV keeps the codes."""
-    changes = change_rows(r.before, r.after)
+    changes = change_rows(r.before, r.after, r)
     return [
         str(r.pk), r.created_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"),
         f"{chain_words(r.chain)} #{r.seq}", f"{r.actor_username or '—'} ({role_words(r.actor_role)})",
