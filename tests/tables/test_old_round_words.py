@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import translation
 
 from casino.audit.exports import change_rows
+from casino.audit.labels import field_words
 from casino.audit.models import AuditRecord
 from casino.audit.services import audit_log
 from casino.core.models import StaffProfile
@@ -95,12 +96,13 @@ def test_an_older_audit_record_of_a_step_reads_in_spanish(floor):
     with translation.override("es"):
         rows = {r["field"]: r["now"] for r in change_rows(record.before, record.after, record)}
         expected = wording.prompt({"message": [{"id": "deal_banker_card", "params": {"n": 2}}]})
-    assert rows["Next"] == expected
-    assert "Deal card" not in rows["Next"]
+        following = field_words("next")  # the field's name in Spanish too ("Siguiente")
+    assert rows[following] == expected
+    assert "Deal card" not in rows[following]
     # and on the audit trail's screen, for an auditor who reads Spanish
     html = _spanish(floor.auditor).get("/audit/", {"table_code": floor.table.code}).content.decode()
     assert expected in html
     # a record written now (with its message) reads the same way
     now = AuditRecord.objects.filter(action="event.post", object_id=str(rnd.pk)).order_by("id").first()
     with translation.override("es"):
-        assert {r["field"]: r["now"] for r in change_rows(now.before, now.after, now)}["Next"] == expected
+        assert {r["field"]: r["now"] for r in change_rows(now.before, now.after, now)}[following] == expected
