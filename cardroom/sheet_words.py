@@ -70,6 +70,8 @@ def bid_words(value: Any) -> str:
     m = CONTRACT.match(str(value))
     if m:
         return gettext(phrases.CONTRACT) % {"n": number(int(m.group(1))), "suit": suit_words(m.group(2))}
+    if value in phrases.BIDS:
+        return gettext(phrases.BIDS[value])
     return gettext(phrases.CHART_LINES[value]) if value in phrases.CHART_LINES else str(value)
 
 

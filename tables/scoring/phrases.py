@@ -200,6 +200,12 @@ CHART_LINES: dict[str, str] = {
     "nullo": N_("Nullo"),
 }
 
+# a bid by its name (Cincinnati Euchre's moons); Nap, Wellington and Blücher are the bids' own names
+BIDS: dict[str, str] = {
+    "moon": N_("moon"), "double_moon": N_("double moon"), "triple_moon": N_("triple moon"),
+    "quadruple_moon": N_("quadruple moon"),
+}
+
 # a contract's suit (Five Hundred's ``7NT``, ``6S``): "%(n)s %(suit)s", the suit in words
 CONTRACT = N_("%(n)s %(suit)s")
 BID_SUITS: dict[str, str] = {
