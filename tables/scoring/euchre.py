@@ -30,8 +30,8 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
-from tables.scoring.phrases import N_, note
 from tables.scoring.hearts import count, flag
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 # ================================================================================================

@@ -33,9 +33,9 @@ from typing import Any
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
-from tables.scoring.phrases import N_, note
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, passed_deal, read_tricks
 from tables.scoring.hearts import count
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 10
