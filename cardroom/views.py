@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from cardroom import selectors
-from cardroom import sheet_words as words
+from cardroom import wording as words
 from cardroom.models import ScoreSheet, SheetStatus, Tournament, TournamentStatus
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
@@ -173,7 +173,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "sides": sides,
             "rows": _rows(obj),
             "totals": [obj.totals.get(s, 0) for s in sides],
-            "log": [{**e, "entry_words": words.entry_words(e["entry"]),
+            "log": [{**e, "entry_words": words.deal_entry_words(e["entry"]),
                      "points_words": ", ".join(f"{who}: {n}" for who, n in (e["points"] or {}).items())}
                     for e in log],
             # the entry in force for each deal (deal number → entry): the correction form is filled in with it

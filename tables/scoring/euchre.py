@@ -286,7 +286,7 @@ class FourHandEuchre(ScoredGame):
                  else N_("%(side)s (%(who)s alone) make %(tricks)s tricks: %(n)s")) if alone
                 else (N_("%(side)s march: %(n)s") if march else N_("%(side)s make %(tricks)s tricks: %(n)s"))
             )
-            notes = [note(template, **facts, tricks=tricks[side], n=points[side])]
+            notes: list[str] = [note(template, **facts, tricks=tricks[side], n=points[side])]
         else:
             points[other] = LONE_EUCHRED_ALONE if defended else EUCHRED
             template = (

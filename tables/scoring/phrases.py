@@ -2,7 +2,7 @@
 chart, and each phrase of a deal's summary (a :class:`Note`), marked ``N_`` for the catalogs.
 
 The games (pure Python, no Django) keep saying what they say in English (``Setting.help``, ``DealScore.notes``);
-the card room's screens (cardroom/sheet_words.py) show instead the messages below, translated into the reader's
+the card room's screens (cardroom/wording.py) show instead the messages below, translated into the reader's
 language, with the facts filled in in the reader's words (players by name, cards and suits as the card room says
 them, numbers as the locale writes them). ``make locale`` extracts every ``N_("…")`` (``--keyword=N_``);
 ``tests/scoring/test_phrases.py`` fails on a setting, choice or chart line of any game without its message here.
