@@ -5,7 +5,6 @@ winner), a tournament's standings. Read-only pages; every change goes through th
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.conf import settings
@@ -16,15 +15,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from cardroom import selectors
+from cardroom import wording as words
 from cardroom.models import ScoreSheet, SheetStatus, Tournament, TournamentStatus
-from casino.audit.exports import value_words
 from casino.core.roles import Role, has_role, roles_of
 from casino.errors import Forbidden
 from casino.money import number_words
 from tables.access import ensure_can_deal, manages_table
 from tables.scoring.registry import all_games, get_game
 from tables.selectors import visible_tables
-from tables.wording import card_text
 
 READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
@@ -41,25 +39,9 @@ FORMS = {
 }
 
 
-CARD = re.compile(r"[2-9TJQKA][SHDC]")
-SNAKE = re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w@/-])")
-
-
 def _words(code: Any) -> str:
     text = str(code).replace("_", " ").strip()
     return text[:1].upper() + text[1:]
-
-
-def _key_words(code: Any) -> str:
-    """A chart's key: a card (``6S``) as the screens show it (``6♠``), anything else as words."""
-    text = str(code)
-    return card_text(text) if CARD.fullmatch(text) else _words(text)
-
-
-def _help_words(game: Any, text: str) -> str:
-    """A setting's help as a person reads it: the settings and choices it names by their codes (``game_to``,
-    ``add_to_others``, ``per_trick``) written as words."""
-    return SNAKE.sub(lambda m: m.group(0).replace("_", " "), text)
 
 
 def setting_fields(game: Any) -> list[dict[str, Any]]:
@@ -78,11 +60,12 @@ def setting_fields(game: Any) -> list[dict[str, Any]]:
         elif high is not None:
             limits = gettext("at most {high}").format(high=high)
         fields.append({
-            "name": s.name, "label": _words(s.name), "kind": kind, "default": s.default,
-            "help": _help_words(game, str(s.help)),
+            "name": s.name, "label": words.setting_label(s.name), "kind": kind, "default": s.default,
+            "help": words.setting_help(str(s.help)),
             "minimum": s.minimum, "maximum": s.maximum, "limits": limits,
-            "choices": [(c, _key_words(c)) for c in s.choices],
-            "entries": [(k, _key_words(k), v) for k, v in s.default.items()] if isinstance(s.default, dict) else [],
+            "choices": [(c, words.choice_words(c)) for c in s.choices],
+            "entries": [(k, words.chart_line_words(k), v) for k, v in s.default.items()]
+            if isinstance(s.default, dict) else [],
         })
     return fields
 
@@ -105,11 +88,13 @@ def _settings_words(game: Any, config: dict[str, Any]) -> list[tuple[str, str]]:
             continue
         value = config[f["name"]]
         if f["kind"] == "choice":
-            value = _words(value)
+            value = words.choice_words(value)
         elif isinstance(value, bool):
             value = gettext("yes") if value else gettext("no")
         elif isinstance(value, dict):
-            value = ", ".join(f"{_key_words(k)}: {v}" for k, v in value.items())
+            value = ", ".join(f"{words.chart_line_words(k)}: {words.number(v)}" for k, v in value.items())
+        elif isinstance(value, int):
+            value = words.number(value)
         out.append((f["label"], "—" if value is None else str(value)))
     return out
 
@@ -157,7 +142,7 @@ def _rows(sheet: ScoreSheet) -> list[dict]:
         {
             "deal": row["deal"] + 1,
             "cells": [(row["points"].get(s, 0), row["totals"].get(s, 0)) for s in sides],
-            "notes": row.get("notes") or [],
+            "notes": words.row_notes(row),
         }
         for row in state.get("deals", [])
     ]
@@ -178,6 +163,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     can_correct = can_score if obj.status == SheetStatus.OPEN else manages_table(request.user, obj.table)
     if obj.tournament is not None and obj.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         can_correct = False  # its sheets are final
+    log = selectors.sheet_entries(obj)
     return render(
         request,
         "cardroom/sheet.html",
@@ -187,9 +173,11 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "sides": sides,
             "rows": _rows(obj),
             "totals": [obj.totals.get(s, 0) for s in sides],
-            "log": [{**e, "entry_words": value_words("entry", e["entry"]),
+            "log": [{**e, "entry_words": words.deal_entry_words(e["entry"]),
                      "points_words": ", ".join(f"{who}: {n}" for who, n in (e["points"] or {}).items())}
-                    for e in selectors.sheet_entries(obj)],
+                    for e in log],
+            # the entry in force for each deal (deal number → entry): the correction form is filled in with it
+            "deals_in_force": {e["deal"] + 1: e["entry"] for e in log if e["in_force"]},
             "settings": _settings_words(game_rules, obj.config or {}),
             "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
             "currency": settings.CROUPIER["CURRENCY"],

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Json, Setting
 from tables.engines.errors import EngineError
+from tables.scoring.phrases import phrase_json
 from tables.scoring.refusals import N_, ScoringError
 
 
@@ -31,7 +32,8 @@ class DealScore:
     """What one deal scored: points per side (player or partnership name), and why."""
 
     points: Mapping[str, int]
-    notes: tuple[str, ...] = ()  # "ann shot the moon", "bob was euchred"…
+    # "ann shot the moon", "bob was euchred"…: each a phrases.note (its template and facts) where the game words it so
+    notes: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)  # game-specific facts (bids, tricks…)
     # Optional, for games whose next deal depends on more than the totals (a pot carried to a re-deal,
     # hands won for a box bonus): what the next deal needs to know. Only read when the game sets
@@ -167,6 +169,7 @@ def score_sheet(game: ScoredGame, doc: Mapping[str, Any]) -> Json:
                                    side=side)
             totals[side] += pts
         rows.append({"deal": i, "points": dict(scored.points), "totals": dict(totals), "notes": list(scored.notes),
+                     **({"phrases": [phrase_json(n) for n in scored.notes]} if scored.notes else {}),
                      **({"extra": dict(scored.extra)} if scored.extra else {})})
         if game.carries_state:
             state = scored.state

@@ -30,6 +30,7 @@ from tables.engines.base import Json, Setting, SettingKind
 from tables.engines.cards import Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 CARDS, SPADES, ACES = 52, 13, 4
@@ -304,13 +305,18 @@ class CrazyCasino(ScoredGame):
         a, b = players
         points = dict.fromkeys(players, 0)
         notes = []
-        for key, worth, what in (("count", MAJORITY_CARDS, "cards"), ("spades", MAJORITY_SPADES, "spades")):
+        for key, worth, most_of, even in (
+            ("count", MAJORITY_CARDS, N_("%(who)s has most cards (%(n)s): %(points)s"),
+             N_("cards split evenly: no points")),
+            ("spades", MAJORITY_SPADES, N_("%(who)s has most spades (%(n)s): %(points)s"),
+             N_("spades split evenly: no points")),
+        ):
             if got[a][key] != got[b][key]:
                 most = a if got[a][key] > got[b][key] else b
                 points[most] += worth
-                notes.append(f"{most} has most {what} ({got[most][key]}): {worth}")
+                notes.append(note(most_of, who=most, n=got[most][key], points=worth))
             else:
-                notes.append(f"{what} split evenly: no points")
+                notes.append(note(even))
         for p in players:
             points[p] += (
                 got[p]["aces"] * ACE

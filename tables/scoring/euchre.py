@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.hearts import count, flag
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 # ================================================================================================
@@ -276,17 +277,24 @@ class FourHandEuchre(ScoredGame):
         tricks = read_tricks(deal.get("tricks"), seating, total=TRICKS, maker=side)
         (other,) = seating.others(side)
         points = dict.fromkeys(seating.sides, 0)
-        who = f"{side} ({maker} alone)" if alone else side
+        facts = {"side": side, "who": maker}
         if tricks[side] >= 3:
             points[side] = (LONE_MARCH if alone else self.march) if tricks[side] == TRICKS else MAKE
-            what = "march" if tricks[side] == TRICKS else f"make {tricks[side]} tricks"
-            notes = [f"{who} {what}: {points[side]}"]
+            march = tricks[side] == TRICKS
+            template = (
+                (N_("%(side)s (%(who)s alone) march: %(n)s") if march
+                 else N_("%(side)s (%(who)s alone) make %(tricks)s tricks: %(n)s")) if alone
+                else (N_("%(side)s march: %(n)s") if march else N_("%(side)s make %(tricks)s tricks: %(n)s"))
+            )
+            notes: list[str] = [note(template, **facts, tricks=tricks[side], n=points[side])]
         else:
             points[other] = LONE_EUCHRED_ALONE if defended else EUCHRED
-            notes = [
-                f"{who} {'is' if alone else 'are'} euchred{' by a lone defender' if defended else ''}: "
-                f"{other} score {points[other]}"
-            ]
+            template = (
+                (N_("%(side)s (%(who)s alone) is euchred by a lone defender: %(other)s score %(n)s") if defended
+                 else N_("%(side)s (%(who)s alone) is euchred: %(other)s score %(n)s")) if alone
+                else N_("%(side)s are euchred: %(other)s score %(n)s")
+            )
+            notes = [note(template, **facts, other=other, n=points[other])]
         extra = {"maker": maker, "side": side, "alone": alone, "tricks": tricks}
         return self.progress(points, notes, extra, config=config, state=state)
 
@@ -310,32 +318,34 @@ class FourHandEuchre(ScoredGame):
         if won is None:
             if target == 5:
                 bridge = [s for s in game if game[s] == 4 and all(game[o] <= 2 for o in game if o != s)]
-                notes += [f"{s} {'is' if ' & ' not in s else 'are'} at the bridge" for s in bridge]
+                notes += [note(N_("%(side)s is at the bridge") if " & " not in s else N_("%(side)s are at the bridge"),
+                               side=s) for s in bridge]
             next_state = {"game": game, "games": games, "rubber_points": rp, "number": number}
             return DealScore(points, tuple(notes), {**extra, "game": game}, state=next_state)
         losers = [s for s in game if s != won]
         loser_score = max(game[s] for s in losers)
         if config.get("match", SINGLE) == SINGLE:
-            notes.append(f"{won} win{'s' if ' & ' not in won else ''} the game")
+            notes.append(note(N_("%(side)s wins the game") if " & " not in won else N_("%(side)s win the game"),
+                              side=won))
             next_state = {"game": game, "games": {**games, won: games[won] + 1}, "rubber_points": rp, "number": number}
             return DealScore(points, tuple(notes), {**extra, "game": game}, state=next_state, winner=won)
         slam = config.get("slam", False) and loser_score == 0
         credited = 2 if slam else 1
         games[won] += credited
         rp[won] += credited * rubber_points(loser_score)
-        notes.append(
-            f"{won} win game {number}"
-            + (" before the opponents scored: a slam, two games" if slam else "")
-            + f" ({credited * rubber_points(loser_score)} rubber points)"
-        )
+        notes.append(note(
+            N_("%(side)s win game %(number)s before the opponents scored: a slam, two games (%(n)s rubber points)")
+            if slam else N_("%(side)s win game %(number)s (%(n)s rubber points)"),
+            side=won, number=number, n=credited * rubber_points(loser_score),
+        ))
         lap = game[won] - target if config.get("laps", False) else 0
         fresh = {s: (lap if s == won else 0) for s in game}
         if lap:
-            notes.append(f"{won} carry {lap} into the next game")
+            notes.append(note(N_("%(side)s carry %(n)s into the next game"), side=won, n=lap))
         extra = {**extra, "game": game, "games": games, "rubber_points": rp}
         if games[won] >= 2:
             margin = 2 + rp[won] - sum(rp[s] for s in losers)
-            notes.append(f"{won} win the rubber by {margin}")
+            notes.append(note(N_("%(side)s win the rubber by %(n)s"), side=won, n=margin))
             winner = won
             extra["rubber_margin"] = margin
         next_state = {"game": fresh, "games": games, "rubber_points": rp, "number": number + credited}
@@ -406,12 +416,13 @@ class ThreeHandEuchre(ScoredGame):
         points = dict.fromkeys(players, 0)
         if tricks >= 3:
             points[maker] = 3 if tricks == TRICKS else MAKE
-            notes = [f"{maker} {'marches' if tricks == TRICKS else f'makes {tricks} tricks'}: {points[maker]}"]
+            notes = [note(N_("%(who)s marches: %(n)s") if tricks == TRICKS else N_("%(who)s makes %(tricks)s tricks: %(n)s"),
+                          who=maker, tricks=tricks, n=points[maker])]
         else:
             for p in players:
                 if p != maker:
                     points[p] = EUCHRED
-            notes = [f"{maker} is euchred: each opponent scores {EUCHRED}"]
+            notes = [note(N_("%(who)s is euchred: each opponent scores %(n)s"), who=maker, n=EUCHRED)]
         return DealScore(points, tuple(notes), {"maker": maker, "tricks": tricks})
 
     def winner(self, totals: Mapping[str, int], *, config: Mapping[str, Any], deals: int) -> str | None:
@@ -690,18 +701,19 @@ class CincinnatiEuchre(ScoredGame):
         made = tricks[side] >= needed
         if made:
             points[side] = value if moon else tricks[side]
-            notes = [f"{side} make {bid}: {points[side]}"]
+            notes = [note(N_("%(side)s make %(bid)s: %(n)s"), side=side, bid=bid, n=points[side])]
         else:
             points[side] = -value
-            notes = [f"{side} are set ({tricks[side]} of {needed} tricks): -{value}"]
+            notes = [note(N_("%(side)s are set (%(tricks)s of %(needed)s tricks): -%(n)s"), side=side,
+                          tricks=tricks[side], needed=needed, n=value)]
         if config["defenders_score"] and tricks[other]:
             points[other] = tricks[other]
-            notes.append(f"{other} score {tricks[other]} for their tricks")
+            notes.append(note(N_("%(side)s score %(n)s for their tricks"), side=other, n=tricks[other]))
         after = added(totals, points)
         out = reached(after, config["game_to"])
         winner = side if side in out else top_of(out, after)
         if winner is not None:
-            notes.append(f"{winner} reach {config['game_to']} and win")
+            notes.append(note(N_("%(side)s reach %(n)s and win"), side=winner, n=config["game_to"]))
         extra = {"bidder": bidder, "side": side, "bid": bid, "tricks": tricks, "made": made}
         return DealScore(points, tuple(notes), extra, winner=winner)
 

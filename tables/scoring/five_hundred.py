@@ -35,6 +35,7 @@ from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, passed_deal, read_tricks
 from tables.scoring.hearts import count
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 10
@@ -181,21 +182,25 @@ class FiveHundred(ScoredGame):
             for s in contracting:
                 points[s] = value if made else -value
             if made:
-                notes.append(f"{who} make{'s' if one else ''} nullo: {value}")
+                notes.append(note(N_("%(who)s makes nullo: %(n)s") if one else N_("%(who)s make nullo: %(n)s"),
+                                  who=who, n=value))
             else:
                 for s in opponents:
                     points[s] = TRICK * won
-                notes.append(f"{who} took {won} trick(s) at nullo: -{value}, each opponent {TRICK * won}")
+                notes.append(note(N_("%(who)s took %(tricks)s trick(s) at nullo: -%(n)s, each opponent %(each)s"),
+                                  who=who, tricks=won, n=value, each=TRICK * won))
         else:
             made = won >= needed
             score = max(value, ALL_TRICKS_MINIMUM) if made and won == TRICKS else value
             for s in contracting:
                 points[s] = score if made else -score
-            notes.append(
-                f"{who} make{'s' if one else ''} {bid} with {won} tricks: {score}"
-                if made
-                else f"{who} {'is' if one else 'are'} set on {bid} ({won} tricks): -{score}"
-            )
+            if made:
+                template = (N_("%(who)s makes %(bid)s with %(tricks)s tricks: %(n)s") if one
+                            else N_("%(who)s make %(bid)s with %(tricks)s tricks: %(n)s"))
+            else:
+                template = (N_("%(who)s is set on %(bid)s (%(tricks)s tricks): -%(n)s") if one
+                            else N_("%(who)s are set on %(bid)s (%(tricks)s tricks): -%(n)s"))
+            notes.append(note(template, who=who, bid=bid, tricks=won, n=score))
             for s in opponents:
                 points[s] = TRICK * tricks[s]
         if config["card_points"]:
@@ -338,18 +343,19 @@ class FiveHundred(ScoredGame):
                 winner = leader
             elif sunk:
                 winner = next(s for s in after if s not in sunk)
-                notes.append(f"{sunk[0]}: 500 in the hole, the game is lost")
+                notes.append(note(N_("%(who)s: 500 in the hole, the game is lost"), who=sunk[0]))
         elif leader is not None:
             if leader in hole:
-                notes.append(f"{leader} went out first after being 500 in the hole: no one wins the game")
+                notes.append(note(N_("%(who)s went out first after being 500 in the hole: no one wins the game"),
+                                  who=leader))
                 next_state["void"] = True
             else:
                 winner = leader
         if winner is not None:
-            notes.append(f"{winner} won the game")
+            notes.append(note(N_("%(who)s won the game"), who=winner))
         for s in sunk:
             if s not in hole and len(after) > 2:
-                notes.append(f"{s} is 500 in the hole and cannot win this game")
+                notes.append(note(N_("%(who)s is 500 in the hole and cannot win this game"), who=s))
         return DealScore(points, tuple(notes), extra, state=next_state, winner=winner)
 
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.phrases import note, pot_note
 from tables.scoring.refusals import N_, ScoringError
 
 HEART = 1  # each heart taken
@@ -207,7 +208,7 @@ class _Hearts(ScoredGame):
         full = self.deal_points(config)
         points = {p: (full if p in charged else 0) for p in players}
         return DealScore(
-            points, tuple(f"{p} is charged {full} for a revoke" for p in charged), {"penalty": list(charged)}
+            points, tuple(note(N_("%(who)s is charged %(n)s for a revoke"), who=p, n=full) for p in charged), {"penalty": list(charged)}
         )
 
     def base_points(
@@ -221,7 +222,7 @@ class _Hearts(ScoredGame):
         shooter = next((p for p in players if self.shot_the_moon(taken[p], config)), None)
         if shooter is not None and moon != MOON_NONE:
             full = self.deal_points(config)
-            notes.append(f"{shooter} shot the moon")
+            notes.append(note(N_("%(who)s shot the moon"), who=shooter))
             if moon == MOON_ADD:
                 points = {p: (0 if p == shooter else full) for p in players}
             else:
@@ -253,12 +254,12 @@ class _Hearts(ScoredGame):
         won, left = split_pot(pot, takers)
         net = {p: points[p] - won.get(p, 0) for p in points}
         if won:
-            notes.append(
-                f"{' and '.join(takers)} {'takes' if len(takers) == 1 else 'share'} the pot of {pot}"
-                + (f"; {left} left for the next deal" if left else "")
-            )
+            notes.append(pot_note(takers, pot, left, N_("%(who)s takes the pot of %(pot)s"),
+                                  N_("%(who)s share the pot of %(pot)s"),
+                                  N_("%(who)s takes the pot of %(pot)s; %(left)s left for the next deal"),
+                                  N_("%(who)s share the pot of %(pot)s; %(left)s left for the next deal")))
         else:
-            notes.append(f"nobody scored zero: the pot of {pot} stays for the next deal")
+            notes.append(note(N_("nobody scored zero: the pot of %(pot)s stays for the next deal"), pot=pot))
         return DealScore(net, tuple(notes), {**extra, "paid": points, "pot": pot, "won": won, "pot_left": left})
 
     def score_deal(
@@ -349,7 +350,7 @@ class OmnibusHearts(_Hearts):
             return points, [], {}
         return (
             {p: (-26 if p == slam else 0) for p in players},
-            [f"{slam} made a slam: all fifteen counting cards, 26 plus"],
+            [note(N_("%(who)s made a slam: all fifteen counting cards, 26 plus"), who=slam)],
             {"slam": slam},
         )
 
@@ -529,18 +530,20 @@ class AuctionHearts(ScoredGame):
         paid = {p: cards[p] + (chips if p == bidder else 0) for p in players}
         pot = sum(totals.values()) + sum(paid.values())
         clean = [p for p in players if cards[p] == 0]
-        notes = [f"{bidder} bid {chips} and named {suit}" if chips else f"{bidder} names {suit} again"]
+        notes = [note(N_("%(who)s bid %(chips)s and named %(suit)s"), who=bidder, chips=chips, suit=suit) if chips
+                 else note(N_("%(who)s names %(suit)s again"), who=bidder, suit=suit)]
         if any(c == 13 for c in cards.values()) or len(clean) not in (1, 2):
             won: dict[str, int] = {}
             left = pot
-            notes.append(f"no winner: the pot of {pot} stays, {bidder} names the suit on the next deal")
+            notes.append(note(N_("no winner: the pot of %(pot)s stays, %(who)s names the suit on the next deal"),
+                              pot=pot, who=bidder))
             next_state = {"bidder": bidder}
         else:
             won, left = split_pot(pot, clean)
-            notes.append(
-                f"{' and '.join(clean)} {'takes' if len(clean) == 1 else 'share'} the pot of {pot}"
-                + (f"; {left} left for the next pot" if left else "")
-            )
+            notes.append(pot_note(clean, pot, left, N_("%(who)s takes the pot of %(pot)s"),
+                                  N_("%(who)s share the pot of %(pot)s"),
+                                  N_("%(who)s takes the pot of %(pot)s; %(left)s left for the next pot"),
+                                  N_("%(who)s share the pot of %(pot)s; %(left)s left for the next pot")))
             next_state = {"bidder": None}
         points = {p: paid[p] - won.get(p, 0) for p in players}
         extra = {

@@ -50,6 +50,7 @@ from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks, with_default
 from tables.scoring.hearts import flag
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 5
@@ -155,19 +156,19 @@ class Napoleon(ScoredGame):
             if pool == 0:
                 for p in players:
                     points[p] -= config["ante"]
-                notes.append(f"a new pool: each player puts in {config['ante']}")
+                notes.append(note(N_("a new pool: each player puts in %(n)s"), n=config["ante"]))
             else:
                 points[dealer] -= config["ante"]
             for p in names_of(deal.get("peeped", []), "peeped", players):
                 points[p] -= PEEP
-                notes.append(f"{p} peeps at the widow: {PEEP} to the pool")
+                notes.append(note(N_("%(who)s peeps at the widow: %(n)s to the pool"), who=p, n=PEEP))
         elif "dealer" in deal:
             name_of(deal["dealer"], "dealer", players)
         if "passed" in deal and flag(deal["passed"], "passed"):
             extra_key = next((k for k in deal if k not in ("passed", "dealer", "peeped")), None)
             if extra_key is not None:
                 raise ScoringError("bad_deal", N_("a passed deal has no %(what)s"), field=extra_key, what=extra_key)
-            notes.append("all passed")
+            notes.append(note(N_("all passed")))
             return DealScore(points, tuple(notes), self.pool_extra(config, pool, points, {}))
         bidder = name_of(deal.get("bidder"), "bidder", players)
         needed, call = self.read_bid(deal.get("bid"), config)
@@ -195,15 +196,16 @@ class Napoleon(ScoredGame):
             if made:  # the revoking opponent alone pays what the bidder would have collected
                 points[revoker] -= win * len(others)
                 points[bidder] += win * len(others)
-                notes.append(f"{revoker} revoked: pays {bidder} {win * len(others)}")
+                notes.append(note(N_("%(who)s revoked: pays %(bidder)s %(n)s"), who=revoker, bidder=bidder,
+                                  n=win * len(others)))
             else:
                 for p in others:
                     points[p] += lose
                 points[bidder] -= lose * len(others)
-                notes.append(f"{bidder} revoked: pays each player {lose} as though he had lost")
+                notes.append(note(N_("%(who)s revoked: pays each player %(n)s as though he had lost"), who=bidder, n=lose))
             if config["pool"]:
                 points[revoker] -= REVOKE_TO_POOL
-                notes.append(f"{revoker} puts {REVOKE_TO_POOL} in the pool for the revoke")
+                notes.append(note(N_("%(who)s puts %(n)s in the pool for the revoke"), who=revoker, n=REVOKE_TO_POOL))
             tricks = None
         else:
             tricks = self.bidder_tricks(deal.get("tricks"), bidder, players)
@@ -211,20 +213,24 @@ class Napoleon(ScoredGame):
             for p in others:
                 points[p] += -win if made else lose
             points[bidder] += win * len(others) if made else -lose * len(others)
-            notes.append(
-                f"{bidder} makes {bid_name} ({tricks} tricks): collects {win} from each"
-                if made
-                else f"{bidder} fails {bid_name} ({tricks} tricks): pays each {lose}"
-                + (" (double: Sir Garnet)" if garnet else "")
-            )
+            facts = {"who": bidder, "bid": bid_name, "tricks": tricks}
+            if made:
+                notes.append(note(N_("%(who)s makes %(bid)s (%(tricks)s tricks): collects %(n)s from each"), **facts,
+                                  n=win))
+            elif garnet:
+                notes.append(note(N_("%(who)s fails %(bid)s (%(tricks)s tricks): pays each %(n)s (double: Sir "
+                                     "Garnet)"), **facts, n=lose))
+            else:
+                notes.append(note(N_("%(who)s fails %(bid)s (%(tricks)s tricks): pays each %(n)s"), **facts, n=lose))
         for p in offenders:
             if config["pool"]:
                 points[p] -= OUT_OF_TURN
-                notes.append(f"{p} played out of turn: {OUT_OF_TURN} to the pool")
+                notes.append(note(N_("%(who)s played out of turn: %(n)s to the pool"), who=p, n=OUT_OF_TURN))
             else:
                 points[p] -= OUT_OF_TURN
                 points[bidder] += OUT_OF_TURN
-                notes.append(f"{p} played out of turn: pays {bidder} {OUT_OF_TURN}")
+                notes.append(note(N_("%(who)s played out of turn: pays %(bidder)s %(n)s"), who=p, bidder=bidder,
+                                  n=OUT_OF_TURN))
             if not made:  # ... and collects nothing if the bidder loses
                 points[p] -= lose
                 points[bidder] += lose
@@ -232,10 +238,10 @@ class Napoleon(ScoredGame):
             in_pool = pool - sum(points.values())
             if made and tricks == TRICKS:
                 points[bidder] += in_pool
-                notes.append(f"{bidder} takes the pool of {in_pool}")
+                notes.append(note(N_("%(who)s takes the pool of %(n)s"), who=bidder, n=in_pool))
             elif not made:
                 points[bidder] -= in_pool
-                notes.append(f"{bidder} doubles the pool: puts in {in_pool}")
+                notes.append(note(N_("%(who)s doubles the pool: puts in %(n)s"), who=bidder, n=in_pool))
         extra = {"bidder": bidder, "bid": call or needed, "tricks": tricks, "made": made, "garnet": garnet}
         return DealScore(points, tuple(notes), self.pool_extra(config, pool, points, extra))
 

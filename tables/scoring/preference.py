@@ -33,6 +33,7 @@ from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, name_of, only_keys, read_tricks
 from tables.scoring.hearts import count, flag
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 TRICKS, CONTRACT = 10, 6
@@ -72,12 +73,12 @@ class Preference(ScoredGame):
             name_of(deal["dealer"], "dealer", players)
         before = -sum(totals.values())
         points = dict.fromkeys(players, -config["ante"])
-        notes = [f"each antes {config['ante']}"] if config["ante"] else []
+        notes: list[str] = [note(N_("each antes %(n)s"), n=config["ante"])] if config["ante"] else []
         if "passed" in deal and flag(deal["passed"], "passed"):
             stray = next((k for k in deal if k not in ("passed", "dealer")), None)
             if stray is not None:
                 raise ScoringError("bad_deal", N_("a passed deal has no bid"), field=stray, at=stray)
-            notes.append("all passed both rounds: no bid")
+            notes.append(note(N_("all passed both rounds: no bid")))
             return self.deal_score(points, notes, before, {"passed": True})
         bidder = name_of(deal.get("bidder"), "bidder", players)
         suit = deal.get("suit")
@@ -88,7 +89,8 @@ class Preference(ScoredGame):
             chips = self.chips_bid(deal["chips"], bidder, players)
             for p, c in chips.items():
                 points[p] -= c
-            notes.append(f"second round: {bidder} wins the bid with {chips[bidder]} chips to the pot")
+            notes.append(note(N_("second round: %(who)s wins the bid with %(n)s chips to the pot"), who=bidder,
+                              n=chips[bidder]))
         elif suit is None:
             raise ScoringError(
                 "bad_deal", N_("a first-round bid names its suit (a second-round bid gives chips)"), field="suit",
@@ -96,17 +98,18 @@ class Preference(ScoredGame):
             )
         else:
             chips = {}
-            notes.append(f"{bidder} bids {suit}")
+            notes.append(note(N_("%(who)s bids %(suit)s"), who=bidder, suit=suit))
         tricks = read_tricks(deal.get("tricks"), Seating.individual(players), total=TRICKS, maker=bidder)[bidder]
         made = tricks >= CONTRACT
         if made:
             in_pot = before - sum(points.values())
             paid = min(config["win"], in_pot)
             points[bidder] += paid
-            notes.append(f"{bidder} takes {tricks} tricks: {paid} from the pot")
+            notes.append(note(N_("%(who)s takes %(tricks)s tricks: %(n)s from the pot"), who=bidder, tricks=tricks, n=paid))
         else:
             points[bidder] -= config["lose"]
-            notes.append(f"{bidder} takes {tricks} tricks, short of six: pays {config['lose']} into the pot")
+            notes.append(note(N_("%(who)s takes %(tricks)s tricks, short of six: pays %(n)s into the pot"), who=bidder,
+                              tricks=tricks, n=config["lose"]))
         extra = {"bidder": bidder, "suit": suit, "chips": chips, "tricks": tricks, "made": made}
         return self.deal_score(points, notes, before, extra)
 

@@ -34,6 +34,7 @@ from tables.engines.base import Json, Setting, SettingKind
 from tables.engines.cards import JOKER, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 JOKER_POINTS = 25
@@ -335,11 +336,16 @@ class CarouselRummy(ScoredGame):
                 config["all_melded_bonus"] if not deadwood[w] else 0
             )
             points[w] = diff + bonus
-            notes.append(
-                f"{w} {'undercuts' if undercut else 'wins on the knock'}: {diff}"
-                + (f" + {config['undercut_bonus']} undercut" if undercut else "")
-                + (f" + {config['all_melded_bonus']} all melded" if not deadwood[w] else "")
-            )
+            facts = {"who": w, "n": diff, "undercut": config["undercut_bonus"], "melded": config["all_melded_bonus"]}
+            if undercut and deadwood[w]:
+                notes.append(note(N_("%(who)s undercuts: %(n)s + %(undercut)s undercut"), **facts))
+            elif undercut:
+                notes.append(note(N_("%(who)s undercuts: %(n)s + %(undercut)s undercut + %(melded)s all melded"),
+                                  **facts))
+            elif deadwood[w]:
+                notes.append(note(N_("%(who)s wins on the knock: %(n)s"), **facts))
+            else:
+                notes.append(note(N_("%(who)s wins on the knock: %(n)s + %(melded)s all melded"), **facts))
         won = dict((state or {}).get("hands_won") or dict.fromkeys(players, 0))
         for w in winners:
             won[w] = won.get(w, 0) + 1
@@ -363,12 +369,11 @@ class CarouselRummy(ScoredGame):
                 for p in players:
                     points[p] += boxes[p]
                 extra.update(game_bonus={game_winner: config["game_bonus"]}, box_bonus=boxes)
-                notes.append(
-                    f"{game_winner} reaches {after[game_winner]} and wins the game: "
-                    f"+{config['game_bonus']} game bonus, {config['box_bonus']} a hand won to each player"
-                )
+                notes.append(note(N_("%(who)s reaches %(n)s and wins the game: +%(bonus)s game bonus, %(box)s a "
+                                     "hand won to each player"), who=game_winner, n=after[game_winner],
+                                  bonus=config["game_bonus"], box=config["box_bonus"]))
             else:
-                notes.append(f"{' and '.join(leaders)} tie at {top}: play another hand")
+                notes.append(note(N_("%(who)s tie at %(n)s: play another hand"), who=leaders, n=top))
         return DealScore(points, tuple(notes), extra, state={"hands_won": won}, winner=game_winner)
 
 

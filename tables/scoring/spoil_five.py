@@ -37,6 +37,7 @@ from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, reached, top_of
 from tables.scoring.hearts import count, flag
+from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 5
@@ -118,7 +119,7 @@ class SpoilFive(ScoredGame):
                     "tricks_unaccounted", N_("%(n)s entered; nobody won three, so all %(high)s were played"),
                     field="tricks", at="tricks", n=played, high=TRICKS,
                 )
-            notes.append(f"spoiled: nobody won three tricks, the pot of {pot} rolls over")
+            notes.append(note(N_("spoiled: nobody won three tricks, the pot of %(pot)s rolls over"), pot=pot))
             won = False
         elif not jinx:
             if tricks[three] != 3:  # more than three: he played on past his third trick
@@ -127,7 +128,7 @@ class SpoilFive(ScoredGame):
                     field="jinx", at="jinx", player=three, n=tricks[three],
                 )
             points[three] += pot
-            notes.append(f"{three} wins three tricks and takes the pot of {pot}")
+            notes.append(note(N_("%(who)s wins three tricks and takes the pot of %(pot)s"), who=three, pot=pot))
             won = True
         else:
             if played != TRICKS:
@@ -141,15 +142,17 @@ class SpoilFive(ScoredGame):
                 for p in players:
                     if p != three:
                         points[p] -= 1
-                notes.append(f"{three} jinxes and wins all five: the pot of {pot} and a chip from each")
+                notes.append(note(N_("%(who)s jinxes and wins all five: the pot of %(pot)s and a chip from each"), who=three,
+                                  pot=pot))
             else:
-                notes.append(f"{three} jinxed and failed: wins nothing, the pot of {pot} rolls over")
+                notes.append(note(N_("%(who)s jinxed and failed: wins nothing, the pot of %(pot)s rolls over"), who=three,
+                                  pot=pot))
         dead = [] if won else sorted(set(dead_before) | set(newly_dead), key=list(players).index)
         if won and newly_dead:
-            notes.append("the pot is won: dead hands are dealt in again")
+            notes.append(note(N_("the pot is won: dead hands are dealt in again")))
         for p in newly_dead:
             if not won:
-                notes.append(f"{p}'s hand is dead until the pot is won")
+                notes.append(note(N_("%(who)s's hand is dead until the pot is won"), who=p))
         extra = {"tricks": tricks, "pot": pot, "won": won, "pot_after": 0 if won else pot}
         return DealScore(points, tuple(notes), extra, state={"dead": dead})
 
@@ -211,7 +214,8 @@ class FortyFive(ScoredGame):
         else:
             value = 5 * most - 5 * (TRICKS - most)
         points = {s: (value if s == side else 0) for s in seating.sides}
-        return DealScore(points, (f"{side} take {most} tricks: {value}",), {"tricks": tricks})
+        return DealScore(points, (note(N_("%(side)s take %(tricks)s tricks: %(n)s"), side=side, tricks=most, n=value),),
+                         {"tricks": tricks})
 
     def winner(self, totals: Mapping[str, int], *, config: Mapping[str, Any], deals: int) -> str | None:
         return top_of(reached(totals, config["game_to"]), totals)
@@ -285,18 +289,18 @@ class AuctionFortyFives(ScoredGame):
         taken = {s: BID_STEP * tricks[s] + (HIGH_TRUMP if s == high else 0) for s in seating.sides}
         made = taken[side] >= bid
         points = {side: (TOP_BID_MADE if bid == TOP_BID else taken[side]) if made else -bid, other: taken[other]}
-        notes = [
-            f"{side} make {bid} with {taken[side]}: {points[side]}"
+        notes: list[str] = [
+            note(N_("%(side)s make %(bid)s with %(taken)s: %(n)s"), side=side, bid=bid, taken=taken[side], n=points[side])
             if made
-            else f"{side} fail {bid} ({taken[side]}): -{bid}",
+            else note(N_("%(side)s fail %(bid)s (%(taken)s): -%(n)s"), side=side, bid=bid, taken=taken[side], n=bid),
         ]
         if taken[other]:
-            notes.append(f"{other} score {taken[other]}")
+            notes.append(note(N_("%(side)s score %(n)s"), side=other, n=taken[other]))
         after = added(totals, points)
         out = reached(after, config["game_to"])
         winner = side if side in out else top_of(out, after)
         if winner is not None:
-            notes.append(f"{winner} reach {config['game_to']} and win")
+            notes.append(note(N_("%(side)s reach %(n)s and win"), side=winner, n=config["game_to"]))
         extra = {"bidder": bidder, "bid": bid, "tricks": tricks, "taken": taken, "made": made}
         return DealScore(points, tuple(notes), extra, winner=winner)
 

@@ -15,10 +15,11 @@ LAYOUT = ["header.app nav a", "header.app button", "h1", "h2", ".kv div", "table
 
 
 def fill_hearts(page, hearts: dict[str, int], queen: str) -> None:
+    form = page.locator("#deal-form")  # the correction form below has the same labelled fields
     for player, n in hearts.items():
-        page.get_by_label(f"hearts taken by {player}").fill(str(n))
-    page.get_by_label(f"{player} took the queen of spades".replace(player, queen)).check()
-    page.get_by_role("button", name="Record deal").click()
+        form.get_by_label(f"hearts taken by {player}").fill(str(n))
+    form.get_by_label(f"{queen} took the queen of spades").check()
+    form.get_by_role("button", name="Record deal").click()
 
 
 def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
@@ -34,7 +35,7 @@ def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
     expect(rules).to_be_visible()
     expect(page.locator('fieldset[data-game="euchre"]')).to_be_hidden()
     rules.get_by_label("Game to").fill("26")
-    rules.get_by_label("Moon").select_option("none")
+    rules.get_by_label("Shooting the moon").select_option("none")
     page.get_by_role("button", name="Open sheet").click()
     page.wait_for_url("**/cardroom/sheets/*/")
     sheet = ScoreSheet.objects.get()
@@ -45,6 +46,11 @@ def test_a_dealer_keeps_a_hearts_sheet_on_screen(screens, floor):
     # then two good deals: the running totals, and the winner once bob reaches 26
     fill_hearts(page, {"bob": 13}, "cy")
     expect(page.locator('tr[data-deal="1"]')).to_contain_text("13")
+    # the correction form has the deal's own labelled fields, filled in with the last deal as entered (no JSON)
+    correction = page.locator("#correct-form")
+    expect(correction.get_by_label("hearts taken by bob")).to_have_value("13")
+    expect(correction.get_by_label("cy took the queen of spades")).to_be_checked()
+    expect(correction.locator("textarea")).to_have_count(0)
     fill_hearts(page, {"bob": 13}, "dee")
     expect(page.locator("#sheet-winner")).to_have_text("ann")
     expect(page.locator("tfoot")).to_contain_text("26")
@@ -79,7 +85,7 @@ def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, d
     )
     page = screens.page("dealer", at=f"/cardroom/sheets/{answer.json()['id']}/")
     # the meld check: the rule book's K-A-2 is not a sequence
-    page.get_by_label("Melds (; between melds, cards with spaces: 8D 9D 10D; JD JS JH)").fill("8D 9D 10D; KS AS 2S")
+    page.get_by_label("Melds (a semicolon between melds, cards with spaces: 8D 9D 10D; JD JS JH)").fill("8D 9D 10D; KS AS 2S")
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#meld-answer")).to_contain_text("KS AS 2S: not valid — an ace may start or end a sequence")
     # ann knocks on 3 (A♣ 2♦) holding a set; bob has K♠ 9♦

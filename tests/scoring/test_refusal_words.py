@@ -4,6 +4,8 @@ card-room user reading Spanish or Traditional Chinese is refused in it, with the
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
@@ -18,13 +20,19 @@ from tests.scoring.test_refusals import templates
 LANGUAGES = ("zh-hant", "zh-hans", "es")
 
 
+def same_in_every_language(message: str) -> bool:
+    """A proper name (the deal summaries' Sir Garnet, Howell) or facts without words ("%(n)s %(suit)s")."""
+    return bool(re.fullmatch(r"[A-Z][a-zü]+(?: [A-Z][a-zü]+)?", message)) or not re.search(
+        r"[a-z]", re.sub(r"%\(\w+\)s", "", message))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_scoring_refusal_template_is_translated_with_its_placeholders(language):
     untranslated, mismatched = [], []
     with translation.override(language):
         for template in templates():
             words = gettext(template)
-            if words == template:
+            if words == template and not same_in_every_language(template):
                 untranslated.append(template)
             elif sorted(placeholders(words)) != sorted(placeholders(template)):
                 mismatched.append((template, words))

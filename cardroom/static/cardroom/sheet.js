@@ -87,7 +87,9 @@
     },
     auction(form, players) {
       const entry = { suit: form.elements.suit.value, taken: {} };
-      if (form.elements.bidder) entry.bid = { player: form.elements.bidder.value, chips: num(form, "chips") };
+      if (form.elements.bidder && form.elements.bidder.value) {
+        entry.bid = { player: form.elements.bidder.value, chips: num(form, "chips") };
+      }
       for (const p of players) entry.taken[p] = num(form, `cards:${p}`);
       return { entry };
     },
@@ -113,9 +115,12 @@
     json(form) {
       return { entry: json(form.elements.entry.value, "the entry") };
     },
-    correct(form) {
-      return { deal: num(form, "deal") - 1, entry: json(form.elements.entry.value, "the entry"),
-        reason: form.elements.reason.value };
+    correct(form, players) {
+      // the same labelled fields as entering a deal (a game without them: the entry as the rules need it)
+      const fields = form.dataset.fields;
+      const entry = fields && fields !== "json" ? builders[fields](form, players).entry
+        : json(form.elements.entry.value, "the entry");
+      return { deal: num(form, "deal") - 1, entry, reason: form.elements.reason.value };
     },
     rake(form) {
       // typed in the currency ("12.50"), posted in minor units (1250): exact, by the decimal digits typed
@@ -139,6 +144,60 @@
       return body;
     },
   };
+
+  // the correction form, filled in with the deal it corrects (as it was entered): the fields a deal's entry sets
+  const inForce = document.getElementById("deals-in-force");
+  const entries = inForce ? JSON.parse(inForce.textContent) : {};
+  const setValue = (form, name, value) => { if (form.elements[name]) form.elements[name].value = value; };
+  const tick = (form, name, value) => {
+    for (const el of form.querySelectorAll(`input[name="${name}"]`)) el.checked = Array.isArray(value) ? value.includes(el.value) : el.value === value;
+  };
+  const fillers = {
+    hearts(form, entry) {
+      tick(form, "penalty", entry.penalty || []);
+      const taken = entry.taken || {};
+      tick(form, "queen", Object.keys(taken).find((p) => taken[p].queen) || null);
+      tick(form, "plus", Object.keys(taken).find((p) => taken[p].plus) || null);
+      for (const [p, got] of Object.entries(taken)) {
+        setValue(form, `hearts:${p}`, got.hearts || 0);
+        setValue(form, `queens:${p}`, got.queens || 0);
+      }
+    },
+    auction(form, entry) {
+      setValue(form, "bidder", entry.bid ? entry.bid.player : "");
+      setValue(form, "chips", entry.bid ? entry.bid.chips : "");
+      setValue(form, "suit", entry.suit || "clubs");
+      for (const [p, n] of Object.entries(entry.taken || {})) setValue(form, `cards:${p}`, n);
+    },
+    rummy(form, entry) {
+      tick(form, "knocker", entry.knocker || null);
+      for (const [p, hand] of Object.entries(entry.hands || {})) {
+        setValue(form, `deadwood:${p}`, (hand.deadwood || []).join(" "));
+        setValue(form, `melds:${p}`, (hand.melds || []).map((m) => m.join(" ")).join("; "));
+      }
+    },
+    casino(form, entry) {
+      const captured = entry.captured || {};
+      tick(form, "big_casino", Object.keys(captured).find((p) => captured[p].big_casino) || null);
+      tick(form, "little_casino", Object.keys(captured).find((p) => captured[p].little_casino) || null);
+      for (const [p, got] of Object.entries(captured)) {
+        for (const key of ["count", "spades", "aces", "sweeps"]) setValue(form, `${key}:${p}`, got[key] || 0);
+      }
+    },
+    json(form, entry) {
+      setValue(form, "entry", JSON.stringify(entry));
+    },
+  };
+  const correctForm = document.getElementById("correct-form");
+  if (correctForm) {
+    const fill = () => {
+      const entry = entries[String(num(correctForm, "deal"))];
+      const filler = fillers[correctForm.dataset.fields];
+      if (entry && filler) filler(correctForm, entry);
+    };
+    correctForm.elements.deal.addEventListener("change", fill);
+    fill();
+  }
 
   function describe(answer) {
     if (answer.melds) {

@@ -1,0 +1,161 @@
+"""The card room's screens in the reader's language (issue 31): the rule settings on the opening form, a
+sheet's settings, its deals' summaries and entries, the deal and correction forms — no English from the
+games' texts, and no screen asks for JSON. Every setting, choice, chart line and summary phrase the games
+declare (tables/scoring/phrases.py, marked ``N_``) has its words in each language the screens speak."""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import translation
+
+from cardroom.services import sheets
+from tables.scoring import phrases
+from tables.scoring.registry import all_games
+
+ROOT = Path(__file__).resolve().parents[2]
+FOUR = ["ana", "bruno", "carla", "dario"]
+LANGUAGES = ["zh-hant", "es"]
+ENGLISH_RUN = re.compile(r"[a-z]+(?:[ '][a-z]+){2,}")
+HIDDEN = re.compile(r"<(script|style)\b.*?</\1>", re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def marked_messages() -> set[str]:
+    """Every message the score sheets mark ``N_("…")`` (settings, choices, chart lines, summary phrases)."""
+    found: set[str] = set()
+    for path in (ROOT / "tables" / "scoring").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_"
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                found.add(node.args[0].value)
+    return found
+
+
+def engine_words() -> set[str]:
+    """The English words of the games' own texts (settings' helps and names, choices, summary phrases)."""
+    texts = [*phrases.HELPS, *phrases.HELPS.values(), *phrases.LABELS.values(), *phrases.CHOICES,
+             *phrases.CHOICES.values(), *phrases.CHART_LINES.values(), *marked_messages()]
+    words = {w for t in texts for w in re.findall(r"[a-z]+", t.lower().replace("_", " "))}
+    return words - {"a", "i"}
+
+
+def visible_text(page: str) -> str:
+    return html.unescape(TAG.sub(" ", HIDDEN.sub(" ", page)))
+
+
+def english_runs(page: str, vocabulary: set[str]) -> list[str]:
+    """Runs of three or more lowercase English words, each a word of the games' texts (a player's name is not)."""
+    return [run for run in ENGLISH_RUN.findall(visible_text(page))
+            if all(w in vocabulary for w in re.split(r"[ ']", run)) and not set(run.split()) & set(FOUR)]
+
+
+def test_every_setting_choice_and_chart_line_of_every_game_has_its_message():
+    missing = []
+    for name, game in all_games().items():
+        for s in game.settings:
+            if s.name not in phrases.LABELS:
+                missing.append(f"{name}: label of {s.name}")
+            if s.help not in phrases.HELPS:
+                missing.append(f"{name}: help of {s.name}")
+            missing += [f"{name}: choice {c}" for c in s.choices
+                        if c not in phrases.CHOICES and not re.fullmatch(r"[2-9TJQKA]|10[SHDC]|[2-9TJQKA][SHDC]", c)]
+            if isinstance(s.default, dict):
+                missing += [f"{name}: line {k}" for k in s.default
+                            if k not in phrases.CHART_LINES and not re.fullmatch(r"\d+(NT|[SHDC])", k)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES if code != "en"])
+def test_every_settings_choice_and_summary_message_has_its_words_in_each_language(language):
+    messages = marked_messages()
+    assert set(phrases.HELPS.values()) | set(phrases.LABELS.values()) | set(phrases.CHOICES.values()) <= messages
+    assert len(messages) > 100
+    with translation.override(language):
+        untranslated = sorted(m for m in messages if translation.gettext(m) == m)
+    # the same in a language: a proper name (Sir Garnet), or facts without words ("%(n)s %(suit)s": 7 spades)
+    assert [m for m in untranslated if not re.fullmatch(r"[A-Z][a-zü]+(?: [A-Z][a-zü]+)?", m)
+            and re.search(r"[a-z]", re.sub(r"%\(\w+\)s", "", m))] == []
+
+
+@pytest.fixture
+def card_room(floor):
+    """Sheets of several games at the dealer's table, each with deals (the last still open: it can be corrected)."""
+    dealer, table = floor.dealer, floor.table
+
+    def played(game, deals, *, config=None, players=FOUR, close=True):
+        sheet = sheets.sheet_open(table_id=table.pk, game=game, players=players, config=config, actor=dealer)
+        for entry in deals:
+            sheets.deal_record(sheet_id=sheet.pk, entry=entry, actor=dealer)
+        if close:
+            sheets.sheet_close(sheet_id=sheet.pk, actor=dealer, reason="")
+        return sheet.pk
+
+    ids = [
+        played("napoleon", [{"bidder": "ana", "bid": 3, "tricks": 4}, {"bidder": "bruno", "bid": "nap", "tricks": 4},
+                            {"bidder": "carla", "revoke": "dario", "bid": 2}]),
+        played("auction_hearts", [{"bid": {"player": "ana", "chips": 3}, "suit": "spades",
+                                   "taken": {"ana": 0, "bruno": 5, "carla": 4, "dario": 4}}]),
+        played("crazy_casino", [{"captured": {
+            "ana": {"count": 30, "spades": 8, "aces": 3, "big_casino": True, "little_casino": False, "sweeps": 1},
+            "bruno": {"count": 22, "spades": 5, "aces": 1, "big_casino": False, "little_casino": True, "sweeps": 0},
+        }}], players=["ana", "bruno"]),
+        played("carousel_rummy", [{"knocker": "ana", "hands": {"ana": {"deadwood": ["2S", "AD"]},
+                                                               "bruno": {"deadwood": ["KS", "QD", "9C"]}}}],
+               players=["ana", "bruno"]),
+        played("hearts", [
+            {"taken": {"ana": {"hearts": 13, "queen": True}, "bruno": {"hearts": 0, "queen": False},
+                       "carla": {"hearts": 0, "queen": False}, "dario": {"hearts": 0, "queen": False}}},
+            {"penalty": ["bruno"]},
+            {"taken": {"ana": {"hearts": 3, "queen": False}, "bruno": {"hearts": 4, "queen": True},
+                       "carla": {"hearts": 6, "queen": False}, "dario": {"hearts": 0, "queen": False}}},
+        ], config={"settlement": "sheet", "moon": "add_to_others"}, close=False),
+    ]
+    client = Client()
+    client.force_login(dealer)
+    return client, ids
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_card_rooms_screens_speak_the_readers_language_and_never_ask_for_json(card_room, language):
+    client, ids = card_room
+    vocabulary = engine_words()
+    pages = {"/cardroom/": client.get("/cardroom/", HTTP_ACCEPT_LANGUAGE=language)}
+    pages |= {f"/cardroom/sheets/{pk}/": client.get(f"/cardroom/sheets/{pk}/", HTTP_ACCEPT_LANGUAGE=language)
+              for pk in ids}
+    found = {}
+    for url, response in pages.items():
+        assert response.status_code == 200, url
+        page = response.content.decode()
+        runs = english_runs(page, vocabulary)
+        if runs or "JSON" in visible_text(page):
+            found[url] = runs + (["JSON"] if "JSON" in visible_text(page) else [])
+    assert found == {}
+    # the open form offers every game's settings; the open sheet, its correction in labelled fields, filled in
+    index = pages["/cardroom/"].content.decode()
+    assert all(f'data-game="{name}"' in index for name, g in all_games().items() if g.settings)
+    hearts = pages[f"/cardroom/sheets/{ids[-1]}/"].content.decode()
+    correction = hearts[hearts.index('id="correct-form"'):]
+    assert 'name="hearts:ana"' in correction
+    assert 'name="penalty"' in correction
+    assert "<textarea" not in correction
+    assert 'id="deals-in-force"' in hearts
+
+
+def test_a_deals_summary_and_the_settings_in_traditional_chinese(card_room):
+    client, ids = card_room
+    page = client.get(f"/cardroom/sheets/{ids[-1]}/", HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
+    text = visible_text(page)
+    with translation.override("zh-hant"):
+        moon = translation.gettext("%(who)s shot the moon") % {"who": "ana"}
+        add = translation.gettext("Add to others")
+    assert moon in text
+    assert add in text
+    assert "shot the moon" not in text
+    assert "Add to others" not in text
