@@ -22,6 +22,8 @@ Pure Python (no Django) except :func:`known_codes`. Three entry points:
 ['chips_code', 'employee_id', 'timestamp']
 >>> [f.token for f in scan_html('<td>credit</td><td title="pit_manager">€1,000.00</td>', codes={"credit"})]
 ['credit', 'pit_manager']
+>>> scan_html('<span class="mono" translate="no">509336285006</span>')  # a seal's fingerprint, marked as no language's
+[]
 >>> scan_text("2 × €500 on 27 Nov 2026, 10:27 — Seat 1: €25.00, 3♣ J♦, round #1234, year 2026")
 []
 >>> [f.kind for f in scan_cells(["Table", "BAC-1", "received", "25000.00"], codes={"received"})]
@@ -130,7 +132,8 @@ class _Reader(HTMLParser):
             if tag == self.skipping[-1] and tag not in VOID_ELEMENTS:
                 self.skipping.append(tag)
             return
-        if tag in SKIP_ELEMENTS:
+        if tag in SKIP_ELEMENTS or dict(attrs).get("translate") == "no":
+            # translate="no": HTML's own mark for a text no language changes (a seal's fingerprint)
             self._flush()
             self.skipping.append(tag)
             return
