@@ -11,12 +11,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
 
-def when_words(moment: dt.datetime | None, *, empty: str = "—") -> str:
-    """``2026-11-27T10:27:32Z`` → ``Nov. 27, 2026, 10:27`` (English; the casino's time zone)."""
+def when_words(moment: dt.datetime | None, *, empty: str = "—", seconds: bool = False) -> str:
+    """``2026-11-27T10:27:32Z`` → ``Nov. 27, 2026, 10:27`` (English; the casino's time zone); with
+    ``seconds`` (an audit record's moment) ``Nov. 27, 2026, 10:27:32``."""
     if moment is None:
         return empty
     local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
-    return f"{date_format(local.date(), 'DATE_FORMAT')}, {local:%H:%M}"
+    return f"{date_format(local.date(), 'DATE_FORMAT')}, {local:%H:%M:%S}" if seconds else \
+        f"{date_format(local.date(), 'DATE_FORMAT')}, {local:%H:%M}"
 
 
 def day_words(day: dt.date | None, *, empty: str = "—") -> str:

@@ -220,6 +220,12 @@ def when(moment: Any) -> str:
 
 
 @register.filter
+def when_exact(moment: Any) -> str:
+    """:func:`when` to the second (an audit record's moment)."""
+    return when_words(moment, seconds=True)
+
+
+@register.filter
 def as_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
