@@ -26,7 +26,7 @@ from tables.selectors import visible_tables
 
 READERS = (Role.DEALER, Role.PIT_MANAGER, Role.ACCOUNTANT, Role.AUDITOR)
 
-# the entry form each game gets on the sheet page (others: the entry as JSON)
+# the entry form each game gets on the sheet page; every other game: the fields its engine declares ("fields")
 FORMS = {
     "hearts": "hearts",
     "cancellation_hearts": "hearts",
@@ -68,6 +68,22 @@ def setting_fields(game: Any) -> list[dict[str, Any]]:
             if isinstance(s.default, dict) else [],
         })
     return fields
+
+
+def entry_fields(game: Any, players: list[str], config: dict[str, Any], sides: list[str]) -> list[dict[str, Any]]:
+    """A game's deal entry as labelled fields (``ScoredGame.entry_fields``, tables/scoring/entry.py): labels in the
+    reader's words, a player chosen from the sheet's players (or sides) by name, bids and suits in words, numbers
+    with their limits. sheet.js assembles the entry from them; nobody types JSON."""
+    out = []
+    for f in game.entry_fields(players, config):
+        worded = words.suit_words if f.kind == "suit" else words.bid_words
+        out.append({
+            **f.as_json(), "label": gettext(f.label),
+            "names": sides if f.of == "sides" or f.kind == "per_side" else players,
+            "options": [(c, worded(c)) for c in f.choices],
+            "keep": " ".join(f.keep),
+        })
+    return out
 
 
 def _titled(objects: Any) -> list[Any]:
@@ -157,7 +173,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_game(obj.game)
     game_rules = game
     state = obj.state or {}
-    sides = state.get("sides") or obj.players
+    sides = state.get("sides") or game.sides(obj.players, obj.config or {})
     can_score = _can_score(request.user, obj.table)
     # while the game is on its scorers correct it; once it has ended, only a pit manager (as the service says)
     can_correct = can_score if obj.status == SheetStatus.OPEN else manages_table(request.user, obj.table)
@@ -181,7 +197,8 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "settings": _settings_words(game_rules, obj.config or {}),
             "digits": settings.CROUPIER["MINOR_UNIT_DIGITS"],
             "currency": settings.CROUPIER["CURRENCY"],
-            "form": FORMS.get(obj.game, "json"),
+            "form": FORMS.get(obj.game, "fields"),
+            "entry_fields": entry_fields(game, list(obj.players), obj.config or {}, list(sides)),
             "can_score": can_score and obj.status == SheetStatus.OPEN,
             "can_correct": can_correct,
             "redeal_by": (state.get("state") or {}).get("bidder"),

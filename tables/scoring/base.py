@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Json, Setting
 from tables.engines.errors import EngineError
+from tables.scoring.entry import EntryField
 from tables.scoring.phrases import phrase_json
 from tables.scoring.refusals import N_, ScoringError
 
@@ -59,6 +60,9 @@ class ScoredGame:
     carries_state: ClassVar[bool] = False
     # Optional: the validity checks the game offers (a rummy meld, a casino build): see :meth:`check`.
     checks: ClassVar[tuple[str, ...]] = ()
+    # What the scorer enters for a deal, as typed and labelled fields (tables/scoring/entry.py): the sheet page
+    # renders them, nobody types JSON. Games whose parts depend on the players or settings override entry_fields.
+    entry: ClassVar[tuple[EntryField, ...]] = ()
 
     # -- config and players ------------------------------------------------------------
     def resolve_config(self, given: Any) -> dict[str, Any]:
@@ -96,6 +100,10 @@ class ScoredGame:
     def winner(self, totals: Mapping[str, int], *, config: Mapping[str, Any], deals: int) -> str | None:
         """The winner once the game is over, else None. Override for each game's end condition."""
         return None
+
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        """The parts of a deal's entry at this sheet (its players and settings), as fields to fill in."""
+        return self.entry
 
     # -- optional helpers ----------------------------------------------------------------
     def initial_state(self, players: Sequence[str], config: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -30,6 +30,8 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring import entry as e
+from tables.scoring.entry import EntryField
 from tables.scoring.hearts import count, flag
 from tables.scoring.phrases import note
 from tables.scoring.refusals import N_, ScoringError
@@ -238,6 +240,7 @@ class FourHandEuchre(ScoredGame):
     settings: ClassVar[tuple[Setting, ...]] = (GAME_TO, MATCH)
     carries_state = True
     fields: ClassVar[tuple[str, ...]] = ("maker", "alone", "tricks", "passed", "dealer")
+    entry = (e.maker(), EntryField("alone", "flag", N_("Alone (a lone hand)")), e.tricks(5), e.passed())
     march: ClassVar[int] = MARCH
 
     def seating(self, players: Sequence[str]) -> Seating:
@@ -361,6 +364,11 @@ class RailroadEuchre(FourHandEuchre):
     rules = "EUCHRE (Railroad Euchre)"
     settings = (GAME_TO, with_default(MATCH, RUBBER), DEFEND_ALONE, LAPS, SLAM)
     fields = ("maker", "alone", "defended_alone", "tricks", "passed", "dealer")
+    entry = (*FourHandEuchre.entry[:2], EntryField("defended_alone", "flag", N_("Defended alone")),
+             *FourHandEuchre.entry[2:])
+
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        return self.entry if config.get("defend_alone") else tuple(f for f in self.entry if f.name != "defended_alone")
 
     def score_deal(self, deal: Mapping[str, Any], **kwargs: Any) -> DealScore:
         if "defended_alone" in deal and not kwargs["config"]["defend_alone"]:
@@ -380,6 +388,7 @@ class TwoHandEuchre(FourHandEuchre):
     min_players = 2
     max_players = 2
     fields = ("maker", "tricks", "passed", "dealer")
+    entry = (e.maker(), e.tricks(5, N_("Tricks taken by the maker")), e.passed())
 
     def seating(self, players: Sequence[str]) -> Seating:
         return Seating.individual(players)
@@ -392,6 +401,7 @@ class ThreeHandEuchre(ScoredGame):
     name = "three_hand_euchre"
     title = "Three-Hand Euchre"
     rules = "EUCHRE (Three-Hand Euchre)"
+    entry = (e.maker(), e.tricks(5, N_("Tricks taken by the maker")), e.passed())
     min_players = 3
     max_players = 3
     settings = (GAME_TO,)
@@ -485,6 +495,11 @@ class AuctionEuchre(ScoredGame):
     min_players = 5
     max_players = 7
     settings = (with_default(GAME_TO, None),)
+
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        n = len(players) if len(players) in AUCTION_BIDS else 5
+        partners = () if n == 6 else (EntryField("partners", "players", N_("Partners chosen by the maker")),)
+        return (e.maker(), e.bid(tuple(sorted(AUCTION_BIDS[n]))), *partners, e.tricks(AUCTION_TRICKS[n]), e.passed())
 
     def seating(self, players: Sequence[str]) -> Seating:
         return Seating.teams(players) if len(players) == 6 else Seating.individual(players)
@@ -583,6 +598,8 @@ class CallAceEuchre(ScoredGame):
     min_players = 4
     max_players = 6
     settings = (GAME_TO,)
+    entry = (e.maker(), EntryField("partner", "player", N_("Partner (holder of the called card)")),
+             EntryField("alone", "flag", N_("Alone (a lone hand)")), e.tricks(TRICKS), e.passed())
 
     def score_deal(
         self,
@@ -661,6 +678,11 @@ class CincinnatiEuchre(ScoredGame):
 
     def sides(self, players: Sequence[str], config: Mapping[str, Any]) -> list[str]:
         return list(Seating.teams(players).sides)
+
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        return (e.bidder(), e.bid((3, 4, 5, 6, *MOONS)), EntryField("forced", "flag", N_("The dealer's forced bid")),
+                EntryField("trump", "suit", N_("Trump"), choices=(*e.SUITS, "notrump")),
+                e.tricks(CINCINNATI_TRICKS, N_("Tricks taken by the bidder's side")))
 
     def score_deal(
         self,

@@ -33,6 +33,8 @@ from typing import Any
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring import entry as e
+from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, passed_deal, read_tricks
 from tables.scoring.hearts import count
 from tables.scoring.phrases import note
@@ -104,6 +106,15 @@ class FiveHundred(ScoredGame):
     )
 
     # -- who scores ------------------------------------------------------------------------------
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        bids = tuple(f"{n}{d}" for n in range(6, 11) for d in ("S", "C", "D", "H", "NT"))
+        partners = (EntryField("partners", "players", N_("Partners (five-hand)")),) if len(players) == 5 else ()
+        cards = (EntryField("cards", "per_side", N_("Card points won"), minimum=0),) if config.get("card_points") else ()
+        return (e.maker("contractor", N_("Contractor")), e.bid(bids + (("nullo",) if config.get("nullo") else ())),
+                *partners, e.tricks_by_side(TRICKS), *cards,
+                EntryField("first_out", "player", N_("First out (two opponents reaching the game on one deal)")),
+                e.passed(keep=("tricks",) if config.get("passed_deal") == NO_TRUMP else ()))
+
     def seating(self, players: Sequence[str]) -> Seating:
         return Seating.teams(players) if len(players) in (4, 6) else Seating.individual(players)
 

@@ -38,6 +38,8 @@ from typing import Any
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring import entry as e
+from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks
 from tables.scoring.hearts import flag
 from tables.scoring.refusals import N_, ScoringError
@@ -53,6 +55,9 @@ class Loo(ScoredGame):
     name = "loo"
     title = "Loo"
     rules = "LOO"
+    entry = (EntryField("stood", "players", N_("Stood (a double pot)")), EntryField("miss", "player", N_("Took the miss")),
+             EntryField("defend", "flag", N_("The dealer defended the pot")),
+             EntryField("flush", "player", N_("A flush (three trumps) held by")), e.tricks_by_side(TRICKS))
     min_players = 3
     max_players = 16
     settings = (

@@ -48,6 +48,8 @@ from typing import Any
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring import entry as e
+from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks, with_default
 from tables.scoring.hearts import flag
 from tables.scoring.phrases import note
@@ -116,6 +118,15 @@ class Napoleon(ScoredGame):
         if config["peep"] and not config["pool"]:
             raise ScoringError("bad_config", N_("Peep Nap is played with a pool"), field="config.peep", at="config.peep")
         return config
+
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        low = config.get("lowest_bid", 1)
+        bids = (*range(low, TRICKS), *(FIVE_TRICK_BIDS if config.get("wellington_blucher") else FIVE_TRICK_BIDS[:1]))
+        peep = (EntryField("peeped", "players", N_("Peeped at the widow")),) if config.get("peep") else ()
+        garnet = (EntryField("garnet", "flag", N_("The bidder took the extra hand")),) if config.get("sir_garnet") else ()
+        return (e.bidder(), e.bid(bids), e.tricks(TRICKS, N_("Tricks taken by the bidder")),
+                EntryField("revoke", "player", N_("Revoked (play abandoned)")),
+                EntryField("out_of_turn", "players", N_("Led out of turn")), *peep, *garnet, e.passed())
 
     def read_bid(self, raw: Any, config: Mapping[str, Any]) -> tuple[int, str | None]:
         """The tricks bid and the five-trick call (nap, wellington, blucher) if it is one."""

@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, dealer_of, name_of, only_keys
 from tables.scoring.hearts import count, flag
 from tables.scoring.refusals import N_, ScoringError
@@ -84,10 +85,27 @@ def first_to(target: int, totals: Mapping[str, int], steps: Sequence[tuple[str, 
     return None
 
 
+# who won each point, as the entry form asks it
+POINT_LABELS = {
+    HIGH: N_("High won by"), LOW: N_("Low won by"), JACK: N_("Jack won by"), JOKER: N_("Joker won by"),
+    GAME: N_("Game won by"), "right_pedro": N_("Right pedro won by"), "left_pedro": N_("Left pedro won by"),
+}
+PITCHER = EntryField("pitcher", "player", N_("Pitcher"))
+REVOKE = EntryField("revoke", "player", N_("Revoked"))
+SIDE_REVOKED = EntryField("revoke", "player", N_("Revoked"), of="sides")
+
+
 class _AllFours(ScoredGame):
     """Reading who won each point, by player or side, and the game point from counts."""
 
     point_spec: ClassVar[tuple[Point, ...]] = PITCH_POINTS
+    # the entry form: these parts, who won each point, then these
+    entry_before: ClassVar[tuple[EntryField, ...]] = ()
+    entry_after: ClassVar[tuple[EntryField, ...]] = ()
+
+    def entry_fields(self, players: Sequence[str], config: Mapping[str, Any]) -> tuple[EntryField, ...]:
+        points = tuple(EntryField(p.name, "player", POINT_LABELS[p.name], of="sides") for p in self.point_spec)
+        return (*self.entry_before, *points, *self.entry_after)
     counts_total: ClassVar[int | None] = None  # the counts must add up to this (the whole pack is played)
 
     def seating(self, players: Sequence[str]) -> Seating:
@@ -194,6 +212,8 @@ class AuctionPitch(_AllFours):
             "the rule book's variation: the winner also collects a point from each player for each time he was set back",
         ),
     )
+    entry_before = (PITCHER, EntryField("bid", "bid", N_("Bid"), choices=(2, 3, 4)))
+    entry_after = (REVOKE,)
     fields: ClassVar[tuple[str, ...]] = (
         "pitcher",
         "bid",
@@ -356,6 +376,8 @@ class Sellout(AuctionPitch):
     title = "Sellout"
     rules = "AUCTION PITCH (Sellout)"
     min_players = 3
+    entry_after = (REVOKE, EntryField("sold_by", "player", N_("Sold the bid: the seller")),
+                   EntryField("refused", "player", N_("Refused to buy: the high bidder")))
     fields = (*AuctionPitch.fields, "sold_by", "refused")
 
     def sale(
@@ -442,6 +464,9 @@ class Cinch(_AllFours):
     rules = "CINCH"
     min_players = 4
     max_players = 4
+    entry_before = (EntryField("bidder", "player", N_("Bidder")),
+                    EntryField("bid", "number", N_("Bid"), minimum=1, maximum=CINCH_POINTS_IN_PLAY))
+    entry_after = (SIDE_REVOKED,)
     point_spec = CINCH_POINTS
     settings = (game_to(51),)
 
@@ -543,6 +568,10 @@ class SevenUp(_AllFours):
     rules = "SEVEN-UP"
     min_players = 2
     max_players = 4
+    entry_before = (EntryField("turned_jacks", "number", N_("Jacks turned up for trump (to the dealer)"), minimum=0, maximum=2),
+                    EntryField("ran", "flag", N_("The cards were run")),
+                    EntryField("gift", "flag", N_("A point given to the player who begged")))
+    entry_after = (SIDE_REVOKED,)
     point_spec = OPTIONAL_POINTS
     settings = (game_to(7),)
 

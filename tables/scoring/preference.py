@@ -31,6 +31,8 @@ from typing import Any
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring import entry as e
+from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, name_of, only_keys, read_tricks
 from tables.scoring.hearts import count, flag
 from tables.scoring.phrases import note
@@ -44,6 +46,9 @@ class Preference(ScoredGame):
     name = "preference"
     title = "Preference"
     rules = "PREFERENCE"
+    entry = (e.bidder(), EntryField("suit", "suit", N_("Trump"), choices=e.SUITS),
+             EntryField("chips", "per_side", N_("Chips each bidder put in the pot (second round)"), minimum=0),
+             e.tricks(TRICKS, N_("Tricks taken by the bidder")), e.passed())
     min_players = 3
     max_players = 3
     settings = (

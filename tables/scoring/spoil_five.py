@@ -35,6 +35,8 @@ from typing import Any
 
 from tables.engines.base import Setting, SettingKind
 from tables.scoring.base import DealScore, ScoredGame
+from tables.scoring import entry as e
+from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, reached, top_of
 from tables.scoring.hearts import count, flag
 from tables.scoring.phrases import note
@@ -69,6 +71,8 @@ class SpoilFive(ScoredGame):
     name = "spoil_five"
     title = "Spoil Five"
     rules = "SPOIL FIVE"
+    entry = (e.tricks_by_side(TRICKS), EntryField("jinx", "flag", N_("Jinx: played on for all five")),
+             EntryField("dead", "players", N_("Hands declared dead")))
     min_players = 2
     max_players = 10
     carries_state = True
@@ -164,6 +168,7 @@ class FortyFive(ScoredGame):
     name = "forty_five"
     title = "Forty-Five"
     rules = "SPOIL FIVE (Forty-Five)"
+    entry = (e.tricks_by_side(TRICKS),)
     min_players = 2
     max_players = 6
     settings = (
@@ -233,6 +238,9 @@ class AuctionFortyFives(ScoredGame):
     name = "auction_forty_fives"
     title = "Auction Forty-Fives"
     rules = "SPOIL FIVE (Auction Forty-Fives)"
+    entry = (e.bidder(), e.bid(tuple(range(BID_STEP, TOP_BID + 1, BID_STEP))),
+             EntryField("trump", "suit", N_("Trump"), choices=e.SUITS), e.tricks_by_side(TRICKS),
+             EntryField("high_trump", "player", N_("Highest trump won by"), of="sides"))
     min_players = 4
     max_players = 6
     settings = (

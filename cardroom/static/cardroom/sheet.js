@@ -22,12 +22,53 @@
     if (message) errorBox.scrollIntoView({ block: "nearest" });
   }
 
-  function json(text, what) {
-    try {
-      return JSON.parse(text);
-    } catch (e) {
-      throw new Error(`${what} is not valid JSON`);
+  // a deal's entry from the fields its game declares (templates/cardroom/_entry_fields.html; the twin of
+  // tables.scoring.entry.assemble): each field read by its kind, an empty one left out; "all passed" ticked, only
+  // the parts it keeps
+  const whole = /^-?\d+$/;
+  function entryOf(form) {
+    const entry = {};
+    let passed = null;
+    for (const box of form.querySelectorAll(".entry-field")) {
+      const { name, kind } = box.dataset;
+      const one = box.querySelector("select, input");
+      if (kind === "player" || kind === "suit") {
+        if (one.value) entry[name] = one.value;
+      } else if (kind === "bid") {
+        if (one.value !== "") entry[name] = whole.test(one.value) ? Number(one.value) : one.value;
+      } else if (kind === "number") {
+        if (one.value.trim() !== "") entry[name] = Number(one.value);
+      } else if (kind === "players") {
+        const names = [...box.querySelectorAll("input:checked")].map((el) => el.value);
+        if (names.length) entry[name] = names;
+      } else if (kind === "per_side") {
+        const each = {};
+        for (const el of box.querySelectorAll("input")) if (Number(el.value)) each[el.dataset.side] = Number(el.value);
+        if (Object.keys(each).length) entry[name] = each;
+      } else if (one.checked) {
+        entry[name] = true;
+        if (kind === "passed") passed = box;
+      }
     }
+    if (!passed) return entry;
+    const keep = [passed.dataset.name, ...split(passed.dataset.keep, " ")];
+    return Object.fromEntries(Object.entries(entry).filter(([k]) => keep.includes(k)));
+  }
+
+  // "all passed" ticked: the parts it does not keep are not entered (greyed out)
+  function showPassed(form) {
+    const passed = form.querySelector('.entry-field[data-kind="passed"]');
+    if (!passed) return;
+    const keep = [passed.dataset.name, ...split(passed.dataset.keep, " ")];
+    const off = passed.querySelector("input").checked;
+    for (const box of form.querySelectorAll(".entry-field")) {
+      if (keep.includes(box.dataset.name)) continue;
+      for (const el of box.querySelectorAll("select, input")) el.disabled = off;
+    }
+  }
+  for (const form of document.querySelectorAll("form")) {
+    const passed = form.querySelector('.entry-field[data-kind="passed"] input');
+    if (passed) passed.addEventListener("change", () => showPassed(form));
   }
 
   // the game's rules as labelled fields (no JSON to type): the fieldset of the chosen game, read by kind
@@ -112,14 +153,12 @@
       }
       return { entry: { captured } };
     },
-    json(form) {
-      return { entry: json(form.elements.entry.value, "the entry") };
+    fields(form) {
+      return { entry: entryOf(form) };
     },
     correct(form, players) {
-      // the same labelled fields as entering a deal (a game without them: the entry as the rules need it)
-      const fields = form.dataset.fields;
-      const entry = fields && fields !== "json" ? builders[fields](form, players).entry
-        : json(form.elements.entry.value, "the entry");
+      // the same labelled fields as entering a deal
+      const entry = builders[form.dataset.fields](form, players).entry;
       return { deal: num(form, "deal") - 1, entry, reason: form.elements.reason.value };
     },
     rake(form) {
@@ -184,8 +223,18 @@
         for (const key of ["count", "spades", "aces", "sweeps"]) setValue(form, `${key}:${p}`, got[key] || 0);
       }
     },
-    json(form, entry) {
-      setValue(form, "entry", JSON.stringify(entry));
+    fields(form, entry) {
+      for (const box of form.querySelectorAll(".entry-field")) {
+        const value = entry[box.dataset.name];
+        const kind = box.dataset.kind;
+        for (const el of box.querySelectorAll("select, input")) {
+          if (kind === "players") el.checked = Array.isArray(value) && value.includes(el.value);
+          else if (kind === "flag" || kind === "passed") el.checked = value === true;
+          else if (kind === "per_side") el.value = value && typeof value === "object" && el.dataset.side in value ? value[el.dataset.side] : "";
+          else el.value = value === undefined || value === null ? "" : String(value);
+        }
+      }
+      showPassed(form);
     },
   };
   const correctForm = document.getElementById("correct-form");
