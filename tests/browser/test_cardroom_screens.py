@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cardroom.models import ScoreSheet, SheetDeal
-from tests.browser.conftest import PHONE, assert_labelled, assert_layout
+from tests.browser.conftest import PHONE, assert_labelled, assert_layout, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -97,3 +97,47 @@ def test_a_carousel_hand_entered_on_screen_with_the_meld_check(screens, floor, d
     expect(page.locator('tr[data-deal="1"]')).to_contain_text("+16")
     expect(page.locator('tr[data-deal="1"]')).to_contain_text("ann wins on the knock: 16")
     screens.shot(page, "cardroom-carousel-sheet")
+
+
+def test_a_euchre_deal_entered_by_its_labelled_fields(screens, floor, dealer_api):
+    # a game whose entry its engine declares (tables/scoring/entry.py): the maker by name, the tricks, a box for alone
+    answer = dealer_api.post(
+        "/api/cardroom/sheets/",
+        {"table": floor.table.pk, "game": "euchre", "players": ["ann", "bob", "cy", "dee"]},
+        format="json",
+    )
+    page = screens.page("dealer", at=f"/cardroom/sheets/{answer.json()['id']}/")
+    form = page.locator("#deal-form")
+    expect(page.locator("textarea")).to_have_count(0)
+    expect(page.get_by_text("JSON")).to_have_count(0)
+    # all passed: the rest of the form is not entered
+    form.get_by_label("All passed (no score)").check()
+    expect(form.get_by_label("Maker", exact=True)).to_be_disabled()
+    form.get_by_label("All passed (no score)").uncheck()
+    # a refusal in words: no maker chosen
+    form.get_by_label("Tricks taken by the maker's side").fill("4")
+    form.get_by_role("button", name="Record deal").click()
+    expect(page.locator("#error")).to_be_visible()
+    assert SheetDeal.objects.count() == 0
+    # ann makes four tricks: her side scores 1
+    form.get_by_label("Maker", exact=True).select_option("ann")
+    form.get_by_role("button", name="Record deal").click()
+    expect(page.locator('tr[data-deal="1"]')).to_contain_text("+1")
+    assert SheetDeal.objects.get().entry == {"maker": "ann", "tricks": 4}
+    # then a lone march by bob: 4 to bob & dee
+    form.get_by_label("Maker", exact=True).select_option("bob")
+    form.get_by_label("Alone (a lone hand)").check()
+    form.get_by_label("Tricks taken by the maker's side").fill("5")
+    form.get_by_role("button", name="Record deal").click()
+    expect(page.locator("tfoot")).to_contain_text("4")
+    # the correction form: the same fields, filled in with the deal as it was entered
+    correction = page.locator("#correct-form")
+    expect(correction.get_by_label("Maker", exact=True)).to_have_value("bob")
+    expect(correction.get_by_label("Alone (a lone hand)")).to_be_checked()
+    expect(correction.get_by_label("Tricks taken by the maker's side")).to_have_value("5")
+    correction.get_by_label("Deal", exact=True).fill("1")
+    correction.get_by_label("Deal", exact=True).dispatch_event("change")
+    expect(correction.get_by_label("Maker", exact=True)).to_have_value("ann")
+    expect(correction.get_by_label("Alone (a lone hand)")).not_to_be_checked()
+    assert axe_violations(page) == []
+    screens.shots(page, "cardroom-euchre-sheet", LAYOUT)
