@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from tables.engines.base import Setting, SettingKind
-from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring import entry as e
+from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.entry import EntryField
 from tables.scoring.hearts import count, flag
 from tables.scoring.phrases import note
@@ -240,7 +240,9 @@ class FourHandEuchre(ScoredGame):
     settings: ClassVar[tuple[Setting, ...]] = (GAME_TO, MATCH)
     carries_state = True
     fields: ClassVar[tuple[str, ...]] = ("maker", "alone", "tricks", "passed", "dealer")
-    entry = (e.maker(), EntryField("alone", "flag", N_("Alone (a lone hand)")), e.tricks(5), e.passed())
+    entry: ClassVar[tuple[EntryField, ...]] = (
+        e.maker(), EntryField("alone", "flag", N_("Alone (a lone hand)")), e.tricks(5), e.passed()
+    )
     march: ClassVar[int] = MARCH
 
     def seating(self, players: Sequence[str]) -> Seating:

@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring import entry as e
+from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, added, name_of, names_of, only_keys, passed_deal, read_tricks
 from tables.scoring.hearts import count

@@ -212,8 +212,8 @@ class AuctionPitch(_AllFours):
             "the rule book's variation: the winner also collects a point from each player for each time he was set back",
         ),
     )
-    entry_before = (PITCHER, EntryField("bid", "bid", N_("Bid"), choices=(2, 3, 4)))
-    entry_after = (REVOKE,)
+    entry_before: ClassVar[tuple[EntryField, ...]] = (PITCHER, EntryField("bid", "bid", N_("Bid"), choices=(2, 3, 4)))
+    entry_after: ClassVar[tuple[EntryField, ...]] = (REVOKE,)
     fields: ClassVar[tuple[str, ...]] = (
         "pitcher",
         "bid",

@@ -30,8 +30,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engines.base import Setting, SettingKind
-from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring import entry as e
+from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, name_of, only_keys, read_tricks
 from tables.scoring.hearts import count, flag
