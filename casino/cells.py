@@ -15,14 +15,29 @@ cells must hash to the record's hash: ``casino/audit/offline.py``).
 ('\\'=HYPERLINK("http://x","y")', "'-5", 'Zoë', '')
 >>> neutralise("'quoted"), neutralise("'quoted", reversible=True)
 ("'quoted", "''quoted")
+
+A spreadsheet's cell cannot hold the control characters below a space (other than tab, line feed and
+carriage return): :func:`sheet_text` writes each as U+FFFD, so free text that carries one (a typed filter,
+a name) is exported instead of failing the export.
+
+>>> sheet_text("ab\x01c"), sheet_text("=1+1")
+('ab\ufffdc', "'=1+1")
 """
 
 from __future__ import annotations
 
+import re
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NOT_IN_A_SHEET = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what an XLSX cell cannot hold (openpyxl's rule)
 
 
 def neutralise(text: str, *, reversible: bool = False) -> str:
     if text.startswith(FORMULA_STARTS) or (reversible and text.startswith("'")):
         return "'" + text
     return text
+
+
+def sheet_text(text: str) -> str:
+    """A text cell of a spreadsheet (XLSX): neutralised, with what a cell cannot hold shown as U+FFFD."""
+    return neutralise(NOT_IN_A_SHEET.sub("\ufffd", text))

@@ -43,7 +43,7 @@ from accounting.money import (
     percent_text,
 )
 from accounting.reports import labels
-from casino.cells import neutralise
+from casino.cells import neutralise, sheet_text
 from casino.errors import InvalidInput
 from casino.money import number_words
 from casino.words import day_words, short_day_words, short_when_words
@@ -548,7 +548,7 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
     for i, c in enumerate(report.columns, start=1):
         sheet.column_dimensions[get_column_letter(i)].width = max(XLSX_WIDTHS[c.kind], min(len(c.header()) + 2, 40))
     bold = Font(bold=True)
-    preamble = WriteOnlyCell(sheet, value=neutralise(report.preamble()))
+    preamble = WriteOnlyCell(sheet, value=sheet_text(report.preamble()))
     preamble.font = bold
     sheet.append([preamble])
     header = []
@@ -570,7 +570,7 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
                 out_row.append(None)
                 continue
             if isinstance(value, str):
-                cell = WriteOnlyCell(sheet, value=neutralise(value))
+                cell = WriteOnlyCell(sheet, value=sheet_text(value))
             elif c.kind == MONEY:
                 cell = WriteOnlyCell(sheet, value=money_decimal(value, places))
                 cell.number_format = money_format
@@ -589,7 +589,7 @@ def write_xlsx(report: Report, out: IO[bytes] | str, *, progress: Progress | Non
                 if not c.identifier:
                     cell.number_format = "#,##0"
             else:
-                cell = WriteOnlyCell(sheet, value=neutralise(str(value)))
+                cell = WriteOnlyCell(sheet, value=sheet_text(str(value)))
             if bold_row:
                 cell.font = bold
             out_row.append(cell)

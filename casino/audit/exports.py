@@ -36,7 +36,7 @@ from casino.audit.labels import (
 )
 from casino.audit.models import AuditRecord
 from casino.audit.record import FIELDS, csv_cells
-from casino.cells import neutralise
+from casino.cells import neutralise, sheet_text
 from casino.core.roles import ROLE_LABELS
 from casino.money import money_amount, number_words
 from casino.pdffonts import Text, fonts
@@ -176,8 +176,8 @@ def records_xlsx(records: list[AuditRecord], *, total: int, filters: Mapping[str
                                                             total=number_words(total, 0))
     more = (gettext(" (the first ones, oldest first: narrow the filters or export CSV for all).")
             if len(records) < total else ".")
-    sheet.append([neutralise(gettext("Croupier — audit trail"))])
-    sheet.append([neutralise(f"{exported} {counted}{more}")])
+    sheet.append([sheet_text(gettext("Croupier — audit trail"))])
+    sheet.append([sheet_text(f"{exported} {counted}{more}")])
     bold = Font(bold=True)
     headings = []
     for heading in reader_headings():
@@ -186,7 +186,7 @@ def records_xlsx(records: list[AuditRecord], *, total: int, filters: Mapping[str
         headings.append(cell)
     sheet.append(headings)
     for r in records:
-        sheet.append([neutralise(v) for v in reader_row(r)])
+        sheet.append([sheet_text(v) for v in reader_row(r)])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

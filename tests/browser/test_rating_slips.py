@@ -63,7 +63,7 @@ def test_a_refused_slip_shows_the_servers_words(screens, floor):
     page.locator("#slip-open select[name=seat]").select_option("1")
     page.get_by_label("Card number").fill("NOBODY")
     page.get_by_role("button", name="Open slip").click()
-    expect(page.locator(".slips-error")).to_have_text("no player has the card 'NOBODY'")
+    expect(page.locator(".slips-error")).to_have_text("no player has the card NOBODY")
     assert RatingSlip.objects.count() == 0
 
 
