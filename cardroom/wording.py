@@ -252,7 +252,16 @@ def summary_bid_words(value: Any) -> str:
 
 
 def fact_words(name: str, value: Any) -> str:
-    """One fact of a note, by its name: a suit, a card, a bid, a number, players."""
+    """One fact of a note, by its name: a suit, a card, a bid, a point of the All Fours family (``point``; the
+    points won, ``awards``: point → who), chips paid (``pays``: player → chips), a number, players."""
+    if name == "point":
+        return str(ENTRY_WORDS.get(str(value), value))
+    if name == "awards" and isinstance(value, Mapping):
+        return ", ".join(gettext(phrases.AWARD) % {"point": fact_words("point", point), "who": names_words(who)}
+                         for point, who in value.items())
+    if name == "pays" and isinstance(value, Mapping):
+        return ", ".join(gettext(phrases.PAYMENT) % {"n": number(int(chips)), "who": who}
+                         for who, chips in value.items())
     if name == "suit":
         return summary_suit_words(value)
     if name == "card":

@@ -169,6 +169,11 @@ def added(totals: Mapping[str, int], points: Mapping[str, int]) -> dict[str, int
     return {s: totals[s] + points.get(s, 0) for s in totals}
 
 
+def all_passed() -> str:
+    """The note of a deal thrown in without a score."""
+    return note(N_("all passed: no score"))
+
+
 def passed_deal(deal: Mapping[str, Any], sides: Sequence[str], note: str) -> DealScore | None:
     """``{"passed": true}``: the deal was thrown in without a score (None when the deal was played)."""
     if "passed" not in deal or not flag(deal["passed"], "passed"):
@@ -268,7 +273,7 @@ class FourHandEuchre(ScoredGame):
         seating = self.seating(players)
         only_keys(deal, self.fields, self.title)
         state = state or self.initial_state(players, config)
-        passed = passed_deal(deal, seating.sides, "all passed: no score")
+        passed = passed_deal(deal, seating.sides, all_passed())
         if passed is not None:
             return replace(passed, state=state)
         maker = name_of(deal.get("maker"), "maker", players)
@@ -418,7 +423,7 @@ class ThreeHandEuchre(ScoredGame):
         index: int,
     ) -> DealScore:
         only_keys(deal, ("maker", "tricks", "passed", "dealer"), self.title)
-        passed = passed_deal(deal, players, "all passed: no score")
+        passed = passed_deal(deal, players, all_passed())
         if passed is not None:
             return passed
         maker = name_of(deal.get("maker"), "maker", players)
@@ -521,7 +526,7 @@ class AuctionEuchre(ScoredGame):
         n = len(players)
         seating = self.seating(players)
         only_keys(deal, ("maker", "bid", "partners", "tricks", "passed", "dealer"), self.title)
-        passed = passed_deal(deal, seating.sides, "all passed: no score")
+        passed = passed_deal(deal, seating.sides, all_passed())
         if passed is not None:
             return passed
         maker = name_of(deal.get("maker"), "maker", players)
@@ -613,7 +618,7 @@ class CallAceEuchre(ScoredGame):
         index: int,
     ) -> DealScore:
         only_keys(deal, ("maker", "partner", "alone", "tricks", "passed", "dealer"), self.title)
-        passed = passed_deal(deal, players, "all passed: no score")
+        passed = passed_deal(deal, players, all_passed())
         if passed is not None:
             return passed
         maker = name_of(deal.get("maker"), "maker", players)

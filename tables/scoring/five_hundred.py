@@ -163,7 +163,7 @@ class FiveHundred(ScoredGame):
         seating = self.seating(players)
         if deal.get("passed") is True and config["passed_deal"] == NO_TRUMP:
             return self.passed_no_trump(deal, seating, players=players, config=config, totals=totals, state=state)
-        passed = passed_deal(deal, seating.sides, "all passed: the deal is abandoned")
+        passed = passed_deal(deal, seating.sides, note(N_("all passed: the deal is abandoned")))
         if passed is not None:
             return DealScore(passed.points, passed.notes, passed.extra, state=state)
         contractor = name_of(deal.get("contractor"), "contractor", players)

@@ -42,6 +42,7 @@ from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, dealer_of, name_of, names_of, only_keys, read_tricks
 from tables.scoring.hearts import flag
+from tables.scoring.phrases import Note, note
 from tables.scoring.refusals import N_, ScoringError
 
 TRICKS = 3
@@ -49,6 +50,11 @@ TRICKS = 3
 
 def and_list(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def players_note(template: str, english: str, **params: Any) -> Note:
+    """A note naming several players, its English with the names as "ann, bob and cy"."""
+    return Note(template, params, english)
 
 
 class Loo(ScoredGame):
@@ -104,7 +110,7 @@ class Loo(ScoredGame):
         points = dict.fromkeys(players, 0)
         points[dealer] -= config["ante"]
         single = pot == config["ante"]
-        notes = [f"{'single' if single else 'double'} pot of {pot}"]
+        notes: list[str] = [note(N_("single pot of %(n)s") if single else N_("double pot of %(n)s"), n=pot)]
         third = pot // TRICKS
         if single:
             for key in ("stood", "miss", "defend", "flush"):
@@ -135,16 +141,22 @@ class Loo(ScoredGame):
             if tricks[p] and p != defender:
                 points[p] += tricks[p] * third
                 paid += tricks[p] * third
-                notes.append(f"{p} wins {tricks[p]} trick{'s' if tricks[p] > 1 else ''}: {tricks[p] * third}")
+                notes.append(note(N_("%(who)s wins %(tricks)s trick: %(n)s") if tricks[p] == 1
+                                  else N_("%(who)s wins %(tricks)s tricks: %(n)s"),
+                                  who=p, tricks=tricks[p], n=tricks[p] * third))
         if defender is not None and tricks[defender]:
-            notes.append(f"{defender} defends the pot: {tricks[defender] * third} stays in it")
+            notes.append(note(N_("%(who)s defends the pot: %(n)s stays in it"), who=defender,
+                              n=tricks[defender] * third))
         looed = [p for p in playing if not tricks[p] and p != defender]
         for p in looed:
             points[p] -= config["loo"]
         if looed:
             notes.append(
-                f"{and_list(looed)} {'is' if len(looed) == 1 else 'are'} looed: "
-                f"{config['loo']}{' each' if len(looed) > 1 else ''} to the next pot"
+                note(N_("%(who)s is looed: %(n)s to the next pot"), who=looed[0], n=config["loo"])
+                if len(looed) == 1
+                else players_note(N_("%(who)s are looed: %(n)s each to the next pot"),
+                                  f"{and_list(looed)} are looed: {config['loo']} each to the next pot",
+                                  who=looed, n=config["loo"])
             )
         return self.result(
             points,
@@ -195,9 +207,10 @@ class Loo(ScoredGame):
             looed = [p for p in playing if p != holder]
             for p in looed:
                 points[p] -= config["loo"]
-            notes.append(f"{holder} holds a flush and takes the pot of {pot}")
+            notes.append(note(N_("%(who)s holds a flush and takes the pot of %(n)s"), who=holder, n=pot))
             if looed:
-                notes.append(f"{and_list(looed)} {'is' if len(looed) == 1 else 'are'} looed")
+                notes.append(note(N_("%(who)s is looed"), who=looed[0]) if len(looed) == 1
+                             else players_note(N_("%(who)s are looed"), f"{and_list(looed)} are looed", who=looed))
             return playing, None, looed
         if len(stood) == 1:
             (lone,) = stood
@@ -210,9 +223,15 @@ class Loo(ScoredGame):
                 raise ScoringError("bad_deal", N_("the lone player takes the pot without play"), field="tricks",
                                    at="tricks")
             points[lone] += pot
-            notes.append(f"everyone else passed: {lone} takes the pot of {pot}")
+            notes.append(note(N_("everyone else passed: %(who)s takes the pot of %(n)s"), who=lone, n=pot))
             return playing, None, []
-        notes.append(f"{and_list(playing)} stand" + (f", {miss} on the miss" if miss else ""))
+        standing = and_list(playing)
+        notes.append(
+            players_note(N_("%(who)s stand, %(miss)s on the miss"), f"{standing} stand, {miss} on the miss",
+                         who=list(playing), miss=miss)
+            if miss
+            else players_note(N_("%(who)s stand"), f"{standing} stand", who=list(playing))
+        )
         return playing, (dealer if defend else None), None
 
     @staticmethod

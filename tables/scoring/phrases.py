@@ -222,8 +222,8 @@ class Note(str):
     template: str
     params: dict[str, Any]
 
-    def __new__(cls, template: str, params: dict[str, Any]) -> Note:
-        self = super().__new__(cls, template % {k: english(v) for k, v in params.items()})
+    def __new__(cls, template: str, params: dict[str, Any], text: str | None = None) -> Note:
+        self = super().__new__(cls, template % {k: english(v) for k, v in params.items()} if text is None else text)
         self.template = template
         self.params = params
         return self
@@ -240,6 +240,28 @@ def note(template: str, **params: Any) -> Note:
     """A deal's phrase from its ``N_``-marked template (``%(name)s`` placeholders) and its facts: players or
     sides (a name, or a list of names), numbers, a suit's name (``suit``), a card (``card``)."""
     return Note(template, params)
+
+
+# the parts of a list fact (a note's ``awards`` or ``pays``), each worded by the card room
+AWARD = N_("%(point)s %(who)s")  # one point of the All Fours family and who won it: "high ann"
+PAYMENT = N_("%(n)s from %(who)s")  # chips one player pays the winner: "2 from ann"
+
+
+def awards_note(awards: dict[str, Any]) -> Note:
+    """Who won each point of an All Fours deal (``{"high": "ann", "jack": None}``): "high ann, jack bob" in
+    English, the points in words for the reader (the fact ``awards``: the points won, in the counting order)."""
+    won = {name: side for name, side in awards.items() if side is not None}
+    if not won:
+        return note(N_("no points"))
+    return Note(N_("points won: %(awards)s"), {"awards": won},
+                ", ".join(f"{name} {side}" for name, side in won.items()))
+
+
+def collects_note(winner: str, pays: dict[str, int]) -> Note:
+    """What the winner of a game collects from each player (the fact ``pays``: player → chips)."""
+    total = sum(pays.values())
+    return Note(N_("%(who)s collects %(n)s: %(pays)s"), {"who": winner, "n": total, "pays": dict(pays)},
+                f"{winner} collects {total}: " + ", ".join(f"{v} from {p}" for p, v in pays.items()))
 
 
 def pot_note(takers: list[str], pot: int, left: int, one: str, more: str, one_left: str, more_left: str) -> Note:

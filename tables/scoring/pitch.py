@@ -39,6 +39,7 @@ from tables.scoring.base import DealScore, ScoredGame
 from tables.scoring.entry import EntryField
 from tables.scoring.euchre import Seating, dealer_of, name_of, only_keys
 from tables.scoring.hearts import count, flag
+from tables.scoring.phrases import Note, awards_note, collects_note, note
 from tables.scoring.refusals import N_, ScoringError
 
 COUNTING_POINTS_IN_PACK = 80  # four suits of ten 10, ace 4, king 3, queen 2, jack 1
@@ -187,8 +188,12 @@ class _AllFours(ScoredGame):
         return won
 
     @staticmethod
-    def describe_awards(awards: Mapping[str, str | None]) -> str:
-        return ", ".join(f"{name} {side}" for name, side in awards.items() if side is not None) or "no points"
+    def describe_awards(awards: Mapping[str, str | None]) -> Note:
+        return awards_note(dict(awards))
+
+
+def out_first(target: int, winner: str) -> Note:
+    return note(N_("game to %(n)s: %(who)s out first"), n=target, who=winner)
 
 
 # -- Auction Pitch and its variants --------------------------------------------------------------
@@ -276,16 +281,18 @@ class AuctionPitch(_AllFours):
             points[pitcher] -= bid
             set_back[pitcher] += 1
             notes.append(
-                f"{pitcher} revoked: set back {bid}"
+                note(N_("%(who)s revoked: set back %(n)s"), who=pitcher, n=bid)
                 if revoker == pitcher
-                else f"{pitcher} made {won[pitcher]} of a bid of {bid}: set back {bid}"
+                else note(N_("%(who)s made %(won)s of a bid of %(n)s: set back %(n)s"), who=pitcher,
+                          won=won[pitcher], n=bid)
             )
         else:
             points[pitcher] += won[pitcher]
             notes.append(
-                f"{pitcher} makes {won[pitcher]} on a bid of {bid}"
+                note(N_("%(who)s makes %(won)s on a bid of %(n)s"), who=pitcher, won=won[pitcher], n=bid)
                 if made
-                else f"{pitcher} scores {won[pitcher]}: {revoker}'s revoke saves him from the set back"
+                else note(N_("%(who)s scores %(won)s: %(revoker)s's revoke saves him from the set back"),
+                          who=pitcher, won=won[pitcher], revoker=revoker)
             )
         for p in players:
             if p == pitcher:
@@ -293,7 +300,7 @@ class AuctionPitch(_AllFours):
             if p == revoker:
                 points[p] -= bid
                 set_back[p] += 1
-                notes.append(f"{p} revoked: scores nothing and loses {bid}")
+                notes.append(note(N_("%(who)s revoked: scores nothing and loses %(n)s"), who=p, n=bid))
             else:
                 points[p] += won[p]
         # Who goes out: a smudge at once; else the sale, the pitcher, then High, Low, Jack, (Joker), Game.
@@ -303,9 +310,10 @@ class AuctionPitch(_AllFours):
         if smudger is not None:
             if self.any_smudge or totals[smudger] >= 0:
                 winner = smudger
-                notes.append(f"{smudger} smudges: all {in_play} points, and the game")
+                notes.append(note(N_("%(who)s smudges: all %(n)s points, and the game"), who=smudger, n=in_play))
             else:
-                notes.append(f"{smudger} smudges from the hole: scores the {in_play} points only")
+                notes.append(note(N_("%(who)s smudges from the hole: scores the %(n)s points only"), who=smudger,
+                                 n=in_play))
         if winner is None:
             steps = [*before.items(), (pitcher, points[pitcher] - before.get(pitcher, 0))]
             steps += [
@@ -315,7 +323,7 @@ class AuctionPitch(_AllFours):
             ]
             winner = first_to(target, totals, steps)
             if winner is not None:
-                notes.append(f"game to {target}: {winner} out first")
+                notes.append(out_first(target, winner))
         extra: dict[str, Any] = {"pitcher": pitcher, "bid": bid, "awards": awards, "won": won, "made": made}
         if winner is not None:
             final = {p: totals[p] + points[p] for p in players}
@@ -325,9 +333,7 @@ class AuctionPitch(_AllFours):
                 if p != winner
             }
             extra["settlement"] = {winner: sum(pays.values()), **{p: -v for p, v in pays.items()}}
-            notes.append(
-                f"{winner} collects {sum(pays.values())}: " + ", ".join(f"{v} from {p}" for p, v in pays.items())
-            )
+            notes.append(collects_note(winner, pays))
         return DealScore(points, tuple(notes), extra, state={"set_back": set_back}, winner=winner)
 
     def smudger(self, pitcher: str, bid: int, won: Mapping[str, int], in_play: int, revoker: str | None) -> str | None:
@@ -407,7 +413,8 @@ class Sellout(AuctionPitch):
                 raise ScoringError("bad_deal", N_("the seller sold the pitch to another player"), field="pitcher",
                                    at="pitcher")
             self.check_bid_for_sale(seller, bid, totals, target)
-            return {seller: bid}, [f"{seller} sells to {pitcher} for {bid}"]
+            return {seller: bid}, [note(N_("%(who)s sells to %(pitcher)s for %(n)s"), who=seller, pitcher=pitcher,
+                                        n=bid)]
         if pitcher != seller:
             raise ScoringError(
                 "bad_deal", N_("only the seller (%(player)s) or a player he sold to pitches (enter who sold)"),
@@ -424,13 +431,14 @@ class Sellout(AuctionPitch):
                     "bad_deal", N_("refusing would put %(player)s (%(n)s) out, so %(seller)s must sell"),
                     field="refused", at="refused", player=bidder, n=totals[bidder], seller=seller,
                 )
-            return {bidder: bid}, [f"{seller} refuses {bidder}'s {bid} and pitches: {bidder} scores {bid}"]
+            return {bidder: bid}, [note(N_("%(who)s refuses %(bidder)s's %(n)s and pitches: %(bidder)s scores %(n)s"),
+                                        who=seller, bidder=bidder, n=bid)]
         if bid != SMUDGE:
             raise ScoringError(
                 "bad_bid", N_("a seller who takes the contract without selling or refusing bids 4"), field="bid",
                 at="bid",
             )
-        return {}, [f"{seller} takes the contract for 4"]
+        return {}, [note(N_("%(who)s takes the contract for %(n)s"), who=seller, n=SMUDGE)]
 
     @staticmethod
     def check_bid_for_sale(seller: str, bid: int, totals: Mapping[str, int], target: int) -> None:
@@ -510,15 +518,21 @@ class Cinch(_AllFours):
             diff = abs(won[side] - won[other])
             if diff and high != offender:
                 points[high] = diff
-            note = f"{side} make {bid} with {won[side]} to {won[other]}: " + (
-                f"{high} score the difference, {points[high]}" if points[high] else "no score"
+            summary = (
+                note(N_("%(who)s make %(n)s with %(won)s to %(lost)s: %(high)s score the difference, %(diff)s"),
+                     who=side, n=bid, won=won[side], lost=won[other], high=high, diff=points[high])
+                if points[high]
+                else note(N_("%(who)s make %(n)s with %(won)s to %(lost)s: no score"), who=side, n=bid,
+                          won=won[side], lost=won[other])
             )
         else:
             short = bid - won[side]
             if other != offender:
                 points[other] = CINCH_POINTS_IN_PLAY + short
-            note = f"{side} are cinched: {won[side]} of {bid}; {other} score {points[other]}"
-        notes = [note] + ([f"{offender} revoked: they cannot score this hand"] if offender else [])
+            summary = note(N_("%(who)s are cinched: %(won)s of %(n)s; %(other)s score %(points)s"), who=side,
+                           won=won[side], n=bid, other=other, points=points[other])
+        revoked = [note(N_("%(who)s revoked: they cannot score this hand"), who=offender)] if offender else []
+        notes = [summary, *revoked]
         extra = {"bidder": bidder, "bid": bid, "won": won, "made": made, **({"awards": awards} if awards else {})}
         return DealScore(points, tuple(notes), extra)
 
@@ -608,30 +622,31 @@ class SevenUp(_AllFours):
         notes: list[str] = []
         if turned:
             steps.append((seating.side_of(dealer), turned))
-            notes.append(f"{dealer} turns up {'a jack' if turned == 1 else 'two jacks'}: {turned}")
+            notes.append(note(N_("%(who)s turns up a jack: %(n)s"), who=dealer, n=turned) if turned == 1
+                         else note(N_("%(who)s turns up two jacks: %(n)s"), who=dealer, n=turned))
         if gift:
             steps.append((seating.side_of(eldest), 1))
-            notes.append(f"{eldest} begs and is given a point")
+            notes.append(note(N_("%(who)s begs and is given a point"), who=eldest))
         for point in self.point_spec:
             side = awards[point.name]
             if side is None:
                 continue
             if side == offender and point.name in (JACK, GAME):
-                notes.append(f"{side} revoked: no {point.name}")
+                notes.append(note(N_("%(who)s revoked: no %(point)s"), who=side, point=point.name))
                 continue
             steps.append((side, point.value))
         if offender is not None:
             penalty = 2 if awards[JACK] is not None else 1
             for s in seating.others(offender):
                 steps.append((s, penalty))
-            notes.append(f"{offender} revoked: each opponent scores {penalty}")
+            notes.append(note(N_("%(who)s revoked: each opponent scores %(n)s"), who=offender, n=penalty))
         points = dict.fromkeys(seating.sides, 0)
         for side, value in steps:
             points[side] += value
         notes.append(self.describe_awards(awards))
         winner = first_to(config["game_to"], totals, steps)
         if winner is not None:
-            notes.append(f"game to {config['game_to']}: {winner} out first")
+            notes.append(out_first(config["game_to"], winner))
         return DealScore(points, tuple(notes), {"dealer": dealer, "awards": awards}, winner=winner)
 
 
@@ -672,7 +687,7 @@ class CaliforniaJack(_AllFours):
         notes = [self.describe_awards(awards)]
         winner = first_to(config["game_to"], totals, steps)
         if winner is not None:
-            notes.append(f"game to {config['game_to']}: {winner} out first")
+            notes.append(out_first(config["game_to"], winner))
         return DealScore(points, tuple(notes), {"awards": awards}, winner=winner)
 
 

@@ -109,6 +109,23 @@ def card_room(floor):
         played("carousel_rummy", [{"knocker": "ana", "hands": {"ana": {"deadwood": ["2S", "AD"]},
                                                                "bruno": {"deadwood": ["KS", "QD", "9C"]}}}],
                players=["ana", "bruno"]),
+        played("auction_pitch", [
+            {"pitcher": "ana", "bid": 2, "high": "ana", "low": "ana", "jack": "bruno", "game": "ana"},
+            {"pitcher": "bruno", "bid": 3, "high": "bruno", "low": "ana", "jack": None, "game": "carla"},
+            {"pitcher": "carla", "bid": 2, "high": "carla", "low": "bruno", "jack": "ana", "revoke": "bruno"},
+            {"pitcher": "ana", "bid": 4, "high": "ana", "low": "ana", "jack": "ana", "game": "ana"},
+        ], players=FOUR[:3], close=False),  # the smudge ends the game
+        played("sellout", [{"pitcher": "carla", "bid": 3, "high": "carla", "low": "carla", "jack": None,
+                            "game": "carla", "sold_by": "bruno"}], players=FOUR[:3]),
+        played("cinch", [{"bidder": "ana", "bid": 6, "count": {"ana": 6, "bruno": 8}},
+                         {"bidder": "bruno", "bid": 8, "count": {"ana": 7, "bruno": 7}}]),
+        played("seven_up", [{"turned_jacks": 1, "high": "bruno", "low": "bruno"},
+                            {"high": "ana", "low": "bruno", "jack": "ana", "counts": {"ana": 30, "bruno": 21},
+                             "revoke": "bruno"}], players=FOUR[:2]),
+        played("loo", [{"tricks": {"bruno": 2, "carla": 1}},
+                       {"stood": ["bruno", "carla", "dario"], "miss": "dario", "tricks": {"bruno": 2, "dario": 1}},
+                       {"stood": ["ana", "bruno", "carla"], "miss": "ana", "flush": "carla"}], players=FOUR),
+        played("euchre", [{"passed": True}]),
         played("hearts", [
             {"taken": {"ana": {"hearts": 13, "queen": True}, "bruno": {"hearts": 0, "queen": False},
                        "carla": {"hearts": 0, "queen": False}, "dario": {"hearts": 0, "queen": False}}},
@@ -159,3 +176,35 @@ def test_a_deals_summary_and_the_settings_in_traditional_chinese(card_room):
     assert add in text
     assert "shot the moon" not in text
     assert "Add to others" not in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_all_fours_and_loo_summaries_in_the_readers_words(card_room, language):
+    """Issue 31: the Pitch family's and Loo's deal summaries (points won, sales, smudges, pots, loos) and a
+    passed deal are worded for the reader, the facts in the reader's words."""
+    client, ids = card_room
+    pitch, sellout, cinch, seven_up, loo, euchre = ids[4:10]
+
+    def text(pk):
+        return visible_text(client.get(f"/cardroom/sheets/{pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode())
+
+    with translation.override(language):
+        said = {
+            pitch: [translation.gettext("%(who)s smudges: all %(n)s points, and the game") % {"who": "ana", "n": "4"},
+                    translation.gettext("%(who)s revoked: scores nothing and loses %(n)s") % {"who": "bruno",
+                                                                                             "n": "2"}],
+            sellout: [translation.gettext("%(who)s sells to %(pitcher)s for %(n)s") % {
+                "who": "bruno", "pitcher": "carla", "n": "3"}],
+            seven_up: [translation.gettext("%(who)s turns up a jack: %(n)s") % {"who": "ana", "n": "1"},
+                       translation.gettext("%(point)s %(who)s") % {
+                           "point": translation.pgettext("score sheet", "high"), "who": "bruno"}],
+            loo: [translation.gettext("double pot of %(n)s") % {"n": "9"},
+                  translation.gettext("%(who)s are looed") % {"who": translation.gettext("%(names)s and %(last)s")
+                                                              % {"names": "ana", "last": "bruno"}}],
+            euchre: [translation.gettext("all passed: no score")],
+        }
+    for pk, phrases_said in said.items():
+        page = text(pk)
+        assert all(p in page for p in phrases_said), (pk, phrases_said)
+    assert "smudges" not in text(pitch)
+    assert "pot of" not in text(loo)
