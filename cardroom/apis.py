@@ -25,7 +25,7 @@ from cardroom import selectors
 from cardroom import serializers as s
 from cardroom.models import ScoreSheet, Tournament
 from cardroom.services import sheets, tournaments
-from cardroom.wording import in_reader_words
+from cardroom.wording import check_words, in_reader_words
 from casino.core.roles import Role
 from casino.errors import Forbidden, NotFound
 from casino.idempotency import idempotent
@@ -64,7 +64,9 @@ class GameCheckView(InReaderWords, APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
     def post(self, request: Request, game: str, check: str) -> Response:
-        return Response(sheets.game_check(game=game, check=check, payload=request.data))
+        answer = sheets.game_check(game=game, check=check, payload=request.data)
+        # the answer's facts as the game gave them, and ``said``: the answer in the reader's words
+        return Response({**answer, "said": check_words(answer)})
 
 
 class SheetFilter(filters.FilterSet):

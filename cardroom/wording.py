@@ -256,6 +256,10 @@ def fact_words(name: str, value: Any) -> str:
     points won, ``awards``: point → who), chips paid (``pays``: player → chips), a number, players."""
     if name == "point":
         return str(ENTRY_WORDS.get(str(value), value))
+    if name == "reason":  # a game's reason, itself a message (a meld's fault)
+        return gettext(str(value))
+    if name == "meld":  # a place in a check's answer: after[0]
+        return entry_words(value)
     if name == "awards" and isinstance(value, Mapping):
         return ", ".join(gettext(phrases.AWARD) % {"point": fact_words("point", point), "who": names_words(who)}
                          for point, who in value.items())
@@ -351,3 +355,57 @@ def deal_entry_words(entry: Any) -> str:
         else:
             parts.append(f"{label}: {_entry_value_words(value)}")
     return "; ".join(parts)
+
+
+# -- the validity checks' answers -----------------------------------------------------------------------
+# A check (Carousel's ``meld`` and ``table``, Crazy Casino's ``build``) answers with facts (cards, kinds, the
+# game's reasons as messages); here the answer as the sheet page shows it, in the reader's language.
+
+MELD_KINDS: dict[str, Any] = {"set": pgettext_lazy("meld", "set"), "sequence": pgettext_lazy("meld", "sequence")}
+COLOUR_WORD = re.compile(r"\b(red|black)\b")
+
+
+def _build_words(colour: str, rank: str) -> str:
+    return gettext("%(colour)s %(rank)s") % {"colour": COLOURS.get(colour, colour), "rank": rank}
+
+
+def _how_words(how: Any) -> str:
+    """One way to build a pile (``A♠ + 4♠ = black 5``): its colours in words, the cards and sums as they are."""
+    return COLOUR_WORD.sub(lambda m: str(COLOURS[m.group(1)]), str(how))
+
+
+def check_words(answer: Mapping[str, Any]) -> str:
+    """A check's answer in the reader's words: each meld, set or sequence or why not; the builds the cards make
+    and whether the card from hand matches; a rearrangement of the table valid or why not."""
+    if "melds" in answer and "builds" not in answer and any("valid" in m for m in answer["melds"]):
+        return "\n".join(
+            gettext("%(cards)s: %(kind)s") % {"cards": " ".join(m["cards"]),
+                                              "kind": MELD_KINDS.get(m.get("kind"), m.get("kind"))}
+            if m.get("valid")
+            else gettext("%(cards)s: not valid — %(reason)s") % {"cards": " ".join(m["cards"]),
+                                                                  "reason": gettext(str(m.get("reason", "")))}
+            for m in answer["melds"]
+        )
+    if "builds" in answer:
+        builds = [_build_words(b["colour"], b["rank"]) for b in answer["builds"]]
+        text = gettext("These build: %(builds)s") % {"builds": ", ".join(builds)} if builds else gettext(
+            "These build: nothing that can be left or captured")
+        match = answer.get("match")
+        if match is not None:
+            if answer.get("valid"):
+                text += "\n" + gettext("%(card)s: yes — %(how)s") % {"card": match, "how": _how_words(answer.get("how"))}
+            else:
+                red = str(match)[-1:] in ("♥", "♦")
+                rank = str(match)[:-1]
+                text += "\n" + gettext("%(card)s: no — these cannot be built into a %(build)s") % {
+                    "card": match, "build": _build_words("red" if red else "black", rank)}
+        return text
+    if answer.get("valid"):
+        melds = answer.get("melds") or []
+        lines = [gettext("The table is valid.")]
+        lines += [gettext("%(cards)s: %(kind)s") % {"cards": " ".join(m["cards"]),
+                                                    "kind": MELD_KINDS.get(m.get("kind"), m.get("kind"))}
+                  for m in melds]
+        return "\n".join(lines)
+    reasons = [phrase_words(p) for p in answer.get("phrases") or []]
+    return gettext("Not valid: %(reason)s") % {"reason": "; ".join(reasons) if reasons else answer.get("reason", "")}

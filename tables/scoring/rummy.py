@@ -34,7 +34,7 @@ from tables.engines.base import Json, Setting, SettingKind
 from tables.engines.cards import JOKER, Card, Shoe, parse_card
 from tables.engines.errors import EngineError
 from tables.scoring.base import DealScore, ScoredGame
-from tables.scoring.phrases import note
+from tables.scoring.phrases import Note, note, phrase_json
 from tables.scoring.refusals import N_, ScoringError
 
 JOKER_POINTS = 25
@@ -156,10 +156,13 @@ def check_table(payload: Mapping[str, Any]) -> Json:
                            what="hand")
     hand = [_card(c, f"hand[{i}]", joker=True) for i, c in enumerate(hand_raw)]
 
-    def answer(valid: bool, reason: str | None = None, **more: Any) -> Json:
+    def answer(valid: bool, reasons: Sequence[Note] = (), **more: Any) -> Json:
+        """The answer; a refusal also says why: ``reason`` (the English) and ``phrases`` (its templates and
+        facts, worded for the reader by the card room)."""
         out: Json = {"valid": valid, **more}
-        if reason:
-            out["reason"] = reason
+        if reasons:
+            out["reason"] = "; ".join(reasons)
+            out["phrases"] = [phrase_json(r) for r in reasons]
         return out
 
     for key in ("before", "after"):
@@ -168,7 +171,8 @@ def check_table(payload: Mapping[str, Any]) -> Json:
             if kind is None:
                 return answer(
                     False,
-                    f"{key}[{i}] ({' '.join(str(c) for c in meld)}) is not a valid meld: {why}",
+                    [note(N_("%(meld)s (%(cards)s) is not a valid meld: %(reason)s"), meld=f"{key}[{i}]",
+                          cards=" ".join(str(c) for c in meld), reason=why)],
                     meld=f"{key}[{i}]",
                 )
     before = Counter(c.physical for m in melds["before"] for c in m) + Counter(str(c) for c in hand)
@@ -177,13 +181,12 @@ def check_table(payload: Mapping[str, Any]) -> Json:
         missing, extra = before - after, after - before
         parts = []
         if missing:
-            parts.append(
-                f"missing from the table: {' '.join(sorted(missing.elements()))} (no card goes back "
-                "into a hand, every card stays in a meld)"
-            )
+            parts.append(note(N_("missing from the table: %(cards)s (no card goes back into a hand, every card stays "
+                                 "in a meld)"), cards=" ".join(sorted(missing.elements()))))
         if extra:
-            parts.append(f"not on the table before nor played from hand: {' '.join(sorted(extra.elements()))}")
-        return answer(False, "; ".join(parts))
+            parts.append(note(N_("not on the table before nor played from hand: %(cards)s"),
+                              cards=" ".join(sorted(extra.elements()))))
+        return answer(False, parts)
     stood_before = Counter(str(c.card) for m in melds["before"] for c in m if c.joker)
     stood_after = Counter(str(c.card) for m in melds["after"] for c in m if c.joker)
     naturals_after = {str(c.card) for m in melds["after"] for c in m if not c.joker}
@@ -191,8 +194,8 @@ def check_table(payload: Mapping[str, Any]) -> Json:
         if card not in naturals_after:
             return answer(
                 False,
-                f"a joker stood for {card}: it may stand for another card only once the natural "
-                f"{card} takes its place on the table",
+                [note(N_("a joker stood for %(cards)s: it may stand for another card only once the natural "
+                         "%(cards)s takes its place on the table"), cards=card)],
             )
     return answer(True, melds=[{"cards": [str(c) for c in m], "kind": meld_problem(m)[0]} for m in melds["after"]])
 

@@ -208,3 +208,50 @@ def test_the_all_fours_and_loo_summaries_in_the_readers_words(card_room, languag
         assert all(p in page for p in phrases_said), (pk, phrases_said)
     assert "smudges" not in text(pitch)
     assert "pot of" not in text(loo)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_validity_checks_answer_in_the_readers_words(card_room, language):
+    """Issue 31: a check's answer (Carousel's melds and table, Crazy Casino's builds) comes back worded in the
+    reader's language (``said``, shown as is by the sheet page) beside its facts, which are unchanged."""
+    client, _ = card_room
+    vocabulary = engine_words() | {"not", "valid", "these", "build", "nothing", "yes", "no", "red", "black"}
+
+    def said(game, check, payload):
+        response = client.post(f"/api/cardroom/games/{game}/checks/{check}/", payload,
+                               content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    answers = [
+        said("carousel_rummy", "meld", {"melds": [["KS", "AS", "2S"], ["7H", "7S", "7D"], ["4C", "5C", "6C"]]}),
+        said("crazy_casino", "build", {"items": ["AS", "KS", "JH", "JD"], "match": "5C"}),
+        said("crazy_casino", "build", {"items": ["AS", "KS", "JH", "JD"], "match": "4C"}),
+        said("carousel_rummy", "table", {"before": [["8D", "9D", "TD", "JD", "QD"]], "hand": ["TH", "TS"],
+                                         "after": [["8D", "9D", "JD", "QD"], ["TD", "TH", "TS"]]}),
+        said("carousel_rummy", "table", {"before": [["8D", "9D", "TD", "JD"]], "hand": [],
+                                         "after": [["8D", "9D", "TD"]]}),
+        said("carousel_rummy", "table", {"before": [["JK=8C", "9C", "TC"]], "hand": [],
+                                         "after": [["JK=JC", "9C", "TC"]]}),
+        said("carousel_rummy", "table", {"before": [["8D", "9D", "TD"]], "hand": ["JD"],
+                                         "after": [["8D", "9D", "TD", "JD"]]}),
+    ]
+    # the facts as before (the English reason beside the worded answer)
+    assert answers[0]["melds"][0]["reason"] == "an ace may start or end a sequence, not be in its middle"
+    assert "missing from the table: JD" in answers[4]["reason"]
+    with translation.override(language):
+        expected = [
+            translation.gettext("%(cards)s: not valid — %(reason)s") % {
+                "cards": "KS AS 2S", "reason": translation.gettext(answers[0]["melds"][0]["reason"])},
+            translation.gettext("%(cards)s: %(kind)s") % {"cards": "7H 7S 7D",
+                                                          "kind": translation.pgettext("meld", "set")},
+            translation.gettext("%(card)s: yes — %(how)s").split("%(how)s")[0] % {"card": "5♣"},
+            translation.gettext("%(card)s: no — these cannot be built into a %(build)s") % {
+                "card": "4♣", "build": translation.gettext("%(colour)s %(rank)s") % {
+                    "colour": translation.pgettext("score sheet", "black"), "rank": "4"}},
+        ]
+    text = "\n".join(a["said"] for a in answers)
+    assert all(e in text for e in expected), (expected, text)
+    runs = [run for run in ENGLISH_RUN.findall(text) if all(w in vocabulary for w in re.split(r"[ ']", run))]
+    assert runs == []
+    assert all(a["said"] for a in answers)

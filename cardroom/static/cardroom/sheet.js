@@ -248,16 +248,9 @@
     fill();
   }
 
+  // a check's answer as the server words it in the reader's language (cardroom/wording.py: check_words)
   function describe(answer) {
-    if (answer.melds) {
-      return answer.melds.map((m) => `${m.cards.join(" ")}: ${m.valid ? m.kind : `not valid — ${m.reason}`}`).join("\n");
-    }
-    if (answer.builds) {
-      const can = answer.builds.map((b) => `${b.colour} ${b.rank}`).join(", ") || "nothing that can be left or captured";
-      const verdict = answer.match === undefined ? "" : answer.valid ? `\n${answer.match}: yes — ${answer.how}` : `\n${answer.match}: no — ${answer.reason}`;
-      return `These build: ${can}${verdict}`;
-    }
-    return JSON.stringify(answer);
+    return typeof answer.said === "string" ? answer.said : "";
   }
 
   for (const form of document.querySelectorAll("form[data-api]")) {
