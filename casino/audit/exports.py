@@ -100,6 +100,18 @@ def _filter_words(key: str) -> str:
             "created_before": gettext("Until")}.get(key, key)
 
 
+def _exported_line(now: dt.datetime, shown: int, total: int, filters: Mapping[str, str], generated_by: str) -> str:
+    """What an export holds, on its first lines (PDF and XLSX alike): when, by whom, the filters, how many."""
+    picked = ", ".join(f"{_filter_words(k)} = {v}" for k, v in sorted(filters.items())) or gettext("none")
+    exported = gettext("Exported {time} UTC by {who}. Filters: {filters}.").format(
+        time=f"{now:%Y-%m-%d %H:%M:%S}", who=generated_by, filters=picked)
+    counted = gettext("Records {shown} of {total}").format(shown=number_words(shown, 0),
+                                                            total=number_words(total, 0))
+    more = (gettext(" (the first ones, oldest first: narrow the filters or export CSV for all).")
+            if shown < total else ".")
+    return f"{exported} {counted}{more}"
+
+
 def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str, str], generated_by: str) -> bytes:
     """A landscape table of ``records`` (already bounded by the caller) with the filters and counts on top."""
     from reportlab.lib import colors
@@ -122,16 +134,9 @@ def records_pdf(records: list[AuditRecord], *, total: int, filters: Mapping[str,
     cell = ParagraphStyle("cell", parent=styles["BodyText"], fontName=f.regular, fontSize=6.5, leading=7.5)
     title = ParagraphStyle("title", parent=styles["Title"], fontName=f.bold)
     body = ParagraphStyle("body", parent=styles["BodyText"], fontName=f.regular)
-    shown = ", ".join(f"{_filter_words(k)} = {v}" for k, v in sorted(filters.items())) or gettext("none")
-    exported = gettext("Exported {time} UTC by {who}. Filters: {filters}.").format(
-        time=f"{now:%Y-%m-%d %H:%M:%S}", who=generated_by, filters=shown)
-    counted = gettext("Records {shown} of {total}").format(shown=number_words(len(records), 0),
-                                                            total=number_words(total, 0))
-    more = (gettext(" (the first ones, oldest first: narrow the filters or export CSV for all).")
-            if len(records) < total else ".")
     story: list[Any] = [
         Paragraph(text(gettext("Croupier — audit trail")), title),
-        Paragraph(text(f"{exported} {counted}{more}"), body),
+        Paragraph(text(_exported_line(now, len(records), total, filters, generated_by)), body),
         Spacer(1, 4 * mm),
     ]
     data: list[list[Any]] = [[Paragraph(text(h), cell) for h in reader_headings()]]
@@ -169,15 +174,8 @@ def records_xlsx(records: list[AuditRecord], *, total: int, filters: Mapping[str
     now = timezone.now().astimezone(dt.UTC)
     book = Workbook(write_only=True)
     sheet = book.create_sheet(title=gettext("Audit trail")[:31])
-    shown = ", ".join(f"{_filter_words(k)} = {v}" for k, v in sorted(filters.items())) or gettext("none")
-    exported = gettext("Exported {time} UTC by {who}. Filters: {filters}.").format(
-        time=f"{now:%Y-%m-%d %H:%M:%S}", who=generated_by, filters=shown)
-    counted = gettext("Records {shown} of {total}").format(shown=number_words(len(records), 0),
-                                                            total=number_words(total, 0))
-    more = (gettext(" (the first ones, oldest first: narrow the filters or export CSV for all).")
-            if len(records) < total else ".")
     sheet.append([sheet_text(gettext("Croupier — audit trail"))])
-    sheet.append([sheet_text(f"{exported} {counted}{more}")])
+    sheet.append([sheet_text(_exported_line(now, len(records), total, filters, generated_by))])
     bold = Font(bold=True)
     headings = []
     for heading in reader_headings():
