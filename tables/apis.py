@@ -266,12 +266,16 @@ class RoundViewSet(EngineRefusals, mixins.ListModelMixin, mixins.RetrieveModelMi
         answer = selectors.set_hand_check(rnd, seat=data.validated_data["seat"], hands=data.validated_data["hands"])
         return Response(answer)
 
-    @extend_schema(request=None, responses=s.RoundSerializer)
+    @extend_schema(request=s.CloseBettingInput, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path="close-betting")
     @idempotent
     def close_betting(self, request: Request, pk: str | None = None) -> Response:
-        """No more bets; the answer's ``state.next`` says where the first card goes."""
-        rnd = rounds.betting_close(round_id=self._round_id(pk), actor=request.user)
+        """No more bets; the answer's ``state.next`` says where the first card goes. With ``bets``, those are
+        placed first (all or none), as if posted one by one."""
+        round_id = self._round_id(pk)
+        data = s.CloseBettingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = rounds.betting_close(round_id=round_id, actor=request.user, bets=data.validated_data.get("bets", ()))
         return self._answer(rnd)
 
     @extend_schema(request=dict, responses={201: s.RoundSerializer})
@@ -285,6 +289,18 @@ class RoundViewSet(EngineRefusals, mixins.ListModelMixin, mixins.RetrieveModelMi
         data.is_valid(raise_exception=True)
         event, _state = rounds.event_post(round_id=round_id, actor=request.user, event=data.validated_data)
         return self._answer(event.round, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.EventsInput, responses={201: s.RoundSerializer})
+    @action(detail=True, methods=["post"], url_path="events/batch")
+    @idempotent
+    def events_batch(self, request: Request, pk: str | None = None) -> Response:
+        """Post several cards and choices at once, in the order dealt: all of them or none (a refusal names the
+        round's event index). The answer is the round after the last, as after posting them one by one."""
+        round_id = self._round_id(pk)
+        data = s.EventsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = rounds.events_post(round_id=round_id, actor=request.user, events=data.validated_data["events"])
+        return self._answer(rnd, status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"])

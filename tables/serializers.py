@@ -117,6 +117,12 @@ class BetInput(serializers.Serializer):
         return values
 
 
+class CloseBettingInput(serializers.Serializer):
+    """No more bets, optionally with the last bets the dealer entered (each as one bet is posted)."""
+
+    bets = BetInput(many=True, required=False, help_text="bets placed, in order, before betting closes")
+
+
 class BetWithdrawInput(serializers.Serializer):
     """Take a bet back before betting closes, with a reason; with ``replacement``, correct it."""
 
@@ -145,6 +151,13 @@ class EventInput(serializers.Serializer):
 
     def to_representation(self, instance: Any) -> Any:
         return instance
+
+
+class EventsInput(serializers.Serializer):
+    """Several events in the order dealt: ``{"events": [{"card": "AS"}, {"card": "KH"}, …]}``."""
+
+    events = serializers.ListField(child=EventInput(), allow_empty=False,
+                                   help_text="cards and choices in the order dealt, each as one event is posted")
 
 
 class VoidInput(serializers.Serializer):

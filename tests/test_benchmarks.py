@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHES: dict[str, tuple[list[str], set[str]]] = {
     "api": (["--seconds", "3", "--tablets", "2", "--workers", "1", "--paced-seconds", "2", "--baseline-seconds", "1"],
             {"rounds_settled", "rounds_per_s", "requests", "requests_per_round", "errors", "latency_ms", "paced",
-             "baseline", "card_p99_ms", "rounds_per_s_target", "throughput_ratio", "targets_met"}),
+             "baseline", "card_p99_ms", "rounds_per_s_target", "throughput_ratio", "targets_met", "batched"}),
     "audit": (["2000", "12"],
               {"records", "verify_per_s", "scan_per_s", "verify_over_scan", "incremental_seconds",
                "rounds_per_s_with_audit", "rounds_per_s_without_audit", "audit_share_of_round",

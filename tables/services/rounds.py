@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from casino.audit.services import audit_log
 from casino.core import sql
-from casino.errors import Conflict, Forbidden, InvalidInput, NotFound
+from casino.errors import Conflict, DomainError, Forbidden, InvalidInput, NotFound
 from casino.idempotency import request_service
 from tables import listeners
 from tables.access import ensure_can_deal, ensure_manages, manages_table
@@ -227,13 +227,30 @@ def bet_withdraw(*, round_id: int, actor: Any, bet_id: str, reason: str,
     return withdrawal
 
 
+MAX_BETS_AT_ONCE = 99  # a table's seats, each with a few bets: more is not a table's betting
+
+
 @request_service
-def betting_close(*, round_id: int, actor: Any) -> Round:
-    """No more bets; the engine says where the first card goes."""
+def betting_close(*, round_id: int, actor: Any, bets: Sequence[Json] = ()) -> Round:
+    """No more bets; the engine says where the first card goes. ``bets``: the last bets the dealer entered, each
+    placed as :func:`bet_place` places it (its row, its checks, its audit record) before betting closes, all or
+    none (a refused one is named by its place in the list: ``bets[2].seat``)."""
+    if len(bets) > MAX_BETS_AT_ONCE:
+        raise InvalidInput(gettext("at most %(count)s bets at once") % {"count": MAX_BETS_AT_ONCE},
+                           code="too_many_bets", field="bets")
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status != RoundStatus.OPEN:
         raise Conflict(gettext("round #%(round)s is %(status)s, not open for bets") % {"round": rnd.number, "status": status_words(rnd.status)}, code="not_open")
+    for i, raw in enumerate(bets):
+        stored = stored_document(rnd)
+        try:
+            bet = _record_bet(rnd, actor=actor, seat=raw["seat"], type=raw["type"], amount=raw["amount"],
+                              extra=raw.get("extra"), client_id=raw.get("id"))
+        except (DomainError, EngineError) as refused:
+            refused.field = f"bets[{i}]" + (f".{refused.field}" if refused.field else "")
+            raise
+        rnd.document = {"bets": [*stored["bets"], bet.as_document()], "events": stored["events"]}  # written below
     now = timezone.now()
     players = (rnd.state or {}).get("carried_players")
     document = stored_document(rnd)
@@ -257,41 +274,82 @@ def betting_close(*, round_id: int, actor: Any) -> Round:
     return rnd
 
 
+MAX_EVENTS_AT_ONCE = 60  # more than any round of any game needs: a batch is one round's taps, not a replay
+
+
+def _ensure_dealing(rnd: Round) -> None:
+    """The round takes cards and choices: betting closed, not settled or voided."""
+    if rnd.status == RoundStatus.OPEN:
+        raise Conflict(gettext("betting is still open: close betting before the first card"), code="betting_open")
+    if rnd.status not in (RoundStatus.BETTING_CLOSED, RoundStatus.DEALING):
+        raise Conflict(gettext("round #%(round)s is %(status)s") % {"round": rnd.number, "status": status_words(rnd.status)},
+                       code=f"round_{rnd.status}")
+
+
+def _append_event(rnd: Round, event: Json, *, actor: Any, engine: Engine, now: Any) -> tuple[RoundEvent, RoundResult]:
+    """One card, choice or between-stage bet added to the locked round ``rnd`` as the engine accepts it: the
+    event's row (with the commit, casino/core/sql.py: insert_later), a bet it places, a bet it corrects or
+    withdraws, its audit record; ``rnd``'s status, state and document as they now stand (the caller writes the
+    round's row once, however many events it appends)."""
+    doc = round_document(rnd, extra_events=[event])
+    seq = len(doc["events"]) - 1
+    result = _play(doc)
+    ev = sql.insert_later(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
+    placed = engine.bet_placed_by(event)
+    new = None
+    if placed is not None:
+        new = _new_bet(rnd, engine, placed, actor_id=actor.pk, placed_at=now, event_index=seq)
+    _withdraw_corrected(rnd, event, new, actor=actor, now=now)
+    before = rnd.status
+    rnd.status, rnd.state = RoundStatus.DEALING, result.to_json()
+    rnd.document = {"bets": doc["bets"], "events": doc["events"]}
+    audit_log(actor=actor, action="event.post", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
+              before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": _said(result)})
+    return ev, result
+
+
+def _round_dealt(rnd: Round, result: RoundResult) -> None:
+    """The round's row as the appended events left it, with the commit (it is locked, nothing below reads it),
+    and the engine's answer handed to the answer's reader (the caller answers from this instance)."""
+    sql.update_later(Round, rnd.pk, status=RoundStatus.DEALING, state=rnd.state, document=rnd.document)
+    played(rnd, result)
+
+
 @request_service
 def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, Json]:
     """Append one card, choice or between-stage bet; returns the event and the engine's answer. The event's
     row is written with the transaction's commit (its ``pk`` is then None, casino/core/sql.py: insert_later)."""
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
-    if rnd.status == RoundStatus.OPEN:
-        raise Conflict(gettext("betting is still open: close betting before the first card"), code="betting_open")
-    if rnd.status not in (RoundStatus.BETTING_CLOSED, RoundStatus.DEALING):
-        raise Conflict(gettext("round #%(round)s is %(status)s") % {"round": rnd.number, "status": status_words(rnd.status)},
-                       code=f"round_{rnd.status}")
-    doc = round_document(rnd, extra_events=[event])
-    seq = len(doc["events"]) - 1
-    result = _play(doc)
-    ensure_shoe_holds(rnd, doc["events"])  # the round's own cards the engine checked; the shoe's earlier rounds too
-    state = result.to_json()
-    now = timezone.now()
-    # the event's row and the round's new state go with the commit, in its round trip (casino/core/sql.py): the
-    # round is locked, nothing below reads them back, and the answer is made from this instance
-    ev = sql.insert_later(RoundEvent(round=rnd, seq=seq, payload=event, posted_by=actor, posted_at=now))
-    engine = get_engine(rnd.game)
-    placed = engine.bet_placed_by(event)
-    new = None
-    if placed is not None:
-        new = _new_bet(rnd, engine, placed, actor_id=actor.pk, placed_at=now, event_index=seq)
-    _withdraw_corrected(rnd, event, new, actor=actor, now=now)
-    document = {"bets": doc["bets"], "events": doc["events"]}
-    sql.update_later(Round, rnd.pk, status=RoundStatus.DEALING, state=state, document=document)
-    before = rnd.status
-    # the caller answers from this instance (ev.round): no second read of what was just written
-    rnd.status, rnd.state, rnd.document = RoundStatus.DEALING, state, document
-    played(rnd, result)
-    audit_log(actor=actor, action="event.post", object_type="round", object_id=rnd.pk, table_code=rnd.table.code,
-              before={"status": before, "events": seq}, after={"seq": seq, "event": event, "next": _said(result)})
-    return ev, state
+    _ensure_dealing(rnd)
+    ev, result = _append_event(rnd, event, actor=actor, engine=get_engine(rnd.game), now=timezone.now())
+    ensure_shoe_holds(rnd, rnd.document["events"])  # the round's own cards the engine checked; the shoe's earlier rounds too
+    _round_dealt(rnd, result)
+    return ev, rnd.state
+
+
+@request_service
+def events_post(*, round_id: int, actor: Any, events: Sequence[Json]) -> Round:
+    """Several cards and choices in one request, in the order dealt, each as :func:`event_post` takes it (its own
+    row and audit record, the engine's answer after it): all of them or, when the engine refuses one, none
+    (its refusal names the round's event index). For a tablet sending the taps it held (a dealer entering the
+    cards of a hand at once, or a screen catching up after the network came back): one lock, one commit."""
+    if not events:
+        raise InvalidInput(gettext("no cards or choices to post"), code="no_events", field="events")
+    if len(events) > MAX_EVENTS_AT_ONCE:
+        raise InvalidInput(gettext("at most %(count)s cards and choices at once") % {"count": MAX_EVENTS_AT_ONCE},
+                           code="too_many_events", field="events")
+    rnd = lock_round(round_id, actor=actor)
+    ensure_can_deal(actor, rnd.table)
+    _ensure_dealing(rnd)
+    engine, now = get_engine(rnd.game), timezone.now()
+    result: RoundResult | None = None
+    for event in events:  # a card after the round is complete: the engine refuses it, as one posted alone
+        _ev, result = _append_event(rnd, event, actor=actor, engine=engine, now=now)
+    assert result is not None  # at least one event
+    ensure_shoe_holds(rnd, rnd.document["events"])
+    _round_dealt(rnd, result)
+    return rnd
 
 
 def _withdraw_corrected(rnd: Round, event: Json, new: Bet | None, *, actor: Any, now: Any) -> None:
