@@ -226,7 +226,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the tablets play (default 60)")
     parser.add_argument("--tablets", type=int, default=12)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads per worker (default 1: sync workers; more: threaded workers with keep-alive)")
     parser.add_argument("--pace", type=float, default=0.5,
                         help="seconds a dealer takes between two taps in the paced phase (default 0.5, ±50 %%)")
     parser.add_argument("--paced-seconds", type=float, default=None,
@@ -260,7 +262,7 @@ def main() -> int:
                       DB_CONN_MAX_AGE="600")
     worker = celery_worker(env=env, queue=queue, log=logs / "worker.log")
     port = free_port()
-    web = gunicorn(env=env, port=port, workers=args.workers, log=logs / "gunicorn.log")
+    web = gunicorn(env=env, port=port, workers=args.workers, threads=args.threads, log=logs / "gunicorn.log")
     # The tablets' own garbage collections would stop every tablet thread at once and count as
     # service latency: the client collects between phases only (it holds little, for two minutes).
     gc.collect()
@@ -345,7 +347,7 @@ def main() -> int:
     batched_requests = sum(t.requests for t in batched)
     batched_rounds_per_s = batched_settled / batched_elapsed
 
-    print(f"\n{args.tablets} tablets, gunicorn {args.workers} sync workers, {os.cpu_count()} CPUs, "
+    print(f"\n{args.tablets} tablets, gunicorn {args.workers} workers × {args.threads} threads, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"full speed, {elapsed:.0f} s: {settled} rounds settled ({rounds_per_s:.2f}/s), {requests} requests "
           f"({requests / elapsed:.1f}/s), {requests_per_round:.1f} per round; errors {len(errors)}")
@@ -373,7 +375,7 @@ def main() -> int:
     if errors:
         print("first errors:", *errors[:3], sep="\n  ")
     print(json.dumps({
-        "bench": "api", "tablets": args.tablets, "seconds": round(elapsed, 1), "gunicorn_workers": args.workers,
+        "bench": "api", "tablets": args.tablets, "seconds": round(elapsed, 1), "gunicorn_workers": args.workers, "gunicorn_threads": args.threads,
         "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 2), "rounds_settled": settled,
         "rounds_per_s": round(rounds_per_s, 2), "requests": requests, "requests_per_round": round(requests_per_round, 2),
         "errors": len(errors),

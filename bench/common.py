@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -138,8 +139,13 @@ class Process:
 
 
 def gunicorn(*, env: dict[str, str], port: int, workers: int, log: Path, threads: int = 1) -> Process:
-    proc = Process([str(VENV_BIN / "gunicorn"), "casino.wsgi:application", "--bind", f"127.0.0.1:{port}",
-                    "--workers", str(workers), "--threads", str(threads), "--timeout", "60",
+    """The service as deployed (casino/gunicorn.conf.py, the Procfile's and systemd's settings), on loopback with
+    ``workers`` processes of ``threads`` threads each (more than one: gunicorn's threaded worker, which keeps a
+    client's connection open between its requests, as a tablet's is); its metrics in a directory of its own."""
+    metrics = Path(tempfile.mkdtemp(prefix="croupier-bench-metrics-"))
+    env = {**env, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": str(workers), "WEB_THREADS": str(threads),
+           "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+    proc = Process([str(VENV_BIN / "gunicorn"), "-c", str(ROOT / "casino" / "gunicorn.conf.py"), "casino.wsgi:application",
                     "--graceful-timeout", "5"], env=env, log=log)
 
     def up() -> bool:

@@ -62,7 +62,9 @@ class _FlushBeforeReads:
     def _execute(self, sql: Any, params: Any, *ignored: Any) -> Any:
         if self.db.deferred_pending and self.db.reads_deferred(sql):
             self.db.flush_deferred()
-        return super()._execute(sql, params, *ignored)  # type: ignore[misc]
+        answer = super()._execute(sql, params, *ignored)  # type: ignore[misc]
+        self.db.answered_at = time.monotonic()
+        return answer
 
     def _executemany(self, sql: Any, param_list: Any, *ignored: Any) -> Any:
         if self.db.deferred_pending and self.db.reads_deferred(sql):
@@ -78,11 +80,32 @@ class DebugCursor(_FlushBeforeReads, base.CursorDebugWrapper):
     pass
 
 
+#: A kept connection that answered a statement this recently is reused without Django's health check (a
+#: ``SELECT 1`` round trip at the start of every request that touches the database); one idle for longer is
+#: checked as before. A connection the server dropped inside that window fails its next statement, which closes
+#: it (Django marks it unusable), and the request after that connects afresh.
+HEALTH_CHECK_AFTER_IDLE_SECONDS = 5.0
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writers: dict[str, DeferredWriter] = {}
         self._deferred_tables: tuple[str, ...] = ()
+        self.answered_at = float("-inf")  # when this connection last answered a statement (time.monotonic)
+
+    def is_usable(self) -> bool:
+        """Whether the kept connection can serve: without a round trip when it answered a statement within
+        :data:`HEALTH_CHECK_AFTER_IDLE_SECONDS` and psycopg holds it open, idle and unbroken; else Django's check."""
+        conn = self.connection
+        if (conn is not None and not conn.closed and not conn.broken
+                and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+                and time.monotonic() - self.answered_at < HEALTH_CHECK_AFTER_IDLE_SECONDS):
+            return True
+        usable = bool(super().is_usable())
+        if usable:
+            self.answered_at = time.monotonic()
+        return usable
 
     # -- the writers --------------------------------------------------------------------------------
 
@@ -123,6 +146,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         start = time.monotonic()
         with self.wrap_database_errors, psycopg.ClientCursor(self.connection) as raw:
             raw.execute(text, params)
+            self.answered_at = time.monotonic()
             committed = then == "COMMIT"
             for writer in writers:
                 writer.taken(raw, committed=committed)
