@@ -237,7 +237,7 @@ def betting_close(*, round_id: int, actor: Any, bets: Sequence[Json] = ()) -> Ro
     none (a refused one is named by its place in the list: ``bets[2].seat``)."""
     if len(bets) > MAX_BETS_AT_ONCE:
         raise InvalidInput(gettext("at most %(count)s bets at once") % {"count": MAX_BETS_AT_ONCE},
-                           code="too_many_bets", field="bets")
+                           code="too_many_bets", field="bets", params={"count": MAX_BETS_AT_ONCE})
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     if rnd.status != RoundStatus.OPEN:
@@ -323,9 +323,9 @@ def event_post(*, round_id: int, actor: Any, event: Json) -> tuple[RoundEvent, J
     ensure_can_deal(actor, rnd.table)
     _ensure_dealing(rnd)
     ev, result = _append_event(rnd, event, actor=actor, engine=get_engine(rnd.game), now=timezone.now())
-    ensure_shoe_holds(rnd, rnd.document["events"])  # the round's own cards the engine checked; the shoe's earlier rounds too
+    ensure_shoe_holds(rnd, stored_document(rnd)["events"])  # the round's own cards the engine checked; the shoe's too
     _round_dealt(rnd, result)
-    return ev, rnd.state
+    return ev, rnd.state or {}  # the engine's answer, as _append_event set it
 
 
 @request_service
@@ -338,7 +338,7 @@ def events_post(*, round_id: int, actor: Any, events: Sequence[Json]) -> Round:
         raise InvalidInput(gettext("no cards or choices to post"), code="no_events", field="events")
     if len(events) > MAX_EVENTS_AT_ONCE:
         raise InvalidInput(gettext("at most %(count)s cards and choices at once") % {"count": MAX_EVENTS_AT_ONCE},
-                           code="too_many_events", field="events")
+                           code="too_many_events", field="events", params={"count": MAX_EVENTS_AT_ONCE})
     rnd = lock_round(round_id, actor=actor)
     ensure_can_deal(actor, rnd.table)
     _ensure_dealing(rnd)
@@ -347,7 +347,7 @@ def events_post(*, round_id: int, actor: Any, events: Sequence[Json]) -> Round:
     for event in events:  # a card after the round is complete: the engine refuses it, as one posted alone
         _ev, result = _append_event(rnd, event, actor=actor, engine=engine, now=now)
     assert result is not None  # at least one event
-    ensure_shoe_holds(rnd, rnd.document["events"])
+    ensure_shoe_holds(rnd, stored_document(rnd)["events"])
     _round_dealt(rnd, result)
     return rnd
 

@@ -35,7 +35,8 @@ def test_a_batch_answers_and_records_as_the_cards_posted_one_by_one(floor, deale
     assert first.status_code == 201, first.json()
     assert first.json()["state"]["next"]["to"] == "player"  # the player draws on 4
     assert second.status_code == 201, second.json()
-    assert second.json()["state"]["status"] == "settled" and second.json()["state"]["next"] is None
+    assert second.json()["state"]["status"] == "settled"
+    assert second.json()["state"]["next"] is None
     settled = dealer_api.post(f"{batched}/settle/").json()
     assert settled["state"]["bets"] == single["state"]["bets"]
     assert settled["state"]["house"] == single["state"]["house"] == {"net": -2375 + 1000, "commission": 125, "rake": 0}
@@ -55,7 +56,8 @@ def test_a_batch_is_one_lock_and_one_commit(floor, dealer_api):
                                  format="json")
     assert answer.status_code == 201, answer.json()
     strings = [q["sql"] for q in queries if not q["sql"].startswith("PREPARE")]
-    assert strings[0] == "BEGIN" and strings[-1].rstrip().endswith("COMMIT")
+    assert strings[0] == "BEGIN"
+    assert strings[-1].rstrip().endswith("COMMIT")
     assert len(strings) == 3, strings
 
 
@@ -81,9 +83,11 @@ def test_a_batch_needs_events_and_a_closed_betting(floor, dealer_api):
     assert dealer_api.post(f"{url}/events/batch/", {"events": "AS"}, format="json").status_code == 400
     assert dealer_api.post(f"{url}/events/batch/", {"events": [{}]}, format="json").status_code == 400
     refused = dealer_api.post(f"{url}/events/batch/", {"events": [{"card": "AS"}]}, format="json")
-    assert refused.status_code == 409 and refused.json()["error"]["code"] == "betting_open"
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "betting_open"
     too_many = dealer_api.post(f"{url}/events/batch/", {"events": [{"card": "AS"}] * 61}, format="json")
-    assert too_many.status_code == 400 and too_many.json()["error"]["code"] == "too_many_events"
+    assert too_many.status_code == 400
+    assert too_many.json()["error"]["code"] == "too_many_events"
     assert counts() == before
 
 
@@ -93,7 +97,8 @@ def test_a_retried_batch_replays_its_answer_and_writes_nothing_more(floor, deale
     first = dealer_api.post(f"{url}/events/batch/", body, format="json", HTTP_IDEMPOTENCY_KEY="batch-1")
     rows = counts()
     again = dealer_api.post(f"{url}/events/batch/", body, format="json", HTTP_IDEMPOTENCY_KEY="batch-1")
-    assert again.status_code == 201 and again.json() == first.json()
+    assert again.status_code == 201
+    assert again.json() == first.json()
     assert counts() == rows
 
 
@@ -139,5 +144,6 @@ def test_a_refused_bet_in_close_betting_writes_nothing_and_is_named(floor, deale
     assert Round.objects.get(pk=rnd["id"]).status == "open"
     over = dealer_api.post(f"{url}/close-betting/", {"bets": [{"seat": 2, "type": "player", "amount": 10**9}]},
                            format="json")
-    assert over.status_code == 400 and over.json()["error"]["field"].startswith("bets[0]"), over.json()
+    assert over.status_code == 400
+    assert over.json()["error"]["field"].startswith("bets[0]"), over.json()
     assert counts() == before
