@@ -17,6 +17,7 @@ from tables.engines.base import Bet as EngineBet
 from tables.engines.base import Json
 from tables.engines.cards import parse_card
 from tables.engines.errors import EngineError
+from tables.engines.inputs import InputKind
 from tables.engines.profile import TableNow
 from tables.engines.registry import get_engine
 from tables.engines.result import RoundResult
@@ -170,13 +171,13 @@ def set_hand_check(rnd: Round, *, seat: Any, hands: Any) -> dict[str, Any]:
     """Whether setting the cards the round asks a seat to set now as ``hands`` fouls, and why, in a
     dealer's words: a dry run of the engine's check that writes nothing (``{"ok", "reason"}``)."""
     answer = RoundResult.of_stored(rnd.state)
-    step = answer.next.input if answer is not None and answer.next is not None else {}
-    if step.get("kind") != "set_hand" or str(step.get("seat")) != str(seat):
+    step = answer.next.input if answer is not None and answer.next is not None else None
+    if step is None or step.kind != InputKind.SET_HAND or str(step.seat) != str(seat):
         raise Conflict(gettext("seat %(seat)s has no hand to set now") % {"seat": seat}, code="no_hand_to_set", field="seat",
                        params={"seat": seat})
     if not isinstance(hands, dict):
         raise InvalidInput(gettext("hands must be an object of card lists by hand name"), code="invalid", field="hands")
-    reason = get_engine(rnd.game).check_set(step["cards"], hands)
+    reason = get_engine(rnd.game).check_set(step.cards, hands)
     return {"ok": reason is None, "reason": reason}
 
 

@@ -353,11 +353,12 @@ def state_say(state: Any) -> str:
     answer = RoundResult.of_stored(state)
     if answer is None:
         return ""
-    nxt = state.get("next") or {}
-    said = nxt if nxt.get("say") else state
-    if said.get("say"):
-        return wording.prompt(said)  # the engine's words in the reader's language (tables.wording)
-    return words(state.get("status") or "")
+    step = answer.next
+    if step is not None and step.say:  # the engine's words in the reader's language (tables.wording)
+        return wording.prompt(step.said())
+    if answer.more.say:
+        return wording.prompt(state)
+    return words(answer.status.value)
 
 
 @register.filter

@@ -536,20 +536,19 @@ class Engine:
         step = result.next
         if step is None:
             return TableNow(bank, button, None, None)
-        open_bets = tuple(self.open_bet_of(e) for e in step.input.get("bets_open") or [])
-        seat = step.get("seat")
-        betting = step.get("betting")
-        if seat is None and isinstance(betting, Mapping):
-            seat = betting.get("turn")  # a betting round taken in turn (Carousel's count bets)
-        turn = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        inp = step.input
+        open_bets = tuple(self.open_bet_of(e) for e in inp.bets_open) if inp is not None else ()
+        turn = step.seat
+        if turn is None and step.betting is not None:
+            turn = step.betting.turn  # a betting round taken in turn (Carousel's count bets)
         actions: tuple[str, ...] = ()
         actors: tuple[int, ...] | None = ()
         if step.expect == "action":
-            actions, actors = tuple(step.get("allowed") or ()), (turn,) if turn is not None else None
+            actions, actors = step.allowed, (turn,) if turn is not None else None
         elif step.expect == "bid":
-            seats = step.input.get("seats")
-            actions, actors = ("bid",), tuple(seats) if seats is not None else None
-        return TableNow(bank, button, turn, step.expect, open_bets, actions, actors, step.say, step.message)
+            seats = inp.seats if inp is not None else None
+            actions, actors = ("bid",), seats
+        return TableNow(bank, button, turn, step.expect, open_bets, actions, actors, step.say, step.message_json)
 
     def _open_before_deal(self, rnd: Round, bank: int | None) -> tuple[OpenBet, ...]:
         profile = self.profile

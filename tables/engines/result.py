@@ -1,7 +1,7 @@
 """What an engine answers for a round: typed, frozen, with one JSON form.
 
 :meth:`Engine.play <tables.engines.base.Engine.play>` returns a :class:`RoundResult`: where the
-round stands (:class:`Status`), what comes next (:class:`Step`, with its ``input``), the hands, the
+round stands (:class:`Status`), what comes next (a :class:`Step`, tables/engines/step.py), the hands, the
 outcome, one settlement :class:`Line` per bet decided, the house's totals (:class:`House`) and the
 pool of pool and pot games. :meth:`RoundResult.to_json` is the round's answer as the API returns
 it, ``settle_round`` prints it and a round stores it (docs/round_format.md, "The answer");
@@ -23,12 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeAlias, TypedDict
+from typing import Any, TypedDict
 
-Json = dict[str, Any]
-# a value of the JSON form: what the game's own facts (a line's extras, a hand, the outcome) hold
-JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
-JsonObject: TypeAlias = Mapping[str, JsonValue]
+from tables.engines.step import Json, JsonObject, JsonValue, Step
 
 LINE_KEYS = ("id", "seat", "type", "amount", "result", "net", "commission")
 HOUSE_KEYS = ("net", "commission", "rake")
@@ -51,47 +48,6 @@ def _object(value: object) -> dict[str, JsonValue]:
 class Status(StrEnum):
     AWAITING = "awaiting"  # more cards, choices or bets are due: ``next`` says which
     SETTLED = "settled"  # every bet is decided
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """What the dealer must enter next: ``expect`` (card, action, dice, bid), the dealer's words, the
-    ``input`` a screen draws, and the game's own keys (``to``, ``seat``, ``allowed``, ``hand``…)."""
-
-    fields: Mapping[str, Any]  # every key of the JSON form, in its order
-
-    @classmethod
-    def of(cls, doc: Mapping[str, Any]) -> Step:
-        return cls(doc)
-
-    @property
-    def expect(self) -> str:
-        return str(self.fields["expect"])
-
-    @property
-    def say(self) -> str:
-        return str(self.fields.get("say", ""))
-
-    @property
-    def message(self) -> list[Json]:
-        """The dealer's words as message ids and params (tables/engines/speech.py); ``say`` is their English."""
-        value = self.fields.get("message")
-        return [dict(p) for p in value if isinstance(p, Mapping)] if isinstance(value, list) else []
-
-    @property
-    def input(self) -> Json:
-        value = self.fields.get("input")
-        return dict(value) if isinstance(value, Mapping) else {}
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.fields.get(key, default)
-
-    def to_json(self) -> Json:
-        return dict(self.fields)
-
-    def said(self) -> Json:
-        """The step as the dealer is told it, without the screen's ``input`` (what an audit records)."""
-        return {k: v for k, v in self.fields.items() if k != "input"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +303,7 @@ class RoundResult:
         outcome = doc.get("outcome")
         return cls(
             Status(doc["status"]),
-            Step(next_step) if isinstance(next_step, Mapping) else None,
+            Step.of(next_step) if isinstance(next_step, Mapping) else None,
             Hands(_object(doc.get("hands"))),
             Outcome(_object(outcome)) if isinstance(outcome, Mapping) else None,
             tuple(Line.of(row) for row in doc.get("bets") or ()),
@@ -382,7 +338,7 @@ def round_result(status: Status, next_step: Mapping[str, Any] | None, *, hands: 
                  house: Mapping[str, Any] | None, more: Mapping[str, Any]) -> RoundResult:
     return RoundResult(
         status,
-        Step(next_step) if next_step is not None else None,
+        Step.of(next_step) if next_step is not None else None,
         Hands(dict(hands)),
         Outcome(dict(outcome)) if outcome is not None else None,
         tuple(map(Line.of, bets)),

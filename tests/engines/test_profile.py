@@ -140,7 +140,9 @@ def test_carousel_count_bets_go_in_order_from_the_button():
     doc = {"game": "carousel", "config": {"button": 3, "limit": 100}, "bets": [],
            "events": [{"card": c} for c in cards]}
     result = engine.result(doc)
-    entry = result.next.input["bets_open"][0]
+    assert result.next is not None
+    assert result.next.input is not None
+    entry = result.next.input.bets_open[0]
     doc["events"].append({"bet": {**entry["event"]["bet"], "seat": 5, "amount": 100, "number": 6}})
     now = engine.table_now(doc, betting_open=False)
     # then seat 4 (between the button and seat 5) may not bet now, seat 7 may
