@@ -62,22 +62,25 @@ run: $(STAMP)
 # (default 127.0.0.1) when they answer, otherwise throwaway ones started and removed by
 # casino/services_check.py (initdb in a temporary directory, redis-server on a free port).
 # The engines' tests and examples run without Django (they need no database: docs/extending.md), in one process
-# beside everything else (two xdist workers; the fault tests are one group, on one of them): the engines use the
+# beside everything else (TEST_WORKERS xdist workers; the fault tests are one group, on one of them): the engines use the
 # CPU the others leave while they wait (the template database being built, servers starting, timers). Their
 # report follows the rest's; either failing fails `make test`. With PYTEST_ARGS (a path, -k …) the suite runs
 # once, as asked.
 ENGINE_TESTS := tests/engines tables/engines
+# xdist workers: three on two cores, since the suite waits much of its time (browsers drawing, servers and
+# subprocesses starting, the live server answering) and a third worker uses the CPU the other two leave
+TEST_WORKERS ?= 3
 test: $(STAMP)
 	@if [ -z "$(PYTEST_ARGS)" ]; then \
 		engines_log=$$(mktemp); \
 		$(VENV)/bin/pytest $(ENGINE_TESTS) -p no:django -q >"$$engines_log" 2>&1 & engines=$$!; \
 		trap 'kill $$engines 2>/dev/null; rm -f "$$engines_log"' EXIT; \
-		$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(addprefix --ignore=,$(ENGINE_TESTS)); \
+		$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup -q $(addprefix --ignore=,$(ENGINE_TESTS)); \
 		rest=$$?; wait $$engines; engines_status=$$?; \
 		echo "== the engines' tests and examples, without Django ($(ENGINE_TESTS)):"; cat "$$engines_log"; \
 		[ $$engines_status -eq 0 ] || exit $$engines_status; exit $$rest; \
 	else \
-		$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS); \
+		$(PY) -m casino.services_check -- $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup -q $(PYTEST_ARGS); \
 	fi
 
 # ruff; import-linter (the engines' purity and the one-way layers, docs/architecture.md); mypy (pyproject.toml).
