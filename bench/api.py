@@ -152,6 +152,9 @@ class Tablet(threading.Thread):
             state = self.call(kind, f"{url}/events/", event, expect=201)["state"]
         else:
             raise RuntimeError(f"{self.table}: round {rnd['id']} did not finish in 60 events")
+        self.settle(url)
+
+    def settle(self, url: str) -> None:
         self.call("settle", f"{url}/settle/", expect=200)
         self.played += 1
         if self.measuring.is_set():
@@ -185,10 +188,7 @@ class Tablet(threading.Thread):
             doc = {**doc, "events": [*doc["events"], *batch]}
         else:
             raise RuntimeError(f"{self.table}: round {rnd['id']} did not finish in 60 batches")
-        self.call("settle", f"{url}/settle/", expect=200)
-        self.played += 1
-        if self.measuring.is_set():
-            self.settled += 1
+        self.settle(url)
 
     def run(self) -> None:
         while not self.stop_event.is_set():
