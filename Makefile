@@ -67,9 +67,9 @@ run: $(STAMP)
 # report follows the rest's; either failing fails `make test`. With PYTEST_ARGS (a path, -k …) the suite runs
 # once, as asked.
 ENGINE_TESTS := tests/engines tables/engines
-# xdist workers: three on two cores, since the suite waits much of its time (browsers drawing, servers and
-# subprocesses starting, the live server answering) and a third worker uses the CPU the other two leave
-TEST_WORKERS ?= 3
+# xdist workers: two on two cores (a third, tried on 2026-11-28, oversubscribed them: three browsers, the fault
+# tests' servers and PostgreSQL at a load average of 8 to 11, and the suite was no faster)
+TEST_WORKERS ?= 2
 test: $(STAMP)
 	@if [ -z "$(PYTEST_ARGS)" ]; then \
 		engines_log=$$(mktemp); \
