@@ -69,3 +69,61 @@ def now() -> dt.datetime:
     from django.utils import timezone
 
     return timezone.now()
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: Any) -> Any:
+    """A SQLite database migrated as `make run` migrates it (``manage.py migrate`` in a process of its own), once
+    per test process: the embedded mode's tests copy it (:func:`fresh_sqlite`) instead of each migrating its own,
+    which took 20–40 s apiece. Its directory also holds what the migration wrote beside it (the audit's anchors)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    folder = tmp_path_factory.mktemp("sqlite-migrated")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
+    env.update({"DATABASE_URL": f"sqlite:///{folder / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
+                "PYTHONPATH": str(root), "AUDIT_ANCHOR_DIR": str(folder / "anchors")})
+    done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return folder
+
+
+def fresh_sqlite(migrated: Any, folder: Any) -> None:
+    """``folder`` gets a copy of the migrated SQLite database (``croupier.sqlite3``, with its write-ahead log if
+    one is left) and of the anchors the migration wrote (``anchors/``): the state ``manage.py migrate`` leaves."""
+    import shutil
+
+    for name in ("croupier.sqlite3", "croupier.sqlite3-wal", "croupier.sqlite3-shm"):
+        if (migrated / name).exists():
+            shutil.copy2(migrated / name, folder / name)
+    if (migrated / "anchors").exists():
+        shutil.copytree(migrated / "anchors", folder / "anchors", dirs_exist_ok=True)
+
+
+@pytest.fixture(scope="session")
+def bench_env(django_db_setup: Any) -> dict[str, str]:
+    """The environment a benchmark runs in from the suite: its databases are copies of this run's migrated
+    template (``BENCH_TEMPLATE_DATABASE``: nothing left to migrate), on the suite's server and broker."""
+    import os
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.dbbackend.base import template_name
+
+    db = connection.settings_dict  # the test database's, once the session built it (the tests below ask for it)
+    admin = db["TEST"]["PRIVILEGED"]
+    password = f":{admin['PASSWORD']}" if admin.get("PASSWORD") else ""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_", "CELERY_", "BENCH_"))}
+    env.update({
+        "BENCH_SERVER_URL": f"postgres://{admin['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}",
+        "BENCH_TEMPLATE_DATABASE": template_name(db["NAME"]),
+        "BENCH_REDIS_URL": settings.CELERY_BROKER_URL,
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    })
+    return env

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,26 +60,6 @@ def test_every_benchmark_has_a_small_size() -> None:
     assert found == set(BENCHES) | set(OWN_TESTS), "a benchmark in bench/ needs its small size in tests/test_benchmarks.py"
     for name, test in OWN_TESTS.items():
         assert f"bench/{name}.py" in (ROOT / test).read_text(), test
-
-
-@pytest.fixture(scope="session")
-def bench_env(django_db_setup: Any) -> dict[str, str]:
-    from django.conf import settings
-    from django.db import connection
-
-    from tests.dbbackend.base import template_name
-
-    db = connection.settings_dict  # the test database's, once the session built it (the tests below ask for it)
-    admin = db["TEST"]["PRIVILEGED"]
-    password = f":{admin['PASSWORD']}" if admin.get("PASSWORD") else ""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_", "CELERY_", "BENCH_"))}
-    env.update({
-        "BENCH_SERVER_URL": f"postgres://{admin['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}",
-        "BENCH_TEMPLATE_DATABASE": template_name(db["NAME"]),
-        "BENCH_REDIS_URL": settings.CELERY_BROKER_URL,
-        "PYTHONPATH": str(ROOT),
-    })
-    return env
 
 
 def numbers(value: Any) -> list[float]:

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.fixtures import fresh_sqlite
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PLAY = """
@@ -136,7 +138,7 @@ def writer_running(marker: Path) -> bool:
 
 
 @pytest.fixture(scope="module")
-def made_run(tmp_path_factory: Any) -> Any:
+def made_run(tmp_path_factory: Any, migrated_sqlite: Any) -> Any:
     """`make run`'s steps after the install: migrate, then the demo as the Makefile runs it (the floor, and
     the day written in the background); what a screen said while the day was being written; the day done."""
     tmp = tmp_path_factory.mktemp("embedded")
@@ -147,7 +149,7 @@ def made_run(tmp_path_factory: Any) -> Any:
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
         return done.stdout
 
-    run("manage.py", "migrate", "--noinput", "-v0")
+    fresh_sqlite(migrated_sqlite, tmp)  # `make run`'s migrate (once per test process: tests/fixtures.py)
     printed = run("manage.py", "demo", "--rounds", str(ROUNDS), "--if-empty", "--background")
     marker = tmp / "demo-day.pid"
     writing = writer_running(marker)

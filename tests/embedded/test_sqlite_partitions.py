@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import fresh_sqlite
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHECK = """
@@ -36,7 +38,7 @@ print(json.dumps({"kind": kind, "records": AuditRecord.objects.count(), "heads":
 """
 
 
-def test_sqlite_keeps_one_plain_table_of_records(tmp_path):
+def test_sqlite_keeps_one_plain_table_of_records(tmp_path, migrated_sqlite):
     # given a fresh SQLite database, migrated as `make run` migrates it
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
     env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
@@ -47,7 +49,7 @@ def test_sqlite_keeps_one_plain_table_of_records(tmp_path):
         assert (done.returncode == 0) is ok, done.stderr[-3000:]
         return done
 
-    run("manage.py", "migrate", "-v0")
+    fresh_sqlite(migrated_sqlite, tmp_path)  # (migrated once per test process: tests/fixtures.py)
     # when records are written, the partition job runs and the trail is verified
     out = json.loads(run("-c", CHECK).stdout.strip().splitlines()[-1])
     # then the records are one plain table, still append-only, verified; the job has nothing to make

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import fresh_sqlite
+
 ROOT = Path(__file__).resolve().parents[2]
 
 TAMPER = """
@@ -37,7 +39,7 @@ print(json.dumps(out))
 """
 
 
-def test_the_embedded_mode_refuses_the_same_tampers(tmp_path):
+def test_the_embedded_mode_refuses_the_same_tampers(tmp_path, migrated_sqlite):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
     env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
                 "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors")})
@@ -47,7 +49,7 @@ def test_the_embedded_mode_refuses_the_same_tampers(tmp_path):
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
 
-    run("manage.py", "migrate", "--noinput", "-v0")
+    fresh_sqlite(migrated_sqlite, tmp_path)  # as `manage.py migrate` leaves it
     run("manage.py", "demo", "--rounds", "2", "--quiet")
     out = json.loads(run("-c", TAMPER).strip().splitlines()[-1])
     assert out["close"] == "allowed"  # a shift closes forward
