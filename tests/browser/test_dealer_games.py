@@ -5,12 +5,23 @@ asks of a dealer (blackjack: a split and a double; pai gow: one hand set by taps
 way; red dog: a pot bet and a forfeit; the Calcutta: an auction). It is tapped in on the screen
 (tests/browser/tap_round.py); afterwards the round document is read back from the API and replayed
 through the engine, and every line of the pay list on the screen must equal that settlement.
+
+The same round counts the dealer's taps (issue 30's closing table): every button tapped, from "Open round" to the
+pay list. "Before" counts every card as rank then suit, as the screen took it before; "after" sends a card
+entered twice running by one tap ("Again") where the shoe holds copies of each card; with a keyboard, every card is
+keyed and no card is tapped. The time from the tap that sends a card to the screen's next step is taken in the
+page's clock and reported, not asserted (speed is measured, never held to a figure in a test). Each game's figures
+go to artifacts/dealer-taps/<game>.json. (One round tapped in once for both: they were two tests of the same
+round, half of the browser tests' time.)
 """
 
 from __future__ import annotations
 
+import json
 import random
+import statistics
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +29,7 @@ from playwright.sync_api import expect
 
 from accounting.services.counts import denominations_for
 from casino.core.roles import Role
-from floor.selectors import layout_bets
+from floor.selectors import decks_of, layout_bets
 from tables.demo import SPECS
 from tables.engines.registry import GAME_MODULES, get_engine
 from tables.models import Round, Settlement
@@ -31,6 +42,7 @@ from tests.fixtures import as_user
 
 pytestmark = pytest.mark.browser
 Json = dict[str, Any]
+TAPS_OUT = Path(__file__).resolve().parents[2] / "artifacts" / "dealer-taps"
 
 
 def _actions(doc: Json) -> list[str]:
@@ -93,6 +105,28 @@ def table_for(game: str, floor: Any) -> tuple[Any, Any]:
     return table, dealer
 
 
+def counted_taps(screen: Screen, engine: Any, doc: Json, decks: int) -> Json:
+    """The taps the round took on the page: each card sent by "Again" saved one tap of the rank and suit pad.
+    Written to artifacts/dealer-taps/<game>.json and printed."""
+    counted = screen.taps()
+    cards = [e["card"] for e in doc["events"] if "card" in e]
+    one_tap = sum(1 for c in cards if c == "JK" or engine.profile.deck.value == "triangle")
+    card_taps_before = 2 * len(cards) - one_tap
+    after = counted["taps"]
+    before = after + screen.again
+    assert screen.again == sum(1 for a, b in zip(cards, cards[1:], strict=False) if a == b) * (decks > 1)
+    assert len(counted["cards"]) == len(cards)
+    figures = {
+        "game": screen.game, "cards": len(cards), "taps_before": before, "taps_after": after,
+        "taps_with_keyboard": before - card_taps_before,
+        "median_ms_card_to_next_step": round(statistics.median(counted["cards"]), 1) if counted["cards"] else None,
+    }
+    TAPS_OUT.mkdir(parents=True, exist_ok=True)
+    (TAPS_OUT / f"{screen.game}.json").write_text(json.dumps(figures))
+    print(json.dumps(figures))
+    return figures
+
+
 @pytest.mark.parametrize("game", list(GAME_MODULES))
 def test_a_round_of_every_game_by_taps_pays_what_the_engine_settles(screens, floor, game):
     # given the game's table with its dealer signed in on it
@@ -103,10 +137,13 @@ def test_a_round_of_every_game_by_taps_pays_what_the_engine_settles(screens, flo
     page = screens.page(dealer.username)
     expect(page).to_have_url(f"{screens.base_url}/dealer/{table.code}/")
     layout = layout_bets(game)
-    screen = Screen(page, screens, game, denominations_for(table))
+    screen = Screen(page, screens, game, denominations_for(table), decks=decks_of(table))
+    screen.count_taps()
 
     # when the dealer taps the whole round in
     play_round_by_taps(screen, doc, layout)
+    expect(page.locator("#confirm-settle")).to_be_visible()
+    counted_taps(screen, engine, doc, decks_of(table))
 
     # then every line of the pay list is the engine's settlement of the round as recorded
     rnd = Round.objects.get(table=table)
