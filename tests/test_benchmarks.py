@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # name: (the small size's arguments, keys its last line's JSON object must have)
 BENCHES: dict[str, tuple[list[str], set[str]]] = {
-    "api": (["--seconds", "3", "--tablets", "2", "--workers", "1", "--paced-seconds", "2", "--baseline-seconds", "1"],
+    "api": (["--seconds", "2", "--tablets", "2", "--workers", "1", "--paced-seconds", "1", "--pace", "0.05",
+             "--baseline-seconds", "1"],
             {"rounds_settled", "rounds_per_s", "requests", "requests_per_round", "errors", "latency_ms", "paced",
              "baseline", "card_p99_ms", "rounds_per_s_target", "throughput_ratio", "targets_met", "batched"}),
     "audit": (["2000", "12"],
@@ -43,8 +44,8 @@ BENCHES: dict[str, tuple[list[str], set[str]]] = {
     "export": (["--rows", "4000", "--repeat", "1"],
                {"rows", "copy_rows_per_s", "export_rows_per_s", "ratio", "python_rows_per_s", "peak_kib_export_all",
                 "one_shift_rows"}),
-    "mixed": (["--tables", "4", "--seconds", "4", "--round-seconds", "2", "--dashboards", "2", "--workers", "1",
-               "--warmup", "2"],
+    "mixed": (["--tables", "4", "--seconds", "2", "--round-seconds", "1", "--dashboards", "2", "--workers", "1",
+               "--warmup", "1"],
               {"card_p99_ms", "dashboard_p95_ms", "export_s", "verify_s", "alone", "together", "errors", "targets",
                "targets_met"}),
     "players": (["--tables", "2", "--hours", "1", "--repeat", "2"],
