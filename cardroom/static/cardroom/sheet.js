@@ -254,6 +254,9 @@
   }
 
   for (const form of document.querySelectorAll("form[data-api]")) {
+    // The page renders these forms' buttons disabled: a tap before this script has bound the form would submit it
+    // to the page itself (nothing sent to the API, the entry lost in a reload). Bound below, so usable now.
+    for (const b of form.querySelectorAll('button[type="submit"][disabled]')) b.disabled = false;
     let pending = null; // the key of a submission not yet answered: a retry reuses it
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
