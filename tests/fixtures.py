@@ -75,20 +75,32 @@ def now() -> dt.datetime:
 def migrated_sqlite(tmp_path_factory: Any) -> Any:
     """A SQLite database migrated as `make run` migrates it (``manage.py migrate`` in a process of its own), once
     per test process: the embedded mode's tests copy it (:func:`fresh_sqlite`) instead of each migrating its own,
-    which took 20–40 s apiece. Its directory also holds what the migration wrote beside it (the audit's anchors)."""
+    which took 20–40 s apiece. Its directory also holds what the migration wrote beside it (the audit's anchors).
+    Under xdist one worker migrates it for the whole run (the workers' temporary directories share a parent that
+    is the run's own), the others wait for it under a lock and read the same copy."""
+    import fcntl
     import os
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    folder = tmp_path_factory.mktemp("sqlite-migrated")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-    env.update({"DATABASE_URL": f"sqlite:///{folder / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(root), "AUDIT_ANCHOR_DIR": str(folder / "anchors")})
-    done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this run's, shared by its workers (alone, the parent is every run's)
+    folder = shared / "sqlite-migrated"
+    with open(shared / "sqlite-migrated.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "migrated").exists():
+            folder.mkdir(exist_ok=True)
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
+            env.update({"DATABASE_URL": f"sqlite:///{folder / 'croupier.sqlite3'}",
+                        "DJANGO_SETTINGS_MODULE": "casino.settings", "PYTHONPATH": str(root),
+                        "AUDIT_ANCHOR_DIR": str(folder / "anchors")})
+            done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, env=env,
+                                  capture_output=True, text=True, timeout=900)
+            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+            (folder / "migrated").touch()
     return folder
 
 
