@@ -5,7 +5,8 @@ For each table and game over a period: the statistical hold is the rounds win ÷
 standard errors, the variance of each bet type estimated from its results per unit staked around
 its theoretical edge (so the interval is the one the edge predicts). A hold outside the interval
 is flagged; with fewer than ``MIN_BETS`` bets the normal approximation is too rough to flag.
-Edges are cached per game and rules (:class:`HouseEdgeCache`) because some engines simulate.
+Edges are cached per game and rules (:class:`HouseEdgeCache`) because some engines simulate; a process also keeps
+the edges it computed, so a cache row lost with a rolled-back transaction is written again without simulating again.
 """
 
 from __future__ import annotations
@@ -50,6 +51,28 @@ def _edge_value(text: str) -> Fraction | float:
     return Fraction(text) if "/" in text else float(text)
 
 
+# (game, rules' key, the engine's house_edge function) → the rows it computed, in this process. The function is part
+# of the key: an engine whose method is replaced (a test's spy) computes afresh. Deterministic engines only give
+# the same rows again, so this is the database cache's copy, not a second truth; bounded by the rule sets in play.
+_COMPUTED: dict[tuple[str, str, Any], list[dict[str, str]]] = {}
+_COMPUTED_MAX = 256
+
+
+def _computed_rows(game: str, rules: dict[str, Any], key: str) -> list[dict[str, str]]:
+    engine = get_engine(game)
+    memo = (game, key, getattr(type(engine), "house_edge", None))
+    rows = _COMPUTED.get(memo)
+    if rows is None:
+        try:
+            rows = [{"bet": r.bet, "edge": _edge_text(r.edge), "method": r.method} for r in engine.house_edge(rules)]
+        except EngineError as exc:
+            rows = [{"error": exc.message}]
+        if len(_COMPUTED) >= _COMPUTED_MAX:
+            _COMPUTED.clear()
+        _COMPUTED[memo] = rows
+    return rows
+
+
 def house_edges(game: str, config: dict[str, Any], *, compute: bool = True) -> dict[str, Fraction | float] | None:
     """Bet type → the house's edge for these rules, computed once and cached in the database.
 
@@ -62,13 +85,7 @@ def house_edges(game: str, config: dict[str, Any], *, compute: bool = True) -> d
     if cached is None:
         if not compute:
             return None
-        try:
-            rows = [
-                {"bet": r.bet, "edge": _edge_text(r.edge), "method": r.method}
-                for r in get_engine(game).house_edge(rules)
-            ]
-        except EngineError as exc:
-            rows = [{"error": exc.message}]
+        rows = _computed_rows(game, rules, key)
         try:
             with transaction.atomic():
                 HouseEdgeCache.objects.create(
