@@ -71,13 +71,25 @@ def now() -> dt.datetime:
     return timezone.now()
 
 
+def sqlite_env(folder: Any) -> dict[str, str]:
+    """The environment of a process of the embedded mode on the SQLite database in ``folder`` (its audit anchors
+    beside it; never the repository's var/), without this run's Django, pytest or Celery settings."""
+    import os
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
+    env.update({"DATABASE_URL": f"sqlite:///{folder / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
+                "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "AUDIT_ANCHOR_DIR": str(folder / "anchors")})
+    return env
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: Any) -> Any:
     """A SQLite database migrated as `make run` migrates it (``manage.py migrate`` in a process of its own), once
-    per test process: the embedded mode's tests copy it (:func:`fresh_sqlite`) instead of each migrating its own,
-    which took 20–40 s apiece. Its directory also holds what the migration wrote beside it (the audit's anchors).
-    Under xdist one worker migrates it for the whole run (the workers' temporary directories share a parent that
-    is the run's own), the others wait for it under a lock and read the same copy."""
+    per run: the embedded mode's tests copy it (:func:`fresh_sqlite`) instead of each migrating its own, which
+    took 20–40 s apiece. Its directory also holds what the migration wrote beside it (the audit's anchors).
+    Under xdist one worker migrates it (the workers' temporary directories share a parent that is the run's
+    own), the others wait for it under a lock and read the same copy."""
     import fcntl
     import os
     import subprocess
@@ -93,11 +105,8 @@ def migrated_sqlite(tmp_path_factory: Any) -> Any:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (folder / "migrated").exists():
             folder.mkdir(exist_ok=True)
-            env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-            env.update({"DATABASE_URL": f"sqlite:///{folder / 'croupier.sqlite3'}",
-                        "DJANGO_SETTINGS_MODULE": "casino.settings", "PYTHONPATH": str(root),
-                        "AUDIT_ANCHOR_DIR": str(folder / "anchors")})
-            done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, env=env,
+            done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root,
+                                  env=sqlite_env(folder),
                                   capture_output=True, text=True, timeout=900)
             assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
             (folder / "migrated").touch()

@@ -137,13 +137,14 @@ def test_a_round_of_every_game_by_taps_pays_what_the_engine_settles(screens, flo
     page = screens.page(dealer.username)
     expect(page).to_have_url(f"{screens.base_url}/dealer/{table.code}/")
     layout = layout_bets(game)
-    screen = Screen(page, screens, game, denominations_for(table), decks=decks_of(table))
+    decks = decks_of(table)
+    screen = Screen(page, screens, game, denominations_for(table), decks=decks)
     screen.count_taps()
 
     # when the dealer taps the whole round in
     play_round_by_taps(screen, doc, layout)
     expect(page.locator("#confirm-settle")).to_be_visible()
-    counted_taps(screen, engine, doc, decks_of(table))
+    counted_taps(screen, engine, doc, decks)
 
     # then every line of the pay list is the engine's settlement of the round as recorded
     rnd = Round.objects.get(table=table)

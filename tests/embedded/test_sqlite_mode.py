@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures import fresh_sqlite
+from tests.fixtures import fresh_sqlite, sqlite_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,13 +120,9 @@ print(json.dumps(out))
 """
 
 
-def sqlite_env(tmp: Path) -> dict[str, str]:
-    """A fresh SQLite database, as `make run` makes it; never the repository's var/."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-    env.update({"DATABASE_URL": f"sqlite:///{tmp / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp / "anchors"),
-                "DEMO_DAY_MARKER": str(tmp / "demo-day.pid")})
-    return env
+def demo_env(tmp: Path) -> dict[str, str]:
+    """A fresh SQLite database, as `make run` makes it, and where the demo's background writer leaves its pid."""
+    return {**sqlite_env(tmp), "DEMO_DAY_MARKER": str(tmp / "demo-day.pid")}
 
 
 def writer_running(marker: Path) -> bool:
@@ -142,14 +138,14 @@ def made_run(tmp_path_factory: Any, migrated_sqlite: Any) -> Any:
     """`make run`'s steps after the install: migrate, then the demo as the Makefile runs it (the floor, and
     the day written in the background); what a screen said while the day was being written; the day done."""
     tmp = tmp_path_factory.mktemp("embedded")
-    env = sqlite_env(tmp)
+    env = demo_env(tmp)
 
     def run(*args: str) -> str:
         done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
         return done.stdout
 
-    fresh_sqlite(migrated_sqlite, tmp)  # `make run`'s migrate (once per test process: tests/fixtures.py)
+    fresh_sqlite(migrated_sqlite, tmp)  # `make run`'s migrate (once per run: tests/fixtures.py)
     printed = run("manage.py", "demo", "--rounds", str(ROUNDS), "--if-empty", "--background")
     marker = tmp / "demo-day.pid"
     writing = writer_running(marker)

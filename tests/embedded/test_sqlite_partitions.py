@@ -4,12 +4,11 @@ and verification work there too, and archiving a month says it needs PostgreSQL.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.fixtures import fresh_sqlite
+from tests.fixtures import fresh_sqlite, sqlite_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,16 +39,14 @@ print(json.dumps({"kind": kind, "records": AuditRecord.objects.count(), "heads":
 
 def test_sqlite_keeps_one_plain_table_of_records(tmp_path, migrated_sqlite):
     # given a fresh SQLite database, migrated as `make run` migrates it
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-    env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors")})  # never the repo's var/
+    env = sqlite_env(tmp_path)
 
     def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         assert (done.returncode == 0) is ok, done.stderr[-3000:]
         return done
 
-    fresh_sqlite(migrated_sqlite, tmp_path)  # (migrated once per test process: tests/fixtures.py)
+    fresh_sqlite(migrated_sqlite, tmp_path)  # (migrated once per run: tests/fixtures.py)
     # when records are written, the partition job runs and the trail is verified
     out = json.loads(run("-c", CHECK).stdout.strip().splitlines()[-1])
     # then the records are one plain table, still append-only, verified; the job has nothing to make

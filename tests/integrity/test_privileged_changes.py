@@ -6,7 +6,6 @@ can read and never write, empty or alter."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from django.db import DatabaseError, connection, transaction
 from casino.audit.models import AuditRecord
 from casino.core.models import PrivilegedChange, StaffProfile
 from slots.models import Progressive
-from tests.fixtures import as_user, fresh_sqlite
+from tests.fixtures import as_user, fresh_sqlite, sqlite_env
 from tests.slots.helpers import progressive
 
 REFUSED = "refused on|permission denied"
@@ -132,9 +131,7 @@ print(json.dumps({"rows": [[c.table, c.column, c.before, c.after] for c in Privi
 
 def test_the_embedded_mode_records_the_same_changes(tmp_path, migrated_sqlite):
     root = Path(__file__).resolve().parents[2]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-    env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(root), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors")})
+    env = sqlite_env(tmp_path)
     fresh_sqlite(migrated_sqlite, tmp_path)  # as `manage.py migrate` leaves it
     done = subprocess.run([sys.executable, "-c", SQLITE_SCRIPT], cwd=root, env=env, capture_output=True, text=True,
                           timeout=600)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.fixtures import fresh_sqlite
+from tests.fixtures import fresh_sqlite, sqlite_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,9 +39,7 @@ print(json.dumps(out))
 
 
 def test_the_embedded_mode_refuses_the_same_tampers(tmp_path, migrated_sqlite):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "CELERY_"))}
-    env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'croupier.sqlite3'}", "DJANGO_SETTINGS_MODULE": "casino.settings",
-                "PYTHONPATH": str(ROOT), "AUDIT_ANCHOR_DIR": str(tmp_path / "anchors")})
+    env = sqlite_env(tmp_path)
 
     def run(*args: str) -> str:
         done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
