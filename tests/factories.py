@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import factory
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
@@ -18,22 +20,37 @@ from tables.models import Assignment, Pit, Shift, ShiftType, Table
 User = get_user_model()
 
 
+PASSWORD = "pass"
+_hashed: dict[tuple[str, ...], str] = {}
+
+
+def hashed_password() -> str:
+    """Everyone's password (``PASSWORD``) hashed once a run by the first of the hashers settings name: a user is
+    written whole in one INSERT, not saved again after ``set_password``."""
+    hashers = tuple(settings.PASSWORD_HASHERS)
+    if hashers not in _hashed:
+        _hashed[hashers] = make_password(PASSWORD)
+    return _hashed[hashers]
+
+
 class UserFactory(factory.django.DjangoModelFactory):
+    """A person with ``roles`` (the role groups the migrations create) and a staff profile; password ``PASSWORD``."""
+
     class Meta:
         model = User
         skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pass")
+    password = factory.LazyFunction(hashed_password)
 
     @factory.post_generation
     def roles(self, create: bool, extracted: Any, **kwargs: Any) -> None:
-        for role in extracted or ():
-            group, _ = Group.objects.get_or_create(name=Role(role).value)
-            self.groups.add(group)
-        self.save()
-        StaffProfile.objects.get_or_create(user=self, defaults={"employee_id": f"E{self.pk:05d}",
-                                                                "display_name": self.username})
+        names = [Role(role).value for role in extracted or ()]
+        if names:
+            groups = list(Group.objects.filter(name__in=names))
+            groups += [Group.objects.create(name=name) for name in set(names) - {g.name for g in groups}]
+            self.groups.add(*groups)
+        StaffProfile.objects.create(user=self, employee_id=f"E{self.pk:05d}", display_name=self.username)
 
 
 class PitFactory(factory.django.DjangoModelFactory):

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.factories import PASSWORD
+
 # Playwright's sync API keeps an event loop in this thread; Django refuses ORM calls from a thread
 # with a running loop unless told it is safe (it is: the loop is Playwright's, not ours).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -25,7 +27,6 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
-PASSWORD = "pass"  # tests.factories.UserFactory
 
 
 @pytest.fixture(scope="session")
