@@ -1,13 +1,11 @@
-/* Card-room screens: every form posts JSON to /api/cardroom/… with an Idempotency-Key (kept across
- * retries of the same submission, fresh after a success) and the CSRF token; then the page reloads
- * (or, for a check, shows the answer). The server is the only judge: its refusal is shown as is. */
+/* Card-room screens: every form's entry built from its fields and posted as JSON to /api/cardroom/… by the shared
+ * binder (static/croupier/apiforms.js: an Idempotency-Key kept across retries, the CSRF token); then the page
+ * reloads (or, for a check, shows the answer). The server is the only judge: its refusal is shown as is. */
 (() => {
   "use strict";
 
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const errorBox = document.getElementById("error");
 
-  const key = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
   const split = (text, sep) => (text || "").split(sep).map((s) => s.trim()).filter(Boolean);
   const num = (form, name) => Number(form.elements[name] ? form.elements[name].value : 0) || 0;
   const checked = (form, name) => {
@@ -253,53 +251,19 @@
     return typeof answer.said === "string" ? answer.said : "";
   }
 
-  for (const form of document.querySelectorAll("form[data-api]")) {
-    // The page renders these forms' buttons disabled: a tap before this script has bound the form would submit it
-    // to the page itself (nothing sent to the API, the entry lost in a reload). Bound below, so usable now.
-    for (const b of form.querySelectorAll('button[type="submit"][disabled]')) b.disabled = false;
-    let pending = null; // the key of a submission not yet answered: a retry reuses it
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      showError("");
-      let body;
-      try {
-        body = builders[form.dataset.build](form, split(form.dataset.players, "|"));
-      } catch (e) {
-        showError(e.message);
-        return;
+  // sent by the shared binder (static/croupier/apiforms.js): the body built by the form's builder; a check shows
+  // its answer, a new sheet opens, anything else reloads the page
+  CroupierForms.bind({
+    showError,
+    build: (form) => ({ url: form.dataset.api, body: builders[form.dataset.build](form, split(form.dataset.players, "|")) }),
+    done: (form, answer) => {
+      if (form.dataset.output) {
+        document.getElementById(form.dataset.output).textContent = describe(answer);
+      } else if (form.dataset.next === "sheet" && answer.id) {
+        window.location.assign(`/cardroom/sheets/${answer.id}/`);
+      } else {
+        window.location.reload();
       }
-      pending = pending || key();
-      const button = form.querySelector('button[type="submit"]');
-      if (button) button.disabled = true;
-      try {
-        const resp = await fetch(form.dataset.api, {
-          method: "POST", credentials: "same-origin",
-          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf,
-            "Idempotency-Key": pending },
-          body: JSON.stringify(body),
-        });
-        const answer = await resp.json().catch(() => ({}));
-        if (!resp.ok) {
-          pending = null; // refused: nothing was written, a new try is a new request
-          const err = answer.error || {};
-          // the message is in the reader's words and names the place and the deal (cardroom/wording.py); the
-          // field is the machine's pointer, not shown
-          showError(err.message || resp.statusText);
-          return;
-        }
-        pending = null;
-        if (form.dataset.output) {
-          document.getElementById(form.dataset.output).textContent = describe(answer);
-        } else if (form.dataset.next === "sheet" && answer.id) {
-          window.location.assign(`/cardroom/sheets/${answer.id}/`);
-        } else {
-          window.location.reload();
-        }
-      } catch (e) {
-        showError("No answer from the server: send again (the same entry is not recorded twice).");
-      } finally {
-        if (button) button.disabled = false;
-      }
-    });
-  }
+    },
+  });
 })();

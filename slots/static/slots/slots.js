@@ -1,6 +1,6 @@
-/* Slot-floor screens: every form posts JSON to /api/slots/… with an Idempotency-Key (kept across retries of
- * the same submission, fresh after an answer) and the CSRF token, then the page reloads. The server is the
- * only judge: its refusal is shown as is.
+/* Slot-floor screens: every form's fields turned into JSON and posted to /api/slots/… by the shared binder
+ * (static/croupier/apiforms.js: an Idempotency-Key kept across retries, the CSRF token), then the page reloads.
+ * The server is the only judge: its refusal is shown as is.
  *
  * Fields: data-type="int" → a whole number; data-type="money" → a decimal amount turned into minor units
  * exactly (text arithmetic, no floats; the form's data-digits decimals); a checkbox → true/false; a multiple
@@ -14,9 +14,7 @@
   const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
   // a field as its form names it (the label's words before the input), never its code
   const fieldWords = (el) => ((el.closest("label") || {}).firstChild?.textContent || el.name).trim();
-  const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const errorBox = document.getElementById("error");
-  const key = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
 
   function showError(message) {
     if (!errorBox) return;
@@ -73,44 +71,6 @@
     return { url, body };
   }
 
-  for (const form of document.querySelectorAll("form[data-api]")) {
-    // The page renders these forms' buttons disabled: a tap before this script has bound the form would submit it
-    // to the page itself (nothing sent to the API, the entry lost in a reload). Bound below, so usable now.
-    for (const b of form.querySelectorAll('button[type="submit"][disabled]')) b.disabled = false;
-    let pending = null; // the key of a submission not yet answered: a retry reuses it
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      showError("");
-      let request;
-      try {
-        request = build(form);
-      } catch (e) {
-        showError(e.message);
-        return;
-      }
-      pending = pending || key();
-      const button = form.querySelector('button[type="submit"]');
-      if (button) button.disabled = true;
-      try {
-        const resp = await fetch(request.url, {
-          method: "POST", credentials: "same-origin",
-          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf,
-            "Idempotency-Key": pending },
-          body: JSON.stringify(request.body),
-        });
-        const answer = await resp.json().catch(() => ({}));
-        pending = null; // answered: refused (nothing written) or done; a new try is a new request
-        if (!resp.ok) {
-          const err = answer.error || {};
-          showError(err.message || resp.statusText); // the server's sentence, in the reader's language
-          return;
-        }
-        window.location.reload();
-      } catch (e) {
-        showError(gettext("No answer from the server: send again (the same entry is not recorded twice)."));
-      } finally {
-        if (button) button.disabled = false;
-      }
-    });
-  }
+  // sent by the shared binder (static/croupier/apiforms.js); a success reloads the page with its new figures
+  CroupierForms.bind({ build, showError, done: () => window.location.reload() });
 })();
