@@ -76,14 +76,20 @@ def engines_digest() -> str:
     return digest.hexdigest()
 
 
+def written_table() -> dict[str, Any]:
+    """``TABLE`` as written (``{"engines": digest, "edges": ...}``); empty when it is missing or unreadable."""
+    try:
+        data = json.loads(TABLE.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def edges_table() -> dict[str, dict[str, list[dict[str, str]]]]:
     """Game → rules' key → the rows its engine computes, from ``TABLE``; empty when the engines changed since."""
     global _table
     if _table is None:
-        try:
-            data = json.loads(TABLE.read_text())
-        except (OSError, ValueError):
-            data = {}
+        data = written_table()
         _table = data.get("edges", {}) if data.get("engines") == engines_digest() else {}
     return _table
 

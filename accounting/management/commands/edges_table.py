@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from accounting.hold import TABLE, _computed_rows, _key, engines_digest, rules_of
+from accounting.hold import TABLE, _computed_rows, _key, engines_digest, rules_of, written_table
 from tables.demo import SPECS, TableSpec, with_chip
 from tables.engines.errors import EngineError
 from tables.engines.registry import available_games, get_engine
@@ -45,11 +45,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         digest = engines_digest()
         if not options["write"]:
-            try:
-                written = json.loads(TABLE.read_text()).get("engines")
-            except (OSError, ValueError):
-                written = None
-            if written != digest:
+            if written_table().get("engines") != digest:
                 raise CommandError(f"{TABLE.name} was computed by other engines than these: "
                                    "run `python manage.py edges_table --write`")
             self.stdout.write(f"{TABLE.name} is the current engines' edges")
