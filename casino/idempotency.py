@@ -27,16 +27,17 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino import task_names
 from casino.core import sql
-from casino.core.models import IdempotencyRecord
+from casino.core.models import IdempotencyRecord, RenderedJson
 from casino.errors import Conflict, InvalidInput
+from casino.renderers import ApiJSONRenderer
 
 HEADER = "Idempotency-Key"
+_RENDERER = ApiJSONRenderer()
 REPLAYED_HEADER = "Idempotent-Replayed"
 T = TypeVar("T")
 
@@ -99,7 +100,10 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                 finally:
                     _request_transaction.reset(flag)
                 if 200 <= response.status_code < 300:
-                    body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+                    # rendered once: the record keeps these bytes and the answer sends them (ApiJSONRenderer)
+                    content = _RENDERER.render(response.data)
+                    response.rendered_json = (response.data, content)  # type: ignore[attr-defined]
+                    body = RenderedJson(content) if response.data is not None else None
                     # With the commit, in its round trip (casino/dbbackend): the key's unique index then refuses
                     # the commit of a request that lost the race, which rolls it back whole and replays below.
                     # Without that backend it is written now. No savepoint either way: losing the race rolls

@@ -9,6 +9,19 @@ from typing import Any
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 
 
+class ApiJSONRenderer(JSONRenderer):
+    """The API's JSON (DRF's). An answer a write already rendered to keep it (casino/idempotency.py sets the
+    response's ``rendered_json`` from its data, with this renderer's defaults) goes out as those bytes,
+    not rendered a second time; asked for indented, or with other data, it is rendered as usual."""
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        response = (renderer_context or {}).get("response")
+        done = getattr(response, "rendered_json", None)
+        if done is not None and done[0] is data and self.get_indent(accepted_media_type or "", renderer_context or {}) is None:
+            return done[1]
+        return super().render(data, accepted_media_type, renderer_context)
+
+
 class FileRenderer(BaseRenderer):
     charset = None
     format = "file"

@@ -193,7 +193,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["casino.parsers.BoundedJSONParser"],  # nesting depth bounded before parsing
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["casino.renderers.ApiJSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend", "rest_framework.filters.OrderingFilter"],
     "DEFAULT_PAGINATION_CLASS": "casino.pagination.BoundedLimitOffsetPagination",  # at most API_MAX_PAGE_SIZE
     "PAGE_SIZE": 50,

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -21,6 +24,22 @@ class StaffProfile(models.Model):
         return f"{self.display_name} ({self.employee_id})"
 
 
+class RenderedJson:
+    """A JSON document already written out (the bytes an API answer was rendered to), stored as it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, content: bytes) -> None:
+        self.text = content.decode()
+
+
+class StoredAsRendered(json.JSONEncoder):
+    """A JSON field's encoder that writes a :class:`RenderedJson` as its text, not encoding it again."""
+
+    def encode(self, o: Any) -> str:
+        return o.text if isinstance(o, RenderedJson) else super().encode(o)
+
+
 class IdempotencyRecord(models.Model):
     """The first successful response to a write carrying an ``Idempotency-Key``.
 
@@ -34,7 +53,8 @@ class IdempotencyRecord(models.Model):
     path = models.CharField(max_length=300)
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
+    # the answer as it was sent, its text written once (casino/idempotency.py); read back as JSON
+    response_body = models.JSONField(encoder=StoredAsRendered)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

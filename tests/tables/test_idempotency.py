@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from rest_framework.renderers import JSONRenderer
+
+from casino.core.models import IdempotencyRecord
 from tables.models import Bet, Round, RoundEvent, Settlement
 from tests.tables.helpers import BANKER_WIN, counts, open_round
 
@@ -19,6 +25,42 @@ def test_same_key_same_body_replays_the_first_response(floor, dealer_api):
     assert again["Idempotent-Replayed"] == "true"
     assert Round.objects.count() == 1
     assert counts() == before
+
+
+def test_a_write_is_rendered_once_and_its_record_holds_the_bytes_sent(floor, dealer_api, monkeypatch):
+    # given every JSON rendering of an answer counted (DRF's renderer and the API's, which is DRF's underneath;
+    # the test client renders the request's body with it too)
+    rendered = []
+    real = JSONRenderer.render
+
+    def counting(self, data, *args, **kwargs):
+        if isinstance(data, dict) and "id" in data:
+            rendered.append(data)
+        return real(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(JSONRenderer, "render", counting)
+    # when a round is opened
+    answer = dealer_api.post("/api/rounds/", {"table": floor.table.pk}, format="json", HTTP_IDEMPOTENCY_KEY="k-once")
+    # then its answer was rendered once, and the record keeps exactly what was sent
+    assert answer.status_code == 201
+    assert len(rendered) == 1
+    assert IdempotencyRecord.objects.get(key="k-once").response_body == json.loads(answer.content)
+
+
+@pytest.mark.parametrize("accept", ["application/json; indent=2", "text/html"])
+def test_an_answer_asked_for_in_another_form_is_rendered_in_it(floor, dealer_api, accept):
+    # when the tablet (or someone at the browsable API) asks for it indented, or as a page
+    answer = dealer_api.post("/api/rounds/", {"table": floor.table.pk}, format="json", HTTP_IDEMPOTENCY_KEY="k-form",
+                             HTTP_ACCEPT=accept)
+    # then it comes in that form, and the record is the same answer as JSON
+    assert answer.status_code == 201
+    stored = IdempotencyRecord.objects.get(key="k-form").response_body
+    if accept.startswith("application/json"):
+        assert answer.content.decode().startswith('{\n  "id"')
+        assert json.loads(answer.content) == stored
+    else:
+        assert answer["Content-Type"].startswith("text/html")
+        assert f"&quot;id&quot;: {stored['id']}" in answer.content.decode() or f'"id": {stored["id"]}' in answer.content.decode()
 
 
 def test_same_key_different_body_is_409(floor, dealer_api):
