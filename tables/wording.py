@@ -737,13 +737,13 @@ def labels_in(doc: Any, into: dict[str, str] | None = None) -> dict[str, str]:
                 for v in value.values():
                     if isinstance(v, str):
                         into.setdefault(v, label_words(v))
-            else:
+            elif isinstance(value, dict | list | tuple):  # (every dealer request's answer: no call per scalar)
                 labels_in(value, into)
     elif isinstance(doc, list | tuple):
         for value in doc:
             if isinstance(value, list | tuple) and len(value) == 2 and isinstance(value[1], str):
                 into.setdefault(value[1], label_words(value[1]))
-            else:
+            elif isinstance(value, dict | list | tuple):
                 labels_in(value, into)
     return into
 

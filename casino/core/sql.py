@@ -29,7 +29,12 @@ def table(model: type[Model]) -> str:
 
 def columns(model: type[Model], alias: str, names: Sequence[str] | None = None) -> str:
     """The model's columns (or those of the fields ``names``) as ``alias."column", …``, in the order
-    :func:`instance` reads them."""
+    :func:`instance` reads them (written out once per model, alias and database kind)."""
+    return _columns(model, alias, tuple(names) if names is not None else None, connection.vendor)
+
+
+@functools.cache
+def _columns(model: type[Model], alias: str, names: tuple[str, ...] | None, vendor: str) -> str:
     quote = connection.ops.quote_name
     return ", ".join(f"{alias}.{quote(f.column)}" for f in _fields(model, names))
 
@@ -38,12 +43,18 @@ def instance(model: type[M], row: Sequence[Any], start: int = 0, names: Sequence
     """The model instance of the columns that :func:`columns` listed, from ``row[start:]``; fields left
     out are deferred (loaded on first access, like ``.only()``). Values pass through the same
     converters the ORM applies (JSON, SQLite's dates and booleans)."""
-    fields = _fields(model, names)
-    values = list(row[start:start + len(fields)])
-    for i, (field, converters) in enumerate(_converters(model, names)):
+    key = tuple(names) if names is not None else None
+    attnames = _attnames(model, key)
+    values = list(row[start:start + len(attnames)])
+    for i, (field, converters) in enumerate(_cached_converters(model, key, connection.vendor)):
         for converter in converters:
             values[i] = converter(values[i], field, connection)
-    return model.from_db(connection.alias, [f.attname for f in fields], values)
+    return model.from_db(connection.alias, attnames, values)
+
+
+@functools.cache
+def _attnames(model: type[Model], names: tuple[str, ...] | None) -> list[str]:
+    return [f.attname for f in _fields(model, names)]
 
 
 @functools.cache
@@ -55,11 +66,12 @@ def _cached_converters(model: type[Model], names: tuple[str, ...] | None, vendor
     return out
 
 
-def _converters(model: type[Model], names: Sequence[str] | None) -> list[tuple[Any, list[Any]]]:
-    return _cached_converters(model, tuple(names) if names is not None else None, connection.vendor)
-
-
 def width(model: type[Model], names: Sequence[str] | None = None) -> int:
+    return _width(model, tuple(names) if names is not None else None)
+
+
+@functools.cache
+def _width(model: type[Model], names: tuple[str, ...] | None) -> int:
     return len(_fields(model, names))
 
 
