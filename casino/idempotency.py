@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -34,10 +35,9 @@ from casino import task_names
 from casino.core import sql
 from casino.core.models import IdempotencyRecord, RenderedJson
 from casino.errors import Conflict, InvalidInput
-from casino.renderers import ApiJSONRenderer
 
 HEADER = "Idempotency-Key"
-_RENDERER = ApiJSONRenderer()
+_RENDERER = JSONRenderer()  # the API's defaults (casino.renderers.ApiJSONRenderer is DRF's)
 REPLAYED_HEADER = "Idempotent-Replayed"
 T = TypeVar("T")
 
