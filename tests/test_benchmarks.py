@@ -50,6 +50,8 @@ BENCHES: dict[str, tuple[list[str], set[str]]] = {
                "targets_met"}),
     "players": (["--tables", "2", "--hours", "1", "--repeat", "2"],
                 {"open_slips", "rounds", "bets", "ms", "queries", "panels_p95_ratio", "target_met"}),
+    "request_cpu": (["--rounds", "8", "--warmup", "1"],
+                    {"rounds", "requests", "cpu_ms_per_request", "by_kind", "baseline", "cpu_ratio_to_baseline"}),
     "settle": (["--rounds", "10"], {"rounds", "ms", "ratio_p50", "met"}),
 }
 # benchmarks whose small size a test of their own runs, checking more than their figures' keys
