@@ -80,6 +80,8 @@ def main() -> int:
     parser.add_argument("--no-gc", action="store_true",
                         help="no garbage collection while the rounds are measured (a collection's pause lands on "
                              "whichever request allocates past the threshold)")
+    parser.add_argument("--no-freeze", action="store_true",
+                        help="leave the loaded application in the collector's sight (casino/wsgi.py freezes it)")
     parser.add_argument("--keep", action="store_true", help="leave the database for inspection")
     args = parser.parse_args()
 
@@ -124,6 +126,8 @@ def main() -> int:
         profile.enable()
     started, cpu_started = time.perf_counter(), time.process_time()
     gc.collect()
+    if not args.no_freeze:  # as casino/wsgi.py does once the application is loaded
+        gc.freeze()
     if args.no_gc:
         gc.disable()
     play(rounds_each)
