@@ -45,6 +45,7 @@ from bench.common import (  # noqa: E402
     Api,
     ThrowawayRedis,
     celery_worker,
+    create_baseline_table,
     create_database,
     free_port,
     gunicorn,
@@ -252,11 +253,7 @@ def main() -> int:
     specs = [{"code": f"BAC{i + 1}", "game": "baccarat"} if i % 2 == 0 else {"code": f"BJ{i + 1}", "game": "blackjack"}
              for i in range(args.tablets)]
     floor = seed_in(url, specs)
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, user_id bigint NOT NULL, "
-                     "created_at timestamptz NOT NULL)")
+    create_baseline_table(url)
 
     env = service_env(url, CELERY_BROKER_URL=redis_url, CELERY_QUEUE=queue, CROUPIER_BENCH_ENDPOINTS="true",
                       DB_CONN_MAX_AGE="600")

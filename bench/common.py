@@ -311,3 +311,12 @@ def seed_in(database_url: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
     if done.returncode != 0:
         raise RuntimeError(f"seeding failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def create_baseline_table(database_url: str) -> None:
+    """The table the bare baseline endpoint (casino/bench.py: one authenticated INSERT) writes to."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, user_id bigint NOT NULL, "
+                     "created_at timestamptz NOT NULL)")

@@ -31,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import create_database, new_key, percentile, seed_in, service_env  # noqa: E402
+from bench.common import create_baseline_table, create_database, new_key, percentile, seed_in, service_env  # noqa: E402
 
 SPECS = [{"code": "BAC1", "game": "baccarat"}, {"code": "BJ2", "game": "blackjack"},
          {"code": "BAC3", "game": "baccarat"}, {"code": "BJ4", "game": "blackjack"}]
@@ -91,13 +91,9 @@ def main() -> int:
     import django
 
     django.setup()
-    import psycopg
-
     from bench.api import Tablet
 
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, user_id bigint NOT NULL, "
-                     "created_at timestamptz NOT NULL)")
+    create_baseline_table(url)
     cpu: dict[str, list[float]] = defaultdict(list)
     wall: dict[str, list[float]] = defaultdict(list)
     stop, measuring = threading.Event(), threading.Event()
@@ -118,6 +114,11 @@ def main() -> int:
     cpu.clear()
     wall.clear()
     rounds_each = max(1, args.rounds // len(tablets))
+    gc.collect()
+    if not args.no_freeze:  # as casino/wsgi.py does once the application is loaded
+        gc.freeze()
+    if args.no_gc:
+        gc.disable()
     profile = None
     if args.profile:
         import cProfile
@@ -125,11 +126,6 @@ def main() -> int:
         profile = cProfile.Profile()
         profile.enable()
     started, cpu_started = time.perf_counter(), time.process_time()
-    gc.collect()
-    if not args.no_freeze:  # as casino/wsgi.py does once the application is loaded
-        gc.freeze()
-    if args.no_gc:
-        gc.disable()
     play(rounds_each)
     gc.enable()
     elapsed, cpu_total = time.perf_counter() - started, time.process_time() - cpu_started

@@ -37,8 +37,8 @@ from casino.core.models import IdempotencyRecord, RenderedJson
 from casino.errors import Conflict, InvalidInput
 
 HEADER = "Idempotency-Key"
-_RENDERER = JSONRenderer()  # the API's defaults (casino.renderers.ApiJSONRenderer is DRF's)
 REPLAYED_HEADER = "Idempotent-Replayed"
+_RENDERER = JSONRenderer()  # the API's defaults (casino.renderers.ApiJSONRenderer is DRF's)
 T = TypeVar("T")
 
 

@@ -15,9 +15,9 @@ class ApiJSONRenderer(JSONRenderer):
     not rendered a second time; asked for indented, or with other data, it is rendered as usual."""
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        response = (renderer_context or {}).get("response")
-        done = getattr(response, "rendered_json", None)
-        if done is not None and done[0] is data and self.get_indent(accepted_media_type or "", renderer_context or {}) is None:
+        context = renderer_context or {}
+        done = getattr(context.get("response"), "rendered_json", None)
+        if done is not None and done[0] is data and self.get_indent(accepted_media_type or "", context) is None:
             return done[1]
         return super().render(data, accepted_media_type, renderer_context)
 

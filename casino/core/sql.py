@@ -30,7 +30,7 @@ def table(model: type[Model]) -> str:
 def columns(model: type[Model], alias: str, names: Sequence[str] | None = None) -> str:
     """The model's columns (or those of the fields ``names``) as ``alias."column", …``, in the order
     :func:`instance` reads them (written out once per model, alias and database kind)."""
-    return _columns(model, alias, tuple(names) if names is not None else None, connection.vendor)
+    return _columns(model, alias, _key(names), connection.vendor)
 
 
 @functools.cache
@@ -43,7 +43,7 @@ def instance(model: type[M], row: Sequence[Any], start: int = 0, names: Sequence
     """The model instance of the columns that :func:`columns` listed, from ``row[start:]``; fields left
     out are deferred (loaded on first access, like ``.only()``). Values pass through the same
     converters the ORM applies (JSON, SQLite's dates and booleans)."""
-    key = tuple(names) if names is not None else None
+    key = _key(names)
     attnames = _attnames(model, key)
     values = list(row[start:start + len(attnames)])
     for i, (field, converters) in enumerate(_cached_converters(model, key, connection.vendor)):
@@ -67,12 +67,12 @@ def _cached_converters(model: type[Model], names: tuple[str, ...] | None, vendor
 
 
 def width(model: type[Model], names: Sequence[str] | None = None) -> int:
-    return _width(model, tuple(names) if names is not None else None)
+    return len(_attnames(model, _key(names)))
 
 
-@functools.cache
-def _width(model: type[Model], names: tuple[str, ...] | None) -> int:
-    return len(_fields(model, names))
+def _key(names: Sequence[str] | None) -> tuple[str, ...] | None:
+    """``names`` as the caches' key (a list is not hashable)."""
+    return tuple(names) if names is not None else None
 
 
 def for_update(of: str = "") -> str:
